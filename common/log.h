@@ -1,0 +1,24 @@
+/* log: diagnostics on stderr in one shape.
+ *
+ *   prog: context: what failed: why; what to do
+ *
+ * The program name is set once by main (mb_log_init).  Results never go
+ * through this module: they go to stdout or a result file. */
+#ifndef MB_LOG_H
+#define MB_LOG_H
+
+#include <stdarg.h>
+
+void mb_log_init(const char *prog);      /* prog: basename used as prefix */
+const char *mb_log_prog(void);           /* "memsuite" until init */
+
+/* "prog: error: <fmt>" on stderr.  The caller's text carries
+ * "context: what failed: why; what to do". */
+void mb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: warning: <fmt>" on stderr; suppressed by mb_log_quiet(1). */
+void mb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: note: <fmt>" on stderr; suppressed by mb_log_quiet(1). */
+void mb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mb_log_quiet(int quiet);
+
+#endif

@@ -1,0 +1,112 @@
+/* report: one result model, rendered as JSON, CSV or a generic text
+ * table; atomic result files.
+ *
+ * Tools fill an mb_result_t (borrowing their data; nothing is copied) and
+ * call mb_report_render().  STREAM/mbw compatible text is the tools' own
+ * business; the generic text table is for the extended tools.
+ * JSON document: schema "memsuite/result/1", described by
+ * docs/result.schema.json. */
+#ifndef MB_REPORT_H
+#define MB_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "affinity.h"
+#include "counters.h"
+#include "json.h"
+#include "numa.h"
+#include "sizing.h"
+#include "stats.h"
+#include "sysinfo.h"
+
+#define MB_RESULT_SCHEMA "memsuite/result/1"
+#define MB_REC_MAX_METRICS 24
+#define MB_MAX_WARNINGS 16
+
+typedef enum { MB_FMT_TEXT = 0, MB_FMT_JSON, MB_FMT_CSV } mb_format_t;
+/* "text" | "json" | "csv" -> 0, else -EINVAL. */
+int mb_format_parse(const char *s, mb_format_t *out);
+
+typedef struct {
+    const char *name;          /* "best_rate_mbps", "median_time_s" ... */
+    const char *unit;          /* "MB/s", "s", "ns", "bytes", "GB/s" */
+    double value;
+    bool available;            /* false: value is null, why explains */
+    const char *why;
+    const mb_stats_t *stats;   /* optional: rendered as "stats" */
+    const double *samples;     /* optional raw samples (borrowed) */
+    size_t nsamples;
+} mb_metric_t;
+
+struct mb_result;
+typedef void (*mb_json_extra_fn)(mb_json_t *j, const void *ctx);
+
+typedef struct {
+    const char *name;                       /* "Copy", "MEMCPY", "seqread" */
+    size_t nmetric;
+    mb_metric_t metric[MB_REC_MAX_METRICS];
+    const mb_counters_t *counters;          /* optional per-record counters */
+    mb_json_extra_fn extra;                 /* optional extra members */
+    const void *extra_ctx;
+} mb_record_t;
+
+typedef struct mb_result {
+    const char *tool;                       /* "stream" */
+    const char *label;                      /* "standard" | "tuned" | "not-standard" */
+    const char *label_reasons[8];           /* why not standard */
+    size_t nlabel_reasons;
+    int argc;
+    char **argv;
+    bool complete;                          /* false: interrupted, partial */
+    bool has_validation;
+    bool validated;                         /* only when has_validation */
+    mb_json_extra_fn validation_extra;      /* details inside "validation" */
+    const void *validation_ctx;
+    mb_json_extra_fn config;                /* members of "config" */
+    const void *config_ctx;
+    mb_record_t *records;
+    size_t nrecords;
+    const mb_affinity_t *affinity;          /* "threads" */
+    const char *numa_policy;                /* "numa": {"policy": ...} */
+    const mb_numa_placement_t *placement;   /* "numa": {"placement": ...} */
+    const mb_counters_t *counters;          /* whole-run counters/rusage */
+    const mb_llc_t *llc;
+    const mb_sysinfo_t *sysinfo;
+    size_t nwarnings;
+    char warnings[MB_MAX_WARNINGS][256];
+} mb_result_t;
+
+/* printf-style; silently drops past MB_MAX_WARNINGS. */
+void mb_result_warn(mb_result_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mb_result_add_label_reason(mb_result_t *r, const char *reason);
+/* Append a metric to a record; returns it (NULL when full). */
+mb_metric_t *mb_record_add(mb_record_t *rec, const char *name, const char *unit, double value);
+mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const char *unit,
+                                       const char *why);
+
+int mb_report_json(const mb_result_t *r, FILE *f);
+/* CSV header: tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv */
+int mb_report_csv(const mb_result_t *r, FILE *f);
+int mb_report_text(const mb_result_t *r, FILE *f);
+int mb_report_render(const mb_result_t *r, mb_format_t fmt, FILE *f);
+/* Counters as JSON members (hardware events or unavailable reason,
+ * software events, rusage), under `key`. */
+void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key);
+
+/* Atomic output.  path NULL or "-" means stdout.  open() creates
+ * "<path>.tmp.<pid>" in the target directory at once, so an unwritable
+ * path is reported before any measurement.  commit() flushes, fsyncs and
+ * renames; abort() removes the temp file.  0 or -errno with msg. */
+typedef struct {
+    FILE *f;
+    bool is_stdout;
+    char path[4096];
+    char tmp[4160];
+} mb_out_t;
+int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen);
+int mb_out_commit(mb_out_t *o, char *msg, size_t msglen);
+void mb_out_abort(mb_out_t *o);
+
+#endif

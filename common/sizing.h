@@ -1,0 +1,89 @@
+/* sizing: last-level-cache discovery, the >= 4x LLC rule, memory
+ * availability and the size-string parser.
+ *
+ * Root overrides for tests: MEMSUITE_SYSFS (default "/sys") and
+ * MEMSUITE_PROCFS (default "/proc") are prefixed to every path read. */
+#ifndef MB_SIZING_H
+#define MB_SIZING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    MB_LLC_NONE = 0,   /* nothing answered */
+    MB_LLC_SYSFS,      /* /sys/devices/system/cpu/cpu*\/cache/index* */
+    MB_LLC_SYSCONF,    /* sysconf(_SC_LEVEL3_CACHE_SIZE) x sockets */
+    MB_LLC_OVERRIDE,   /* --llc or MEMSUITE_LLC */
+} mb_llc_source_t;
+
+typedef struct {
+    size_t total_bytes;        /* sum over every distinct LLC instance */
+    size_t instance_bytes;     /* size of one instance */
+    unsigned instances;        /* distinct instances counted */
+    unsigned level;            /* cache level of the LLC (3 usually) */
+    mb_llc_source_t source;
+    char note[256];            /* e.g. "no sysfs cache directory (VM?); sysconf reports the host's L3" */
+} mb_llc_t;
+
+const char *mb_llc_source_name(mb_llc_source_t s); /* "sysfs", "sysconf", "override", "none" */
+
+/* Detect the LLC.  override: the --llc text or NULL; when NULL the
+ * MEMSUITE_LLC environment variable is consulted.  Returns 0, or -EINVAL
+ * when the override text does not parse (err filled). */
+int mb_llc_detect(const char *override, mb_llc_t *out, char *err, size_t errlen);
+
+/* Sockets (physical packages) from sysfs topology; 1 when unknown. */
+unsigned mb_socket_count(void);
+
+/* The STREAM rule: every array >= 4 x total LLC.  Returns the minimum
+ * bytes per array (0 when the LLC is unknown). */
+size_t mb_min_array_bytes(const mb_llc_t *llc);
+#define MB_LLC_FACTOR 4
+
+/* MemAvailable (or MemFree+Cached when absent) from <procfs>/meminfo, in
+ * bytes.  Returns 0 or -errno. */
+int mb_mem_available(size_t *bytes);
+/* MemTotal from <procfs>/meminfo, in bytes.  Returns 0 or -errno. */
+int mb_mem_total(size_t *bytes);
+
+/* Decide whether `need` bytes fit before allocating.  Fits when need <=
+ * available * 0.9 (headroom for the OS).  On refusal fills msg with what
+ * was asked, what is available and what to pass instead, e.g.
+ * "needs 48.0 GiB for 3 arrays but MemAvailable is 22.1 GiB; pass
+ *  --array-size 800000000 or less". */
+bool mb_fits_in_memory(size_t need, size_t available, char *msg, size_t msglen);
+
+/* Parse a size string into bytes.
+ *   plain integer "1000", exponent form "1e9", "2.5e3" (must be integral)
+ *   K M G T, KiB MiB GiB TiB  -> powers of 1024 (case-insensitive unit)
+ *   KB MB GB TB               -> powers of 1000
+ *   optional "B" alone means bytes.
+ * Rejects: empty, whitespace-only, negative, NaN/inf, trailing garbage,
+ * fractional bytes, overflow past SIZE_MAX.  Returns 0 or -EINVAL/-ERANGE
+ * with err = "invalid size 'xyz': trailing garbage 'yz'; use e.g. 512MiB, 2G, 1e9". */
+int mb_parse_size(const char *text, size_t *bytes, char *err, size_t errlen);
+/* The same grammar without a unit multiplier for counts ("1e9", "2000000");
+ * suffixes K/M/G mean x1000^k here.  For element counts. */
+int mb_parse_count(const char *text, size_t *count, char *err, size_t errlen);
+
+/* Human form of a byte count: "1.5 GiB", "512.0 KiB", "17 B". */
+const char *mb_format_bytes(size_t bytes, char *buf, size_t buflen);
+
+/* Overflow-checked a*b; returns false on overflow. */
+static inline bool mb_mul_size(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+static inline bool mb_add_size(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+
+/* Path under the sysfs/procfs root: writes "<root><rel>" into buf.
+ * rel starts with '/', e.g. "/devices/system/cpu".  Returns buf. */
+const char *mb_sysfs_path(char *buf, size_t buflen, const char *rel);
+const char *mb_procfs_path(char *buf, size_t buflen, const char *rel);
+/* Read the first line of a file (newline stripped).  0 or -errno. */
+int mb_read_line(const char *path, char *buf, size_t buflen);
+
+#endif

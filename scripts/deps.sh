@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Summary: install what memsuite needs to build, run and test.
+# Usage: scripts/deps.sh [--list]
+#
+# Debian/Ubuntu as root: apt-get install.  RHEL family as root: dnf.
+# Anywhere else, or without root: print the exact package list, exit 3.
+# Packages already present are not reinstalled (a no-op run takes < 1 s).
+set -euo pipefail
+
+# Build: compiler runtime, libnuma, PAPI.  Run: numactl, dmidecode.
+# Tests: bats + helpers, jq, a JSON Schema validator, shellcheck, gnuplot.
+# Peers for the comparison scripts: likwid, sysbench, mbw.
+# Allocators for mencal alloc: jemalloc, tcmalloc (gperftools), mimalloc.
+DEBIAN_PKGS=(
+    build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
+    bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox
+    likwid sysbench mbw
+    libjemalloc2 libgoogle-perftools4 libmimalloc2.0
+)
+RHEL_PKGS=(
+    gcc make numactl-devel numactl papi-devel papi dmidecode
+    bats jq python3-jsonschema ShellCheck cppcheck gnuplot
+    likwid sysbench
+    jemalloc gperftools-libs mimalloc
+)
+
+if [ "${1:-}" = "--list" ]; then
+    echo "Debian/Ubuntu: ${DEBIAN_PKGS[*]}"
+    echo "RHEL/Fedora:   ${RHEL_PKGS[*]}"
+    exit 0
+fi
+
+missing_debian() {
+    local p
+    for p in "${DEBIAN_PKGS[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+    done
+}
+
+if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    mapfile -t need < <(missing_debian)
+    [ ${#need[@]} -eq 0 ] && { echo "deps: all ${#DEBIAN_PKGS[@]} Debian packages present"; exit 0; }
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "deps: not root; install these packages, then rerun:" >&2
+        echo "  apt-get install ${need[*]}" >&2
+        exit 3
+    fi
+    echo "deps: installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq || { echo "deps: apt-get update failed; check the network or mirrors" >&2; exit 3; }
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
+        { echo "deps: apt-get install failed for: ${need[*]}" >&2; exit 3; }
+    exit 0
+fi
+
+if command -v dnf >/dev/null 2>&1; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "deps: not root; run: dnf install ${RHEL_PKGS[*]}" >&2
+        exit 3
+    fi
+    dnf install -y "${RHEL_PKGS[@]}" || { echo "deps: dnf install failed" >&2; exit 3; }
+    exit 0
+fi
+
+echo "deps: unknown package manager; install the equivalents of:" >&2
+echo "  ${DEBIAN_PKGS[*]}" >&2
+exit 3
