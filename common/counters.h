@@ -6,12 +6,23 @@
  * Usage: mb_counters_init(&c, list) once; then per measured region
  * mb_counters_start(&c) ... mb_counters_stop(&c).  stop() accumulates,
  * so calling start/stop around each of many repetitions sums them.
- * With OpenMP, start/stop are called from the master thread and PAPI
- * counts the process (PAPI_DOM_USER, inherit where supported). */
+ * With OpenMP, start/stop are called from the master thread.  What is
+ * counted: the calling thread, plus every thread it creates after
+ * mb_counters_init when inheritance works (PAPI_INHERIT: hw_inherit true;
+ * the software events always use perf's inherit=1).  Threads that already
+ * existed are not counted, so call init before the first parallel region
+ * (OpenMP keeps its worker threads for later regions).  PAPI counts the
+ * component's default domain (user mode).
+ *
+ * Without hardware counters (a VM, perf_event disabled, a build without
+ * PAPI) hw_available is false and hw_why carries PAPI's own reason (its
+ * error text plus the component's disabled_reason).  An unknown event
+ * name makes that one counter unavailable with the reason. */
 #ifndef MB_COUNTERS_H
 #define MB_COUNTERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MB_COUNTERS_MAX 8
@@ -30,6 +41,7 @@ typedef struct {
     /* hardware (PAPI) */
     bool hw_requested;
     bool hw_available;             /* the event set started */
+    bool hw_inherit;               /* PAPI_INHERIT accepted: child threads counted */
     char hw_why[256];              /* PAPI's own reason when !hw_available */
     int n;
     mb_counter_t ev[MB_COUNTERS_MAX];
@@ -45,12 +57,16 @@ typedef struct {
     int papi_set;
     int sw_fd[4];
     long ru_minflt0, ru_majflt0;
+    bool running;                  /* between start and stop */
 } mb_counters_t;
 
 /* list: NULL for no hardware counters; "" or "default" for
- * MB_COUNTERS_DEFAULT; otherwise comma-separated PAPI names.  Never fails
- * the run: unavailability is recorded with the reason.  Returns 0, or
- * -EINVAL for a malformed list (msg filled) so the caller exits 2. */
+ * MB_COUNTERS_DEFAULT; otherwise comma-separated PAPI names (preset or
+ * native; blanks around names are ignored).  Never fails the run:
+ * unavailability is recorded with the reason.  Returns 0, or -EINVAL for a
+ * malformed list (msg filled) so the caller exits 2: an empty name, more
+ * than MB_COUNTERS_MAX names, a name of 64+ characters, a repeated name,
+ * or a character outside letters, digits and _ : . = + - / @. */
 int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msglen);
 void mb_counters_start(mb_counters_t *c);
 void mb_counters_stop(mb_counters_t *c);

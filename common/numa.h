@@ -1,6 +1,6 @@
 /* numa: thread/memory binding through libnuma and page-placement
  * verification.  Built without libnuma (HAVE_LIBNUMA=0), every call that
- * would change placement returns -ENOSYS and mb_numa_why() says
+ * would change placement returns -ENOSYS and mb_numa_why_unbuilt() says
  * "built without libnuma; install libnuma-dev and rebuild".
  * HAVE_LIBNUMA is tested in numa.c only. */
 #ifndef MB_NUMA_H
@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define MB_NUMA_MAX_NODES 64
 
@@ -36,23 +37,49 @@ typedef struct {
 } mb_numa_placement_t;
 
 bool mb_numa_built(void);                 /* compiled with libnuma */
+/* "API 2" (LIBNUMA_API_VERSION) or "not built". */
+const char *mb_numa_version(char *buf, size_t buflen);
 /* True when built and the kernel supports NUMA; otherwise false and why
  * holds the reason. */
 bool mb_numa_usable(char *why, size_t whylen);
 const char *mb_numa_why_unbuilt(void);    /* the fixed "built without" text */
 int mb_numa_node_count(void);             /* configured nodes; 1 when unknown */
+/* Nodes listed under <sysfs>/devices/system/node (honours MEMSUITE_SYSFS):
+ * the count, or -ENOENT with why when the kernel has no node directory. */
+int mb_numa_sysfs_nodes(char *why, size_t whylen);
+/* Online nodes as a bit mask (bit n = node n), from
+ * <sysfs>/devices/system/node/online; {0} when the kernel has no NUMA. */
+uint64_t mb_numa_online_mask(void);
 
-/* Validate a request (nodes exist, options not in conflict: membind and
- * interleave together are a conflict).  0 or -EINVAL/-ENOSYS with msg. */
+/* Parse a numactl-style node list ("0", "0-1", "0,2", "1-3,5", "all")
+ * into a bit mask.  "all" yields `all`.  0, or -EINVAL with msg naming
+ * the offending part.  Nodes above MB_NUMA_MAX_NODES-1 are rejected. */
+int mb_numa_parse_nodes(const char *text, uint64_t all, uint64_t *mask,
+                        char *msg, size_t msglen);
+/* "0-1,3" from a mask ("" for an empty mask). */
+const char *mb_numa_format_nodes(uint64_t mask, char *buf, size_t buflen);
+
+/* Validate a request (syntax; nodes exist, checked against the online
+ * nodes in sysfs; options not in conflict: membind and interleave
+ * together are a conflict).  0, -EINVAL (usage: caller exits 2) or,
+ * for a valid non-empty request in a build without libnuma, -ENOSYS
+ * (caller exits 4), with msg. */
 int mb_numa_check_request(const mb_numa_request_t *req, char *msg, size_t msglen);
 /* Apply a request to the calling process (before threads start and before
- * allocation).  Returns 0, -ENOSYS (not built: caller exits 4), -EINVAL. */
+ * allocation).  Returns 0, -ENOSYS (not built: caller exits 4), -EINVAL
+ * (bad request: exits 2), -ENODEV (kernel without NUMA support: exits 3),
+ * or the -errno of a refused set_mempolicy/sched_setaffinity (exits 3).
+ * An empty request is 0 in every build. */
 int mb_numa_apply(const mb_numa_request_t *req, char *msg, size_t msglen);
 /* One-line description, e.g. "membind=0 cpunodebind=0" or "default (first touch)". */
 const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buflen);
 
 /* Query the node of every stride-th page of [buf, buf+bytes) via
- * move_pages(2) (query mode).  max_samples bounds the work (0: 4096). */
+ * move_pages(2) (query mode, raw syscall: works in builds without
+ * libnuma too).  max_samples bounds the work (0: 4096).  A page whose
+ * status is an error (-ENOENT: never touched, or -EFAULT ...) counts as
+ * not present; nodes >= MB_NUMA_MAX_NODES raise max_node only.
+ * Returns 0 (out->valid true), or -errno with out->why filled. */
 int mb_numa_placement(const void *buf, size_t bytes, size_t max_samples,
                       mb_numa_placement_t *out);
 

@@ -86,13 +86,29 @@ mb_metric_t *mb_record_add(mb_record_t *rec, const char *name, const char *unit,
 mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const char *unit,
                                        const char *why);
 
+/* JSON: pretty-printed document (layout in docs/result.schema.json);
+ * absent optional parts (NULL pointers, has_validation false) are omitted.
+ * A NULL label renders as "not-standard" with the reason "the tool set
+ * no label".  Metric names must be unique
+ * within a record.  Returns 0, -EIO (stream error) or the writer's error. */
 int mb_report_json(const mb_result_t *r, FILE *f);
-/* CSV header: tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv */
+/* CSV header: tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note
+ * One row per metric; n..cv empty without stats; a value that is
+ * unavailable or not finite is empty and `note` says why.  Fields are
+ * quoted per RFC 4180 when needed; lines end in LF. */
 int mb_report_csv(const mb_result_t *r, FILE *f);
+/* Aligned table: Record Metric Value Unit (+ Median Min Max CV when any
+ * metric has stats), then unavailable reasons, validation, completeness,
+ * warnings and the label. */
 int mb_report_text(const mb_result_t *r, FILE *f);
 int mb_report_render(const mb_result_t *r, mb_format_t fmt, FILE *f);
-/* Counters as JSON members (hardware events or unavailable reason,
- * software events, rusage), under `key`. */
+/* Counters as one JSON object under `key`:
+ *   "hardware": {"available", "reason" (when not), "events": {NAME: n|null,
+ *                NAME_unavailable: why}}  or null + "hardware_unavailable"
+ *                when not requested;
+ *   "software": {page_faults, context_switches, cpu_migrations,
+ *                task_clock_ns} or null + "software_unavailable";
+ *   "rusage":   {minflt, majflt, maxrss_kib}. */
 void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key);
 
 /* Atomic output.  path NULL or "-" means stdout.  open() creates

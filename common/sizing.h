@@ -22,48 +22,60 @@ typedef struct {
     unsigned instances;        /* distinct instances counted */
     unsigned level;            /* cache level of the LLC (3 usually) */
     mb_llc_source_t source;
-    char note[256];            /* e.g. "no sysfs cache directory (VM?); sysconf reports the host's L3" */
+    char note[256];            /* how the answer was found or why none was, e.g.
+                                * "no sysfs cache directory; sysconf reports L3 (on a
+                                * VM this is the host's cache); x 2 sockets" */
 } mb_llc_t;
 
 const char *mb_llc_source_name(mb_llc_source_t s); /* "sysfs", "sysconf", "override", "none" */
 
 /* Detect the LLC.  override: the --llc text or NULL; when NULL the
- * MEMSUITE_LLC environment variable is consulted.  Returns 0, or -EINVAL
- * when the override text does not parse (err filled). */
+ * MEMSUITE_LLC environment variable (if non-empty) is consulted.  An
+ * override wins over detection; its note also says what detection found.
+ * sysfs: the highest-level Data/Unified cache under cpu*\/cache/index*, each
+ * distinct shared_cpu_list counted once (so sockets and CCXs add up).
+ * Returns 0 (source NONE is not an error), or -EINVAL when the override
+ * text does not parse or is 0 (err filled, naming --llc or MEMSUITE_LLC;
+ * *out then holds the detected answer). */
 int mb_llc_detect(const char *override, mb_llc_t *out, char *err, size_t errlen);
 
-/* Sockets (physical packages) from sysfs topology; 1 when unknown. */
+/* Sockets (distinct topology/physical_package_id values); 1 when unknown. */
 unsigned mb_socket_count(void);
 
 /* The STREAM rule: every array >= 4 x total LLC.  Returns the minimum
- * bytes per array (0 when the LLC is unknown). */
+ * bytes per array (0 when the LLC is unknown; SIZE_MAX on overflow). */
 size_t mb_min_array_bytes(const mb_llc_t *llc);
 #define MB_LLC_FACTOR 4
 
 /* MemAvailable (or MemFree+Cached when absent) from <procfs>/meminfo, in
- * bytes.  Returns 0 or -errno. */
+ * bytes.  Returns 0 or -errno (-ENOENT no file, -ENODATA no such field). */
 int mb_mem_available(size_t *bytes);
 /* MemTotal from <procfs>/meminfo, in bytes.  Returns 0 or -errno. */
 int mb_mem_total(size_t *bytes);
 
 /* Decide whether `need` bytes fit before allocating.  Fits when need <=
- * available * 0.9 (headroom for the OS).  On refusal fills msg with what
- * was asked, what is available and what to pass instead, e.g.
- * "needs 48.0 GiB for 3 arrays but MemAvailable is 22.1 GiB; pass
- *  --array-size 800000000 or less". */
+ * available * 0.9 (headroom for the OS).  On refusal fills msg (msg may be
+ * NULL) with what was asked, what is available and the most to ask for:
+ * "needs 48.0 GiB (51539607552 bytes) but MemAvailable is 22.1 GiB and 10%
+ *  is kept for the OS; pass sizes totalling at most 19.9 GiB (... bytes)
+ *  instead".  The caller adds its own option, e.g. "; use -s 800M". */
 bool mb_fits_in_memory(size_t need, size_t available, char *msg, size_t msglen);
 
 /* Parse a size string into bytes.
- *   plain integer "1000", exponent form "1e9", "2.5e3" (must be integral)
+ *   plain integer "1000", exponent form "1e9", "2.5e3", "1.5K" (the value
+ *   after scaling must be integral); optional leading '+'
  *   K M G T, KiB MiB GiB TiB  -> powers of 1024 (case-insensitive unit)
  *   KB MB GB TB               -> powers of 1000
  *   optional "B" alone means bytes.
- * Rejects: empty, whitespace-only, negative, NaN/inf, trailing garbage,
- * fractional bytes, overflow past SIZE_MAX.  Returns 0 or -EINVAL/-ERANGE
- * with err = "invalid size 'xyz': trailing garbage 'yz'; use e.g. 512MiB, 2G, 1e9". */
+ * Exact integer arithmetic (no double rounding).  Rejects: empty, blank,
+ * any whitespace, negative, NaN/inf, trailing garbage, fractional bytes,
+ * overflow past SIZE_MAX.  *bytes is untouched on error.  err may be NULL.
+ * Returns 0 or -EINVAL/-ERANGE (too large) with err =
+ * "invalid size '12yz': trailing garbage 'yz'; use e.g. 512MiB, 2G, ...". */
 int mb_parse_size(const char *text, size_t *bytes, char *err, size_t errlen);
-/* The same grammar without a unit multiplier for counts ("1e9", "2000000");
- * suffixes K/M/G mean x1000^k here.  For element counts. */
+/* The same grammar for element counts ("1e9", "2000000"); suffixes
+ * K/M/G/T mean x1000^k here and byte units (B, KiB, MB...) are rejected.
+ * err = "invalid count '...': ...; use e.g. 2000000, 2M, 1e9 ...". */
 int mb_parse_count(const char *text, size_t *count, char *err, size_t errlen);
 
 /* Human form of a byte count: "1.5 GiB", "512.0 KiB", "17 B". */

@@ -15,7 +15,7 @@ typedef struct {
 } mb_stats_t;
 
 /* Returns 0, or -EINVAL when no sample remains after dropping `drop`
- * or a sample is not finite (then *out is zeroed). */
+ * or a sample is not finite, or -ENOMEM (then *out is zeroed). */
 int mb_stats_compute(const double *samples, size_t n, size_t drop, mb_stats_t *out);
 /* Median of v[0..n) (copies; does not reorder v).  NaN when n == 0. */
 double mb_median(const double *v, size_t n);

@@ -6,7 +6,7 @@ probe = $(shell printf '$(2)' | $(CC) -x c - -o /dev/null $(1) >/dev/null 2>&1 &
 ifeq ($(NUMA),0)
   HAVE_LIBNUMA := 0
 else
-  HAVE_LIBNUMA := $(call probe,-lnuma,\#include <numa.h>\nint main(void){return numa_available();}\n)
+  HAVE_LIBNUMA := $(call probe,-lnuma,\043include <numa.h>\nint main(void){return numa_available();}\n)
   ifeq ($(NUMA)$(HAVE_LIBNUMA),10)
     $(error NUMA=1 but libnuma is not usable: install libnuma-dev (Debian/Ubuntu) or numactl-devel (RHEL), or build with NUMA=0)
   endif
@@ -18,7 +18,7 @@ endif
 ifeq ($(PAPI),0)
   HAVE_PAPI := 0
 else
-  HAVE_PAPI := $(call probe,-lpapi,\#include <papi.h>\nint main(void){return PAPI_library_init(PAPI_VER_CURRENT) < 0;}\n)
+  HAVE_PAPI := $(call probe,-lpapi,\043include <papi.h>\nint main(void){return PAPI_library_init(PAPI_VER_CURRENT) < 0;}\n)
   ifeq ($(PAPI)$(HAVE_PAPI),10)
     $(error PAPI=1 but PAPI is not usable: install libpapi-dev (Debian/Ubuntu) or papi-devel (RHEL), or build with PAPI=0)
   endif
@@ -30,6 +30,7 @@ endif
 FEATURE_CPPFLAGS := -DHAVE_LIBNUMA=$(HAVE_LIBNUMA) -DHAVE_PAPI=$(HAVE_PAPI)
 FEATURE_LDLIBS   := $(if $(filter 1,$(HAVE_LIBNUMA)),-lnuma) $(if $(filter 1,$(HAVE_PAPI)),-lpapi)
 
-CC_VERSION := $(shell $(CC) --version 2>/dev/null | head -n1 | sed -E 's/^([a-zA-Z+-]+)( \(.*\))? /\1 /; s/"//g')
+CC_NAME    := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep -q __clang__ && echo clang || echo gcc)
+CC_VERSION := $(CC_NAME) $(shell $(CC) -dumpfullversion -dumpversion 2>/dev/null)
 onoff = $(if $(filter 1,$(1)),on,off)
 BUILD_SUMMARY = $(CC_VERSION) | $(CFLAGS) | OpenMP | NUMA $(call onoff,$(HAVE_LIBNUMA)) | PAPI $(call onoff,$(HAVE_PAPI))

@@ -1,0 +1,488 @@
+/* numa: node-list parsing, request checks, binding through libnuma and
+ * page-placement queries through move_pages(2).  The only file that
+ * tests HAVE_LIBNUMA. */
+#include "numa.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sizing.h"
+
+#if HAVE_LIBNUMA
+#include <numa_sys.h>   /* the system <numa.h>; see numa_sys.h */
+#endif
+
+#define NODE_LIST_HINT "use numactl syntax, e.g. 0, 0-1, 0,2 or all"
+
+static const char unbuilt_text[] = "built without libnuma; install libnuma-dev and rebuild";
+
+/* ---- node lists ------------------------------------------------------ */
+
+/* One node number at *p; advances *p.  0 or -EINVAL with why. */
+static int parse_node(const char **p, unsigned *node, char *why, size_t whylen)
+{
+    const char *s = *p;
+    if (!isdigit((unsigned char)*s)) {
+        if (*s == '\0' || *s == ',')
+            snprintf(why, whylen, "missing node number");
+        else
+            snprintf(why, whylen, "'%c' is not part of a node number", *s);
+        return -EINVAL;
+    }
+    unsigned long v = 0;
+    while (isdigit((unsigned char)*s)) {
+        v = v * 10 + (unsigned long)(*s - '0');
+        if (v > 1000000)
+            break;
+        s++;
+    }
+    if (v >= MB_NUMA_MAX_NODES) {
+        snprintf(why, whylen, "node %lu is beyond the supported maximum %d",
+                 v, MB_NUMA_MAX_NODES - 1);
+        return -EINVAL;
+    }
+    *node = (unsigned)v;
+    *p = s;
+    return 0;
+}
+
+int mb_numa_parse_nodes(const char *text, uint64_t all, uint64_t *mask,
+                        char *msg, size_t msglen)
+{
+    char why[128];
+    uint64_t m = 0;
+    *mask = 0;
+    if (!text || !*text) {
+        snprintf(msg, msglen, "empty node list; " NODE_LIST_HINT);
+        return -EINVAL;
+    }
+    if (strcmp(text, "all") == 0) {
+        *mask = all;
+        return 0;
+    }
+    const char *p = text;
+    for (;;) {
+        unsigned lo, hi;
+        if (parse_node(&p, &lo, why, sizeof why) < 0)
+            goto bad;
+        hi = lo;
+        if (*p == '-') {
+            p++;
+            if (parse_node(&p, &hi, why, sizeof why) < 0)
+                goto bad;
+            if (hi < lo) {
+                snprintf(why, sizeof why, "range %u-%u runs backwards", lo, hi);
+                goto bad;
+            }
+        }
+        for (unsigned n = lo; n <= hi; n++)
+            m |= UINT64_C(1) << n;
+        if (*p == '\0')
+            break;
+        if (*p != ',') {
+            snprintf(why, sizeof why, "unexpected '%c' after node %u", *p, hi);
+            goto bad;
+        }
+        p++;
+    }
+    *mask = m;
+    return 0;
+bad:
+    snprintf(msg, msglen, "invalid node list '%s': %s; " NODE_LIST_HINT, text, why);
+    return -EINVAL;
+}
+
+const char *mb_numa_format_nodes(uint64_t mask, char *buf, size_t buflen)
+{
+    size_t len = 0;
+    if (buflen == 0)
+        return buf;
+    buf[0] = '\0';
+    for (int n = 0; n < MB_NUMA_MAX_NODES; n++) {
+        if (!(mask >> n & 1))
+            continue;
+        int end = n;
+        while (end + 1 < MB_NUMA_MAX_NODES && (mask >> (end + 1) & 1))
+            end++;
+        int w = end == n
+            ? snprintf(buf + len, buflen - len, "%s%d", len ? "," : "", n)
+            : snprintf(buf + len, buflen - len, "%s%d-%d", len ? "," : "", n, end);
+        if (w < 0 || (size_t)w >= buflen - len)
+            break;
+        len += (size_t)w;
+        n = end;
+    }
+    return buf;
+}
+
+/* ---- what the kernel shows in sysfs ------------------------------------ */
+
+static bool is_node_entry(const char *name)
+{
+    if (strncmp(name, "node", 4) != 0 || !name[4])
+        return false;
+    for (const char *s = name + 4; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+int mb_numa_sysfs_nodes(char *why, size_t whylen)
+{
+    char path[4096];
+    mb_sysfs_path(path, sizeof path, "/devices/system/node");
+    DIR *d = opendir(path);
+    if (!d) {
+        int e = errno;
+        snprintf(why, whylen, "no %s: %s (kernel without NUMA support)", path, strerror(e));
+        return -e;
+    }
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        if (is_node_entry(de->d_name))
+            n++;
+    closedir(d);
+    if (n == 0) {
+        snprintf(why, whylen, "no nodeN entries in %s", path);
+        return -ENOENT;
+    }
+    return n;
+}
+
+int mb_numa_node_count(void)
+{
+    char why[256];
+    int n = mb_numa_sysfs_nodes(why, sizeof why);
+    return n > 0 ? n : 1;
+}
+
+uint64_t mb_numa_online_mask(void)
+{
+    char path[4096], line[512], msg[256];
+    uint64_t m;
+    mb_sysfs_path(path, sizeof path, "/devices/system/node/online");
+    if (mb_read_line(path, line, sizeof line) == 0 &&
+        mb_numa_parse_nodes(line, 0, &m, msg, sizeof msg) == 0 && m)
+        return m;
+    /* No online list: node directories, else the single node 0. */
+    mb_sysfs_path(path, sizeof path, "/devices/system/node");
+    m = 0;
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            if (!is_node_entry(de->d_name))
+                continue;
+            long id = strtol(de->d_name + 4, NULL, 10);
+            if (id >= 0 && id < MB_NUMA_MAX_NODES)
+                m |= UINT64_C(1) << id;
+        }
+        closedir(d);
+    }
+    return m ? m : 1;
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+typedef struct {
+    const char *option;     /* "--membind" */
+    const char *value;      /* the list, NULL/"" when not asked */
+} req_item_t;
+
+static bool asked(const char *s)
+{
+    return s && *s;
+}
+
+static size_t request_items(const mb_numa_request_t *req, req_item_t it[3])
+{
+    size_t n = 0;
+    if (!req)
+        return 0;
+    const req_item_t all[3] = {
+        { "--membind", req->membind },
+        { "--interleave", req->interleave },
+        { "--cpunodebind", req->cpunodebind },
+    };
+    for (size_t i = 0; i < 3; i++)
+        if (asked(all[i].value))
+            it[n++] = all[i];
+    return n;
+}
+
+int mb_numa_check_request(const mb_numa_request_t *req, char *msg, size_t msglen)
+{
+    req_item_t it[3];
+    size_t n = request_items(req, it);
+    uint64_t online = mb_numa_online_mask();
+    char err[256], valid[128];
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t m;
+        if (mb_numa_parse_nodes(it[i].value, online, &m, err, sizeof err) < 0) {
+            snprintf(msg, msglen, "%s: %s", it[i].option, err);
+            return -EINVAL;
+        }
+        uint64_t bad = m & ~online;
+        if (bad) {
+            snprintf(msg, msglen, "%s %s: node %d does not exist; valid nodes are %s "
+                     "(see numactl --hardware)", it[i].option, it[i].value,
+                     __builtin_ctzll(bad), mb_numa_format_nodes(online, valid, sizeof valid));
+            return -EINVAL;
+        }
+    }
+    if (asked(req ? req->membind : NULL) && asked(req->interleave)) {
+        snprintf(msg, msglen, "--membind and --interleave conflict: memory takes one "
+                 "policy; give only one of them");
+        return -EINVAL;
+    }
+    if (n && !mb_numa_built()) {
+        snprintf(msg, msglen, "%s: %s", it[0].option, unbuilt_text);
+        return -ENOSYS;
+    }
+    return 0;
+}
+
+const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buflen)
+{
+    req_item_t it[3];
+    size_t n = request_items(req, it), len = 0;
+    if (buflen == 0)
+        return buf;
+    buf[0] = '\0';
+    if (n == 0) {
+        snprintf(buf, buflen, "default (first touch)");
+        return buf;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(buf + len, buflen - len, "%s%s=%s", i ? " " : "",
+                         it[i].option + 2, it[i].value);
+        if (w < 0 || (size_t)w >= buflen - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+/* ---- placement: move_pages(2) in query mode ---------------------------- */
+
+#define PLACEMENT_BATCH 512
+
+int mb_numa_placement(const void *buf, size_t bytes, size_t max_samples,
+                      mb_numa_placement_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->max_node = -1;
+    if (!buf || bytes == 0) {
+        snprintf(out->why, sizeof out->why, "empty buffer: nothing to query");
+        return -EINVAL;
+    }
+#ifndef SYS_move_pages
+    snprintf(out->why, sizeof out->why, "move_pages(2) does not exist on this architecture");
+    return -ENOSYS;
+#else
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096;
+    uintptr_t start = (uintptr_t)buf & ~(uintptr_t)(page - 1);
+    uintptr_t end = (uintptr_t)buf + bytes;
+    size_t npages = (size_t)(end - start + page - 1) / page;
+    if (max_samples == 0)
+        max_samples = 4096;
+    size_t stride = (npages + max_samples - 1) / max_samples;
+    if (stride == 0)
+        stride = 1;
+
+    void *pages[PLACEMENT_BATCH];
+    int status[PLACEMENT_BATCH];
+    size_t idx = 0;
+    while (idx < npages) {
+        unsigned long cnt = 0;
+        for (; cnt < PLACEMENT_BATCH && idx < npages; cnt++, idx += stride) {
+            pages[cnt] = (void *)(start + idx * page);
+            status[cnt] = -1;
+        }
+        long r = syscall(SYS_move_pages, 0, cnt, pages, NULL, status, 0);
+        if (r < 0) {
+            int e = errno;
+            snprintf(out->why, sizeof out->why, "move_pages(2) query failed: %s%s",
+                     strerror(e), e == ENOSYS ? " (kernel without NUMA support)" : "");
+            out->valid = false;
+            return -e;
+        }
+        for (unsigned long i = 0; i < cnt; i++) {
+            int node = status[i];
+            out->pages_sampled++;
+            if (node < 0) {
+                out->pages_not_present++;
+                continue;
+            }
+            if (node > out->max_node)
+                out->max_node = node;
+            if (node < MB_NUMA_MAX_NODES)
+                out->pages_on_node[node]++;
+        }
+    }
+    out->valid = true;
+    return 0;
+#endif
+}
+
+/* ---- the libnuma-dependent part ---------------------------------------- */
+
+const char *mb_numa_why_unbuilt(void)
+{
+    return unbuilt_text;
+}
+
+#if HAVE_LIBNUMA
+
+bool mb_numa_built(void)
+{
+    return true;
+}
+
+const char *mb_numa_version(char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "API %d", LIBNUMA_API_VERSION);
+    return buf;
+}
+
+bool mb_numa_usable(char *why, size_t whylen)
+{
+    if (numa_available() < 0) {
+        snprintf(why, whylen, "the kernel reports no NUMA support (numa_available() < 0)");
+        return false;
+    }
+    if (whylen)
+        why[0] = '\0';
+    return true;
+}
+
+/* libnuma's diagnostics hooks (weak in libnuma, meant to be replaced by
+ * the application): route them through our log so they keep our shape. */
+void numa_error(char *where)
+{
+    int e = errno;
+    mb_warn("libnuma: %s: %s", where, strerror(e));
+}
+
+void numa_warn(int num, char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    (void)num;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(text);
+    while (len && text[len - 1] == '\n')
+        text[--len] = '\0';
+    mb_warn("libnuma: %s", text);
+}
+
+typedef enum { APPLY_CPU, APPLY_BIND, APPLY_INTERLEAVE } apply_kind_t;
+
+/* Apply one option; read the policy back, since numa_set_membind and
+ * numa_set_interleave_mask return nothing. */
+static int apply_one(apply_kind_t kind, const char *option, const char *list,
+                     char *msg, size_t msglen)
+{
+    struct bitmask *want = numa_parse_nodestring(list);
+    if (!want) {
+        snprintf(msg, msglen, "%s %s: libnuma rejected the node list (nodes outside "
+                 "this process's cpuset?); check with numactl --show", option, list);
+        return -EINVAL;
+    }
+    struct bitmask *got = NULL;
+    int rc = 0;
+    errno = 0;
+    switch (kind) {
+    case APPLY_CPU:
+        if (numa_run_on_node_mask(want) < 0) {
+            rc = -(errno ? errno : EINVAL);
+            snprintf(msg, msglen, "%s %s: numa_run_on_node_mask failed: %s; check that "
+                     "the cpuset allows those CPUs", option, list, strerror(-rc));
+        }
+        break;
+    case APPLY_BIND:
+        numa_set_bind_policy(1);
+        numa_set_membind(want);
+        got = numa_get_membind();
+        break;
+    case APPLY_INTERLEAVE:
+        numa_set_interleave_mask(want);
+        got = numa_get_interleave_mask();
+        break;
+    }
+    if (kind != APPLY_CPU && (!got || !numa_bitmask_equal(want, got))) {
+        int e = errno ? errno : EPERM;
+        rc = -e;
+        snprintf(msg, msglen, "%s %s: set_mempolicy did not take effect: %s; check "
+                 "the cpuset's allowed memory nodes", option, list, strerror(e));
+    }
+    if (got)
+        numa_bitmask_free(got);
+    numa_bitmask_free(want);
+    return rc;
+}
+
+int mb_numa_apply(const mb_numa_request_t *req, char *msg, size_t msglen)
+{
+    int rc = mb_numa_check_request(req, msg, msglen);
+    if (rc < 0)
+        return rc;
+    if (!req || (!asked(req->cpunodebind) && !asked(req->membind) && !asked(req->interleave)))
+        return 0;
+    if (numa_available() < 0) {
+        snprintf(msg, msglen, "NUMA placement requested but the kernel reports no NUMA "
+                 "support (numa_available() < 0); drop --membind/--interleave/--cpunodebind");
+        return -ENODEV;
+    }
+    if (asked(req->cpunodebind) &&
+        (rc = apply_one(APPLY_CPU, "--cpunodebind", req->cpunodebind, msg, msglen)) < 0)
+        return rc;
+    if (asked(req->membind) &&
+        (rc = apply_one(APPLY_BIND, "--membind", req->membind, msg, msglen)) < 0)
+        return rc;
+    if (asked(req->interleave) &&
+        (rc = apply_one(APPLY_INTERLEAVE, "--interleave", req->interleave, msg, msglen)) < 0)
+        return rc;
+    return 0;
+}
+
+#else /* !HAVE_LIBNUMA */
+
+bool mb_numa_built(void)
+{
+    return false;
+}
+
+const char *mb_numa_version(char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "not built");
+    return buf;
+}
+
+bool mb_numa_usable(char *why, size_t whylen)
+{
+    snprintf(why, whylen, "%s", unbuilt_text);
+    return false;
+}
+
+int mb_numa_apply(const mb_numa_request_t *req, char *msg, size_t msglen)
+{
+    /* check_request answers -ENOSYS for any valid non-empty request. */
+    return mb_numa_check_request(req, msg, msglen);
+}
+
+#endif

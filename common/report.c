@@ -1,0 +1,688 @@
+/* report: the result model rendered as JSON, CSV or a text table, and
+ * atomic result files (contract in report.h). */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buildinfo.h"
+
+/* ---- formats ------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    mb_format_t fmt;
+    int (*render)(const mb_result_t *, FILE *);
+} formats[] = {
+    { "text", MB_FMT_TEXT, mb_report_text },
+    { "json", MB_FMT_JSON, mb_report_json },
+    { "csv", MB_FMT_CSV, mb_report_csv },
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+int mb_format_parse(const char *s, mb_format_t *out)
+{
+    for (size_t i = 0; s && i < NFORMATS; i++)
+        if (strcmp(s, formats[i].name) == 0) {
+            *out = formats[i].fmt;
+            return 0;
+        }
+    return -EINVAL;
+}
+
+int mb_report_render(const mb_result_t *r, mb_format_t fmt, FILE *f)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (formats[i].fmt == fmt)
+            return formats[i].render(r, f);
+    return -EINVAL;
+}
+
+/* ---- building the model -------------------------------------------- */
+
+void mb_result_warn(mb_result_t *r, const char *fmt, ...)
+{
+    if (r->nwarnings >= MB_MAX_WARNINGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->nwarnings], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+    r->nwarnings++;
+}
+
+void mb_result_add_label_reason(mb_result_t *r, const char *reason)
+{
+    size_t cap = sizeof r->label_reasons / sizeof r->label_reasons[0];
+    if (reason && r->nlabel_reasons < cap)
+        r->label_reasons[r->nlabel_reasons++] = reason;
+}
+
+mb_metric_t *mb_record_add(mb_record_t *rec, const char *name, const char *unit, double value)
+{
+    if (rec->nmetric >= MB_REC_MAX_METRICS)
+        return NULL;
+    mb_metric_t *m = &rec->metric[rec->nmetric++];
+    memset(m, 0, sizeof *m);
+    m->name = name;
+    m->unit = unit;
+    m->value = value;
+    m->available = true;
+    return m;
+}
+
+mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const char *unit,
+                                       const char *why)
+{
+    mb_metric_t *m = mb_record_add(rec, name, unit, NAN);
+    if (m) {
+        m->available = false;
+        m->why = why;
+    }
+    return m;
+}
+
+/* A result without a label is not standard, and says so. */
+static const char no_label_reason[] = "the tool set no label";
+
+static const char *result_label(const mb_result_t *r)
+{
+    return r->label ? r->label : "not-standard";
+}
+
+static int stream_status(FILE *f)
+{
+    return (fflush(f) != 0 || ferror(f)) ? -EIO : 0;
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+/* An integer that is meaningful only when positive. */
+static void positive_or_unavailable(mb_json_t *j, const char *key, long long v, const char *why)
+{
+    if (v > 0)
+        mb_json_int(j, key, v);
+    else
+        mb_json_unavailable(j, key, why);
+}
+
+static void stats_json(mb_json_t *j, const mb_stats_t *s)
+{
+    mb_json_object_begin(j, "stats");
+    mb_json_uint(j, "n", s->n);
+    mb_json_number(j, "min", s->min);
+    mb_json_number(j, "max", s->max);
+    mb_json_number(j, "mean", s->mean);
+    mb_json_number(j, "median", s->median);
+    mb_json_number(j, "stddev", s->stddev);
+    mb_json_number(j, "cv", s->cv);
+    mb_json_number(j, "mad", s->mad);
+    mb_json_object_end(j);
+}
+
+static void metric_json(mb_json_t *j, const mb_metric_t *m)
+{
+    mb_json_object_begin(j, m->name ? m->name : "unnamed");
+    if (m->available)
+        mb_json_number(j, "value", m->value);
+    else
+        mb_json_unavailable(j, "value", m->why ? m->why : "unavailable (no reason given)");
+    mb_json_string(j, "unit", m->unit ? m->unit : "");
+    if (m->stats)
+        stats_json(j, m->stats);
+    if (m->samples && m->nsamples) {
+        mb_json_array_begin(j, "samples");
+        for (size_t i = 0; i < m->nsamples; i++)
+            mb_json_number(j, NULL, m->samples[i]);
+        mb_json_array_end(j);
+    }
+    mb_json_object_end(j);
+}
+
+static void record_json(mb_json_t *j, const mb_record_t *rec)
+{
+    mb_json_object_begin(j, NULL);
+    mb_json_string(j, "name", rec->name ? rec->name : "");
+    mb_json_object_begin(j, "metrics");
+    for (size_t i = 0; i < rec->nmetric && i < MB_REC_MAX_METRICS; i++)
+        metric_json(j, &rec->metric[i]);
+    mb_json_object_end(j);
+    if (rec->counters)
+        mb_counters_json(rec->counters, j, "counters");
+    if (rec->extra)
+        rec->extra(j, rec->extra_ctx);
+    mb_json_object_end(j);
+}
+
+static void env_string(mb_json_t *j, const char *key, const char *v)
+{
+    if (v && *v)
+        mb_json_string(j, key, v);
+    else
+        mb_json_unavailable(j, key, "not set in the environment");
+}
+
+static void threads_json(mb_json_t *j, const mb_affinity_t *a)
+{
+    mb_json_object_begin(j, "threads");
+    positive_or_unavailable(j, "requested", a->requested, "not recorded");
+    positive_or_unavailable(j, "counted", a->counted, "no parallel region was recorded");
+    mb_json_array_begin(j, "cpus");
+    int n = a->counted < MB_MAX_THREADS ? a->counted : MB_MAX_THREADS;
+    for (int t = 0; t < n; t++) {
+        if (a->cpu[t] >= 0)
+            mb_json_int(j, NULL, a->cpu[t]);
+        else
+            mb_json_unavailable(j, NULL, NULL);
+    }
+    mb_json_array_end(j);
+    env_string(j, "omp_num_threads", a->omp_num_threads);
+    env_string(j, "omp_proc_bind", a->omp_proc_bind);
+    env_string(j, "omp_places", a->omp_places);
+    positive_or_unavailable(j, "online_cpus", a->online_cpus,
+                            "sysconf(_SC_NPROCESSORS_ONLN) failed");
+    positive_or_unavailable(j, "allowed_cpus", a->allowed_cpus, "sched_getaffinity failed");
+    mb_json_object_end(j);
+}
+
+static void numa_json(mb_json_t *j, const char *policy, const mb_numa_placement_t *p)
+{
+    mb_json_object_begin(j, "numa");
+    if (policy)
+        mb_json_string(j, "policy", policy);
+    else
+        mb_json_unavailable(j, "policy", "not recorded");
+    if (p && !p->valid) {
+        mb_json_unavailable(j, "placement", p->why[0] ? p->why : "placement not verified");
+    } else if (p) {
+        mb_json_object_begin(j, "placement");
+        mb_json_uint(j, "pages_sampled", p->pages_sampled);
+        mb_json_uint(j, "pages_not_present", p->pages_not_present);
+        mb_json_object_begin(j, "pages_per_node");
+        int last = p->max_node < MB_NUMA_MAX_NODES ? p->max_node : MB_NUMA_MAX_NODES - 1;
+        for (int n = 0; n <= last; n++) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", n);
+            mb_json_uint(j, key, p->pages_on_node[n]);
+        }
+        mb_json_object_end(j);
+        mb_json_object_end(j);
+    }
+    mb_json_object_end(j);
+}
+
+static void llc_json(mb_json_t *j, const mb_llc_t *l)
+{
+    const char *why = l->note[0] ? l->note : "no cache size was reported";
+    mb_json_object_begin(j, "llc");
+    positive_or_unavailable(j, "total_bytes", (long long)l->total_bytes, why);
+    positive_or_unavailable(j, "instance_bytes", (long long)l->instance_bytes, why);
+    positive_or_unavailable(j, "instances", l->instances, why);
+    positive_or_unavailable(j, "level", l->level, why);
+    mb_json_string(j, "source", mb_llc_source_name(l->source));
+    if (l->note[0])
+        mb_json_string(j, "note", l->note);
+    mb_json_object_end(j);
+}
+
+void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
+{
+    mb_json_object_begin(j, key);
+
+    if (!c->hw_requested) {
+        mb_json_unavailable(j, "hardware", "not requested");
+    } else {
+        mb_json_object_begin(j, "hardware");
+        mb_json_bool(j, "available", c->hw_available);
+        if (!c->hw_available)
+            mb_json_string(j, "reason", c->hw_why[0] ? c->hw_why : "unavailable (no reason given)");
+        mb_json_object_begin(j, "events");
+        int n = c->n < MB_COUNTERS_MAX ? c->n : MB_COUNTERS_MAX;
+        for (int i = 0; i < n; i++) {
+            const mb_counter_t *e = &c->ev[i];
+            if (c->hw_available && e->available)
+                mb_json_int(j, e->name, e->value);
+            else
+                mb_json_unavailable(j, e->name, e->why[0] ? e->why
+                                                : c->hw_why[0] ? c->hw_why
+                                                               : "not counted");
+        }
+        mb_json_object_end(j);
+        mb_json_object_end(j);
+    }
+
+    if (!c->sw_available) {
+        mb_json_unavailable(j, "software", c->sw_why[0] ? c->sw_why : "not counted");
+    } else {
+        mb_json_object_begin(j, "software");
+        mb_json_int(j, "page_faults", c->sw_page_faults);
+        mb_json_int(j, "context_switches", c->sw_context_switches);
+        mb_json_int(j, "cpu_migrations", c->sw_cpu_migrations);
+        mb_json_uint(j, "task_clock_ns", c->sw_task_clock_ns);
+        mb_json_object_end(j);
+    }
+
+    mb_json_object_begin(j, "rusage");
+    mb_json_int(j, "minflt", c->minflt);
+    mb_json_int(j, "majflt", c->majflt);
+    mb_json_int(j, "maxrss_kib", c->maxrss_kib);
+    mb_json_object_end(j);
+
+    mb_json_object_end(j);
+}
+
+int mb_report_json(const mb_result_t *r, FILE *f)
+{
+    mb_json_t j;
+    mb_json_init(&j, f, true);
+    mb_json_object_begin(&j, NULL);
+    mb_json_string(&j, "schema", MB_RESULT_SCHEMA);
+    mb_json_string(&j, "tool", r->tool ? r->tool : "unknown");
+    mb_json_string(&j, "version", MB_VERSION);
+    mb_json_string(&j, "build", mb_build_summary());
+    mb_json_string(&j, "label", result_label(r));
+    mb_json_array_begin(&j, "label_reasons");
+    if (!r->label)
+        mb_json_string(&j, NULL, no_label_reason);
+    for (size_t i = 0; i < r->nlabel_reasons; i++)
+        mb_json_string(&j, NULL, r->label_reasons[i]);
+    mb_json_array_end(&j);
+    mb_json_bool(&j, "complete", r->complete);
+
+    mb_json_array_begin(&j, "command");
+    for (int i = 0; r->argv && i < r->argc; i++)
+        mb_json_string(&j, NULL, r->argv[i] ? r->argv[i] : "");
+    mb_json_array_end(&j);
+
+    mb_json_object_begin(&j, "config");
+    if (r->config)
+        r->config(&j, r->config_ctx);
+    mb_json_object_end(&j);
+
+    mb_json_array_begin(&j, "records");
+    for (size_t i = 0; r->records && i < r->nrecords; i++)
+        record_json(&j, &r->records[i]);
+    mb_json_array_end(&j);
+
+    if (r->has_validation) {
+        mb_json_object_begin(&j, "validation");
+        mb_json_bool(&j, "passed", r->validated);
+        if (r->validation_extra)
+            r->validation_extra(&j, r->validation_ctx);
+        mb_json_object_end(&j);
+    }
+    if (r->affinity)
+        threads_json(&j, r->affinity);
+    if (r->numa_policy || r->placement)
+        numa_json(&j, r->numa_policy, r->placement);
+    if (r->counters)
+        mb_counters_json(r->counters, &j, "counters");
+    if (r->llc)
+        llc_json(&j, r->llc);
+
+    mb_json_array_begin(&j, "warnings");
+    for (size_t i = 0; i < r->nwarnings && i < MB_MAX_WARNINGS; i++)
+        mb_json_string(&j, NULL, r->warnings[i]);
+    mb_json_array_end(&j);
+
+    if (r->sysinfo)
+        mb_sysinfo_json(r->sysinfo, &j, "sysinfo");
+    mb_json_object_end(&j);
+    mb_json_finish(&j);
+    return mb_json_error(&j) ? mb_json_error(&j) : stream_status(f);
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+/* One field, quoted (RFC 4180) when it holds a comma, quote, CR or LF,
+ * or starts or ends with a space. */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+    if (!s)
+        s = "";
+    size_t len = strlen(s);
+    bool quote = strpbrk(s, ",\"\r\n") != NULL || (len && (s[0] == ' ' || s[len - 1] == ' '));
+    if (!quote) {
+        fputs(s, f);
+    } else {
+        putc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                putc('"', f);
+            putc(*s, f);
+        }
+        putc('"', f);
+    }
+    putc(last ? '\n' : ',', f);
+}
+
+/* A number field: empty when not finite (the note says why). */
+static void csv_number(FILE *f, double v, const char *what, char *note, size_t notelen)
+{
+    if (isfinite(v)) {
+        fprintf(f, "%.17g,", v);
+        return;
+    }
+    size_t used = strlen(note);
+    snprintf(note + used, notelen - used, "%s%s: non-finite value (%s)", used ? "; " : "", what,
+             isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+    putc(',', f);
+}
+
+static void csv_row(FILE *f, const mb_result_t *r, const mb_record_t *rec, const mb_metric_t *m)
+{
+    char note[512] = "";
+    csv_field(f, r->tool, false);
+    csv_field(f, result_label(r), false);
+    csv_field(f, rec->name, false);
+    csv_field(f, m->name, false);
+    csv_field(f, m->unit, false);
+    if (m->available) {
+        csv_number(f, m->value, "value", note, sizeof note);
+    } else {
+        snprintf(note, sizeof note, "%s", m->why ? m->why : "unavailable (no reason given)");
+        putc(',', f);
+    }
+    const mb_stats_t *s = m->stats;
+    if (s) {
+        fprintf(f, "%zu,", s->n);
+        static const char *const names[] = { "min", "median", "mean", "max", "stddev", "cv" };
+        const double vals[] = { s->min, s->median, s->mean, s->max, s->stddev, s->cv };
+        for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+            csv_number(f, vals[i], names[i], note, sizeof note);
+    } else {
+        fputs(",,,,,,,", f);
+    }
+    csv_field(f, note, true);
+}
+
+int mb_report_csv(const mb_result_t *r, FILE *f)
+{
+    fputs("tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note\n", f);
+    for (size_t i = 0; r->records && i < r->nrecords; i++) {
+        const mb_record_t *rec = &r->records[i];
+        for (size_t k = 0; k < rec->nmetric && k < MB_REC_MAX_METRICS; k++)
+            csv_row(f, r, rec, &rec->metric[k]);
+    }
+    return stream_status(f);
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+/* Six significant digits without an exponent in the usual range,
+ * trailing zeros dropped: 12345.7, 0.0123457, 1.5, 1073741824. */
+static void text_number(char *buf, size_t len, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "n/a");
+        return;
+    }
+    double a = fabs(v);
+    if (a == 0) {
+        snprintf(buf, len, "0");
+        return;
+    }
+    if (a < 1e-4 || a >= 1e15) {
+        snprintf(buf, len, "%.6g", v);
+        return;
+    }
+    int decimals = 5 - (int)floor(log10(a));
+    decimals = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
+    snprintf(buf, len, "%.*f", decimals, v);
+    if (strchr(buf, '.')) {
+        char *end = buf + strlen(buf) - 1;
+        while (*end == '0')
+            *end-- = '\0';
+        if (*end == '.')
+            *end = '\0';
+    }
+}
+
+enum { COL_RECORD, COL_METRIC, COL_VALUE, COL_UNIT, COL_MEDIAN, COL_MIN, COL_MAX, COL_CV, NCOLS };
+#define CELL 64
+
+static const struct {
+    const char *title;
+    bool right;   /* right-aligned */
+} text_cols[NCOLS] = {
+    [COL_RECORD] = { "Record", false }, [COL_METRIC] = { "Metric", false },
+    [COL_VALUE] = { "Value", true },    [COL_UNIT] = { "Unit", false },
+    [COL_MEDIAN] = { "Median", true },  [COL_MIN] = { "Min", true },
+    [COL_MAX] = { "Max", true },        [COL_CV] = { "CV", true },
+};
+
+/* Copies s into a cell, control characters shown as '?' so one row stays
+ * one line. */
+static void cell_text(char *cell, const char *s)
+{
+    snprintf(cell, CELL, "%s", s ? s : "");
+    for (char *p = cell; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
+static void fill_row(char (*row)[CELL], const mb_record_t *rec, const mb_metric_t *m)
+{
+    cell_text(row[COL_RECORD], rec->name);
+    cell_text(row[COL_METRIC], m->name);
+    if (m->available)
+        text_number(row[COL_VALUE], CELL, m->value);
+    else
+        snprintf(row[COL_VALUE], CELL, "unavailable");
+    cell_text(row[COL_UNIT], m->unit);
+    if (m->stats) {
+        text_number(row[COL_MEDIAN], CELL, m->stats->median);
+        text_number(row[COL_MIN], CELL, m->stats->min);
+        text_number(row[COL_MAX], CELL, m->stats->max);
+        if (isfinite(m->stats->cv))
+            snprintf(row[COL_CV], CELL, "%.2f%%", m->stats->cv * 100.0);
+        else
+            snprintf(row[COL_CV], CELL, "n/a");
+    }
+}
+
+/* One table line, trailing blanks trimmed. */
+static void print_row(FILE *f, char (*row)[CELL], const int *width, int ncols)
+{
+    char line[NCOLS * (CELL + 2) + 1];
+    size_t used = 0;
+    for (int c = 0; c < ncols; c++) {
+        int w = text_cols[c].right ? width[c] : -width[c];
+        used += (size_t)snprintf(line + used, sizeof line - used, "%*s%s", w, row[c],
+                                 c == ncols - 1 ? "" : "  ");
+    }
+    while (used && line[used - 1] == ' ')
+        line[--used] = '\0';
+    fprintf(f, "%s\n", line);
+}
+
+int mb_report_text(const mb_result_t *r, FILE *f)
+{
+    size_t nrows = 0;
+    bool any_stats = false;
+    for (size_t i = 0; r->records && i < r->nrecords; i++)
+        for (size_t k = 0; k < r->records[i].nmetric && k < MB_REC_MAX_METRICS; k++) {
+            nrows++;
+            any_stats |= r->records[i].metric[k].stats != NULL;
+        }
+    int ncols = any_stats ? NCOLS : COL_UNIT + 1;
+
+    char (*cells)[NCOLS][CELL] = calloc(nrows + 1, sizeof *cells);
+    if (!cells)
+        return -ENOMEM;
+    for (int c = 0; c < NCOLS; c++)
+        snprintf(cells[0][c], CELL, "%s", text_cols[c].title);
+    size_t row = 1;
+    for (size_t i = 0; r->records && i < r->nrecords; i++)
+        for (size_t k = 0; k < r->records[i].nmetric && k < MB_REC_MAX_METRICS; k++)
+            fill_row(cells[row++], &r->records[i], &r->records[i].metric[k]);
+
+    int width[NCOLS] = { 0 };
+    for (size_t i = 0; i <= nrows; i++)
+        for (int c = 0; c < ncols; c++) {
+            int w = (int)strlen(cells[i][c]);
+            width[c] = w > width[c] ? w : width[c];
+        }
+
+    fprintf(f, "%s %s\n", r->tool ? r->tool : "memsuite", MB_VERSION);
+    if (nrows) {
+        for (size_t i = 0; i <= nrows; i++)
+            print_row(f, cells[i], width, ncols);
+    } else {
+        fputs("No results.\n", f);
+    }
+    free(cells);
+
+    for (size_t i = 0; r->records && i < r->nrecords; i++)
+        for (size_t k = 0; k < r->records[i].nmetric && k < MB_REC_MAX_METRICS; k++) {
+            const mb_metric_t *m = &r->records[i].metric[k];
+            char rec[CELL], name[CELL];
+            cell_text(rec, r->records[i].name);
+            cell_text(name, m->name);
+            if (!m->available)
+                fprintf(f, "Unavailable: %s %s: %s\n", rec, name, m->why ? m->why : "no reason given");
+            else if (!isfinite(m->value))
+                fprintf(f, "Unavailable: %s %s: non-finite value (%s)\n", rec, name,
+                        isnan(m->value) ? "nan" : m->value > 0 ? "inf" : "-inf");
+        }
+    if (r->has_validation)
+        fprintf(f, "Validation: %s\n", r->validated ? "passed" : "FAILED");
+    if (!r->complete)
+        fputs("Result: incomplete (the run was interrupted; figures are partial)\n", f);
+    for (size_t i = 0; i < r->nwarnings && i < MB_MAX_WARNINGS; i++)
+        fprintf(f, "Warning: %s\n", r->warnings[i]);
+    fprintf(f, "Label: %s", result_label(r));
+    size_t nreasons = 0;
+    if (!r->label)
+        fprintf(f, " (%s", no_label_reason), nreasons++;
+    for (size_t i = 0; i < r->nlabel_reasons; i++, nreasons++)
+        fprintf(f, "%s%s", nreasons ? "; " : " (", r->label_reasons[i]);
+    fputs(nreasons ? ")\n" : "\n", f);
+    return stream_status(f);
+}
+
+/* ---- atomic output -------------------------------------------------- */
+
+static const char out_hint[] =
+    "check that the directory exists and is writable, or choose another path ('-' writes to stdout)";
+
+int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen)
+{
+    memset(o, 0, sizeof *o);
+    if (!path || strcmp(path, "-") == 0) {
+        o->f = stdout;
+        o->is_stdout = true;
+        return 0;
+    }
+    if (!*path) {
+        snprintf(msg, msglen, "result file '': empty path; %s", out_hint);
+        return -EINVAL;
+    }
+    if (strlen(path) >= sizeof o->path) {
+        snprintf(msg, msglen, "result file '%.64s...': path too long; choose a shorter path", path);
+        return -ENAMETOOLONG;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "result file '%s': is a directory; name a file, e.g. '%s/result.json'",
+                 path, path);
+        return -EISDIR;
+    }
+    snprintf(o->path, sizeof o->path, "%s", path);
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+
+    int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
+    int fd = open(o->tmp, flags, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(o->tmp) == 0)   /* stale, from an earlier pid */
+        fd = open(o->tmp, flags, 0666);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(msg, msglen, "result file '%s': cannot create '%s': %s; %s", path, o->tmp,
+                 strerror(e), out_hint);
+        return -e;
+    }
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        snprintf(msg, msglen, "result file '%s': cannot open a stream: %s", path, strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
+/* Best effort: make the rename durable. */
+static void sync_parent_dir(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+int mb_out_commit(mb_out_t *o, char *msg, size_t msglen)
+{
+    if (!o->f) {
+        snprintf(msg, msglen, "result file: nothing open to commit");
+        return -EBADF;
+    }
+    if (o->is_stdout) {
+        o->f = NULL;
+        errno = 0;
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            int e = errno ? errno : EIO;
+            snprintf(msg, msglen, "standard output: write failed: %s; check the pipe or disk",
+                     strerror(e));
+            return -e;
+        }
+        return 0;
+    }
+    const char *step = "write";
+    int e = 0;
+    errno = 0;
+    if (fflush(o->f) != 0 || ferror(o->f))
+        e = errno ? errno : EIO;
+    else if (fsync(fileno(o->f)) != 0)
+        e = errno, step = "fsync";
+    if (fclose(o->f) != 0 && !e)
+        e = errno, step = "close";
+    o->f = NULL;
+    if (!e && rename(o->tmp, o->path) != 0)
+        e = errno, step = "rename";
+    if (e) {
+        unlink(o->tmp);
+        snprintf(msg, msglen,
+                 "result file '%s': %s of '%s' failed: %s; the previous file, if any, is "
+                 "unchanged; free disk space or choose another path",
+                 o->path, step, o->tmp, strerror(e));
+        return -e;
+    }
+    sync_parent_dir(o->path);
+    return 0;
+}
+
+void mb_out_abort(mb_out_t *o)
+{
+    if (o->f && !o->is_stdout) {
+        fclose(o->f);
+        unlink(o->tmp);
+    }
+    o->f = NULL;
+}

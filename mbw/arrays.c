@@ -1,0 +1,227 @@
+/* arrays: allocation policy, first touch, THP probe and --verify. */
+#include "arrays.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sizing.h"
+#include "slice.h"
+
+#define MBW_HUGE_ALIGN_BYTES (2u << 20)   /* x86-64 / arm64 PMD huge page */
+#define MBW_NO_ADVICE (-1)
+
+typedef struct {
+    const char *name;
+    int advice;          /* madvise() advice, MBW_NO_ADVICE for none */
+} mbw_huge_mode_t;
+
+static const mbw_huge_mode_t mbw_huge_modes[] = {
+    { "never",   MADV_NOHUGEPAGE },
+    { "thp",     MBW_NO_ADVICE },      /* aligned; /sys/kernel/mm/transparent_hugepage decides */
+    { "madvise", MADV_HUGEPAGE },
+};
+
+static const mbw_huge_mode_t *mbw_huge_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof mbw_huge_modes / sizeof mbw_huge_modes[0]; i++) {
+        if (name && strcmp(name, mbw_huge_modes[i].name) == 0)
+            return &mbw_huge_modes[i];
+    }
+    return NULL;
+}
+
+bool mbw_huge_mode_valid(const char *name)
+{
+    return name == NULL || mbw_huge_find(name) != NULL;
+}
+
+/* One anonymous mapping of `len` bytes (a multiple of the alignment),
+ * 2 MiB aligned: map len + align, trim both ends. */
+static void *mbw_map_aligned(size_t len)
+{
+    size_t over = len + MBW_HUGE_ALIGN_BYTES;
+    char *p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    uintptr_t start = ((uintptr_t)p + MBW_HUGE_ALIGN_BYTES - 1) & ~(uintptr_t)(MBW_HUGE_ALIGN_BYTES - 1);
+    size_t head = start - (uintptr_t)p;
+    if (head)
+        munmap(p, head);
+    size_t tail = over - head - len;
+    if (tail)
+        munmap((char *)start + len, tail);
+    return (void *)start;
+}
+
+int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, const char *huge, char *msg, size_t msglen)
+{
+    memset(a, 0, sizeof *a);
+    a->bytes = bytes;
+    a->huge_mode = huge ? huge : "default";
+    snprintf(a->huge_why, sizeof a->huge_why, "not probed");
+
+    if (!huge) {
+        a->src = calloc(bytes / sizeof(long), sizeof(long));
+        a->dst = calloc(bytes / sizeof(long), sizeof(long));
+        if (!a->src || !a->dst) {
+            snprintf(msg, msglen, "Error allocating memory: %s", strerror(ENOMEM));
+            mbw_arrays_free(a);
+            return -ENOMEM;
+        }
+        return 0;
+    }
+
+    const mbw_huge_mode_t *mode = mbw_huge_find(huge);
+    if (!mode) {
+        snprintf(msg, msglen, "--hugepages %s: unknown mode; use never, thp or madvise", huge);
+        return -EINVAL;
+    }
+    size_t len;
+    if (!mb_add_size(bytes, MBW_HUGE_ALIGN_BYTES - 1, &len)) {
+        snprintf(msg, msglen, "Error allocating memory: %s", strerror(ENOMEM));
+        return -ENOMEM;
+    }
+    len &= ~(size_t)(MBW_HUGE_ALIGN_BYTES - 1);
+    a->map_bytes = len;
+    a->src = mbw_map_aligned(len);
+    a->dst = mbw_map_aligned(len);
+    if (!a->src || !a->dst) {
+        snprintf(msg, msglen, "Error allocating memory: %s", strerror(ENOMEM));
+        mbw_arrays_free(a);
+        return -ENOMEM;
+    }
+    if (mode->advice != MBW_NO_ADVICE &&
+        (madvise(a->src, len, mode->advice) != 0 || madvise(a->dst, len, mode->advice) != 0)) {
+        int e = errno;
+        snprintf(msg, msglen, "--hugepages %s: madvise failed: %s; the kernel may lack "
+                 "transparent huge pages (CONFIG_TRANSPARENT_HUGEPAGE)", huge, strerror(e));
+        mbw_arrays_free(a);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+void mbw_arrays_free(mbw_arrays_t *a)
+{
+    if (a->map_bytes) {
+        if (a->src)
+            munmap(a->src, a->map_bytes);
+        if (a->dst)
+            munmap(a->dst, a->map_bytes);
+    } else {
+        free(a->src);
+        free(a->dst);
+    }
+    a->src = a->dst = NULL;
+}
+
+/* Source element i: position-dependent and never zero, so that a byte
+ * copied from the wrong place, or not copied at all, shows. */
+static inline long mbw_pattern(size_t i)
+{
+    return (long)(((uint64_t)i + 1) * UINT64_C(0x9E3779B97F4A7C15));
+}
+
+static void mbw_fill_range(mbw_arrays_t *a, size_t off_bytes, size_t len_bytes, bool src_too)
+{
+    size_t first = off_bytes / sizeof(long), n = len_bytes / sizeof(long);
+    for (size_t i = first; i < first + n; i++) {
+        if (src_too)
+            a->src[i] = mbw_pattern(i);
+        a->dst[i] = 0;
+    }
+}
+
+static void mbw_fill(mbw_arrays_t *a, int threads, bool src_too)
+{
+    if (threads <= 1) {
+        mbw_fill_range(a, 0, a->bytes, src_too);
+        return;
+    }
+#pragma omp parallel num_threads(threads)
+    {
+        size_t off, len;
+        mbw_slice(a->bytes, MBW_SLICE_ALIGN_BYTES, omp_get_thread_num(), omp_get_num_threads(),
+                  &off, &len);
+        mbw_fill_range(a, off, len, src_too);
+    }
+}
+
+void mbw_arrays_fill(mbw_arrays_t *a, int threads)
+{
+    mbw_fill(a, threads, true);
+}
+
+void mbw_arrays_clear_dst(mbw_arrays_t *a, int threads)
+{
+    mbw_fill(a, threads, false);
+}
+
+/* Sum "AnonHugePages:" over the smaps entries that overlap an array. */
+void mbw_arrays_huge_probe(mbw_arrays_t *a)
+{
+    char path[4096], line[512];
+    mb_procfs_path(path, sizeof path, "/self/smaps");
+    FILE *f = fopen(path, "r");
+    a->huge_known = false;
+    a->huge_bytes = 0;
+    if (!f) {
+        snprintf(a->huge_why, sizeof a->huge_why, "unavailable: %s: %s", path, strerror(errno));
+        return;
+    }
+    uintptr_t s0 = (uintptr_t)a->src, s1 = s0 + a->bytes;
+    uintptr_t d0 = (uintptr_t)a->dst, d1 = d0 + a->bytes;
+    bool inside = false, seen_field = false;
+    while (fgets(line, sizeof line, f)) {
+        uintptr_t lo, hi;
+        unsigned long long kib;
+        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && strchr(line, '-')) {
+            inside = (lo < s1 && hi > s0) || (lo < d1 && hi > d0);
+        } else if (inside && sscanf(line, "AnonHugePages: %llu kB", &kib) == 1) {
+            a->huge_bytes += (size_t)kib * 1024;
+            seen_field = true;
+        }
+    }
+    fclose(f);
+    if (seen_field) {
+        a->huge_known = true;
+        a->huge_why[0] = '\0';
+    } else {
+        snprintf(a->huge_why, sizeof a->huge_why,
+                 "unavailable: no AnonHugePages field for the arrays in %s", path);
+    }
+}
+
+/* FNV-1a over 64-bit words: order-sensitive. */
+static uint64_t mbw_checksum(const long *v, size_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < n; i++) {
+        h ^= (uint64_t)v[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+int mbw_arrays_verify(const mbw_arrays_t *a, mbw_verify_t *out)
+{
+    size_t n = a->bytes / sizeof(long);
+    out->src_sum = mbw_checksum(a->src, n);
+    out->dst_sum = mbw_checksum(a->dst, n);
+    out->first_bad_byte = 0;
+    if (out->src_sum == out->dst_sum && memcmp(a->src, a->dst, a->bytes) == 0)
+        return 0;
+    const unsigned char *s = (const unsigned char *)a->src, *d = (const unsigned char *)a->dst;
+    for (size_t i = 0; i < a->bytes; i++) {
+        if (s[i] != d[i]) {
+            out->first_bad_byte = i;
+            break;
+        }
+    }
+    return -EIO;
+}

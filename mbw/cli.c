@@ -1,0 +1,407 @@
+/* cli: mbw's short options (getopt "haqn:t:b:" semantics, mbw's texts)
+ * and the long-option extensions from one mb_opt_t table. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity.h"
+#include "buildinfo.h"
+#include "counters.h"
+#include "log.h"
+#include "numa.h"
+#include "opts.h"
+#include "sizing.h"
+
+/* getopt_long returns MBW_LONG_BASE + table index for a long option. */
+#define MBW_LONG_BASE 1000
+
+/* ---- value parsing ------------------------------------------------- */
+
+/* A plain unsigned decimal: digits only (no sign, space, suffix or
+ * exponent).  0, -EINVAL (empty or not digits) or -ERANGE (> 2^64-1). */
+static int mbw_parse_u64(const char *s, unsigned long long *v)
+{
+    unsigned long long x = 0;
+    if (!s || !*s)
+        return -EINVAL;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -EINVAL;
+    }
+    for (const char *p = s; *p; p++) {
+        unsigned digit = (unsigned)(*p - '0');
+        if (__builtin_mul_overflow(x, 10ull, &x) || __builtin_add_overflow(x, digit, &x))
+            return -ERANGE;
+    }
+    *v = x;
+    return 0;
+}
+
+/* ---- short options: mbw's own -------------------------------------- */
+
+typedef int (*mbw_short_fn)(mbw_cfg_t *cfg, const char *arg, int *exit_code);
+
+typedef struct {
+    char name;
+    bool takes_arg;
+    mbw_short_fn fn;      /* 0: go on; 1: stop with *exit_code */
+} mbw_short_opt_t;
+
+static int mbw_opt_help(mbw_cfg_t *cfg, const char *arg, int *exit_code)
+{
+    (void)cfg;
+    (void)arg;
+    mbw_cli_usage(stdout);
+    *exit_code = MBW_EXIT_FAIL;       /* mbw -h exits 1 */
+    return 1;
+}
+
+static int mbw_opt_no_avg(mbw_cfg_t *cfg, const char *arg, int *exit_code)
+{
+    (void)arg;
+    (void)exit_code;
+    cfg->no_avg = true;
+    return 0;
+}
+
+static int mbw_opt_quiet(mbw_cfg_t *cfg, const char *arg, int *exit_code)
+{
+    (void)arg;
+    (void)exit_code;
+    cfg->quiet = true;
+    return 0;
+}
+
+static int mbw_opt_runs(mbw_cfg_t *cfg, const char *arg, int *exit_code)
+{
+    unsigned long long v;
+    if (mbw_parse_u64(arg, &v) != 0 || v > (unsigned long long)MBW_MAX_RUNS) {
+        printf("Error: number of runs must be between 0 and %lld\n", MBW_MAX_RUNS);
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    cfg->runs = (long long)v;
+    return 0;
+}
+
+static int mbw_opt_test(mbw_cfg_t *cfg, const char *arg, int *exit_code)
+{
+    unsigned long long v;
+    if (mbw_parse_u64(arg, &v) != 0 || v >= MBW_NMETHODS) {
+        printf("Error: test number must be between 0 and %d\n", MBW_NMETHODS - 1);
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    cfg->test[v] = true;
+    return 0;
+}
+
+static int mbw_opt_block(mbw_cfg_t *cfg, const char *arg, int *exit_code)
+{
+    unsigned long long v;
+    if (mbw_parse_u64(arg, &v) != 0 || v == 0) {
+        printf("Error: what block size do you mean?\n");
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    cfg->block_bytes = v;
+    return 0;
+}
+
+/* Order gives the optstring "haqn:t:b:". */
+static const mbw_short_opt_t mbw_short_opts[] = {
+    { 'h', false, mbw_opt_help },
+    { 'a', false, mbw_opt_no_avg },
+    { 'q', false, mbw_opt_quiet },
+    { 'n', true,  mbw_opt_runs },
+    { 't', true,  mbw_opt_test },
+    { 'b', true,  mbw_opt_block },
+};
+#define MBW_NSHORT (sizeof mbw_short_opts / sizeof mbw_short_opts[0])
+
+/* mbw's usage text, line by line. */
+static const char *const mbw_usage_lines[] = {
+    "Usage: mbw [options] array_size_in_MiB",
+    "Options:",
+    "\t-n: number of runs per test",
+    "\t-a: Don't display average",
+    "\t-t0: memcpy test",
+    "\t-t1: dumb (b[i]=a[i] style) test",
+    "\t-t2 : memcpy test with fixed block size",
+    "\t-b <size>: block size in bytes for -t2 (default: 262144)",
+    "\t-q: quiet (print statistics only)",
+    "(will then use two arrays, watch out for swapping)",
+    "'Bandwidth' is amount of data copied over the time this operation took.",
+    "",
+    "The default is to run all tests available.",
+};
+
+/* ---- long options: memsuite extensions ----------------------------- */
+
+static int mbw_counters_cb(void *cfgp, const char *arg, char *msg, size_t msglen)
+{
+    mbw_cfg_t *cfg = cfgp;
+    (void)msg;
+    (void)msglen;
+    cfg->counters = true;
+    cfg->counter_list = (arg && *arg) ? arg : "default";
+    return 0;
+}
+
+static const mb_opt_t mbw_long_opts[] = {
+    { .long_name = "threads", .type = MB_OPT_INT, .offset = offsetof(mbw_cfg_t, threads),
+      .min = 1, .max = MB_MAX_THREADS, .metavar = "N", .def = "1",
+      .help = "split each copy across N OpenMP threads, each copying its own slice "
+              "(placement per OMP_PLACES/OMP_PROC_BIND); 1 keeps the classic figure" },
+    { .long_name = "numa-node", .type = MB_OPT_INT, .offset = offsetof(mbw_cfg_t, numa_node),
+      .min = 0, .max = MB_NUMA_MAX_NODES - 1, .metavar = "N",
+      .help = "bind CPUs and memory to NUMA node N (libnuma)" },
+    { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = offsetof(mbw_cfg_t, hugepages),
+      .choices = "never|thp|madvise", .metavar = "MODE",
+      .help = "never: MADV_NOHUGEPAGE; thp: 2 MiB aligned arrays, the system THP setting "
+              "decides; madvise: 2 MiB aligned + MADV_HUGEPAGE (default: calloc, as mbw)" },
+    { .long_name = "format", .type = MB_OPT_CHOICE, .offset = offsetof(mbw_cfg_t, format),
+      .choices = "text|json|csv", .metavar = "FMT", .def = "text",
+      .help = "result format; json and csv follow docs/result.schema.json" },
+    { .long_name = "output", .type = MB_OPT_STRING, .offset = offsetof(mbw_cfg_t, output),
+      .metavar = "FILE", .def = "stdout",
+      .help = "write the result to FILE (atomically); with json/csv the mbw lines "
+              "still go to stdout" },
+    { .long_name = "counters", .type = MB_OPT_CALLBACK, .cb = mbw_counters_cb,
+      .optional_arg = true, .metavar = "LIST",
+      .help = "PAPI events around each copy (default " MB_COUNTERS_DEFAULT
+              "); page faults and max RSS always; shown on stderr and in json/csv" },
+    { .long_name = "verify", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, verify),
+      .help = "diagnostic: after each method compare destination with source "
+              "(checksum); exit 1 on a mismatch" },
+    { .long_name = "strict", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, strict),
+      .help = "unknown options and stray arguments are errors; exit 2 usage, "
+              "3 resource, 4 feature not built (default: 1 for every error, as mbw)" },
+    { .long_name = "help", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, help),
+      .help = "this text, exit 0 (-h prints it and exits 1, as mbw)" },
+    { .long_name = "version", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, version),
+      .help = "version and build summary" },
+};
+#define MBW_NLONG (sizeof mbw_long_opts / sizeof mbw_long_opts[0])
+
+void mbw_cfg_defaults(mbw_cfg_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->runs = MBW_DEFAULT_RUNS;
+    cfg->block_bytes = MBW_DEFAULT_BLOCK_BYTES;
+    cfg->threads = 1;
+    cfg->numa_node = -1;
+    cfg->format = "text";
+}
+
+int mbw_exit_code(const mbw_cfg_t *cfg, int strict_code)
+{
+    return cfg->strict ? strict_code : MBW_EXIT_FAIL;
+}
+
+void mbw_cli_usage(FILE *f)
+{
+    for (size_t i = 0; i < sizeof mbw_usage_lines / sizeof mbw_usage_lines[0]; i++)
+        fprintf(f, "%s\n", mbw_usage_lines[i]);
+
+    /* The long options' lines come from the table through common/opts;
+     * its own "Usage:" header is dropped (mbw's is above). */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&text, &len);
+    if (!ms)
+        return;
+    mb_opts_help(ms, "mbw [options] array_size_in_MiB", mbw_long_opts, MBW_NLONG);
+    fclose(ms);
+    const char *body = text ? strstr(text, "Options:\n") : NULL;
+    body = body ? body + strlen("Options:\n") : text;
+    fprintf(f, "\nmemsuite extensions (long options only; short options keep mbw's meaning):\n%s",
+            body ? body : "");
+    fprintf(f, "\nExit status: 0 ok; 1 any error (mbw compatible); with --strict "
+               "2 usage, 3 resource, 4 feature not built; 130 interrupted.\n");
+    free(text);
+}
+
+/* Is "--strict" among the options?  Looked for before parsing, so that the
+ * exit code of an early error already follows it. */
+static bool mbw_strict_requested(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--strict") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* One long option through common/opts: converted and range-checked by the
+ * table, with its message. */
+static int mbw_long_one(mbw_cfg_t *cfg, size_t idx, const char *arg, int *exit_code)
+{
+    char buf[4200];
+    char *mini[3] = { "mbw", buf, NULL };
+    char *pos[2] = { NULL, NULL };
+    bool seen[MBW_NLONG];
+    mb_opts_out_t out = { .npos = 0, .pos = pos, .seen = seen };
+    char msg[512];
+
+    memset(seen, 0, sizeof seen);
+    if (arg)
+        snprintf(buf, sizeof buf, "--%s=%s", mbw_long_opts[idx].long_name, arg);
+    else
+        snprintf(buf, sizeof buf, "--%s", mbw_long_opts[idx].long_name);
+    if (mb_opts_parse(mbw_long_opts, MBW_NLONG, 2, mini, cfg, &out, msg, sizeof msg) != 0) {
+        mb_error("%s", msg);
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    return 0;
+}
+
+static int mbw_parse_size_arg(mbw_cfg_t *cfg, const char *text, int *exit_code)
+{
+    unsigned long long mib;
+    int rc = mbw_parse_u64(text, &mib);
+    size_t bytes, total;
+
+    if (rc == -EINVAL || (rc == 0 && mib == 0)) {
+        printf("Error: array size wrong!\n");
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    if (rc != 0 || mib > SIZE_MAX || !mb_mul_size((size_t)mib, MBW_MIB_BYTES, &bytes) ||
+        !mb_mul_size(bytes, 2, &total) || total > (size_t)PTRDIFF_MAX) {
+        printf("Error: array size too large (%s MiB overflows the byte count)!\n", text);
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    cfg->size_mib = mib;
+    cfg->array_bytes = bytes;
+    cfg->elements = bytes / sizeof(long);
+    return 0;
+}
+
+/* Checks that need the whole command line. */
+static int mbw_check_combination(mbw_cfg_t *cfg, int *exit_code)
+{
+    if ((unsigned long long)cfg->array_bytes < cfg->block_bytes) {
+        printf("Error: array size larger than block size (%llu bytes)!\n", cfg->block_bytes);
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    cfg->ntests = 0;
+    for (int i = 0; i < MBW_NMETHODS; i++)
+        cfg->ntests += cfg->test[i];
+    if (cfg->ntests == 0) {
+        for (int i = 0; i < MBW_NMETHODS; i++)
+            cfg->test[i] = true;
+        cfg->ntests = MBW_NMETHODS;
+    }
+    if (cfg->runs == 0 && cfg->ntests != 1) {
+        printf("Error: -n 0 (run until interrupted) needs exactly one test (-t 0, 1 or 2)\n");
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    return 0;
+}
+
+int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
+{
+    struct option lo[MBW_NLONG + 1];
+    char optstring[2 * MBW_NSHORT + 1];
+    size_t k = 0;
+
+    cfg->strict = mbw_strict_requested(argc, argv);
+    for (size_t i = 0; i < MBW_NSHORT; i++) {
+        optstring[k++] = mbw_short_opts[i].name;
+        if (mbw_short_opts[i].takes_arg)
+            optstring[k++] = ':';
+    }
+    optstring[k] = '\0';
+    for (size_t i = 0; i < MBW_NLONG; i++) {
+        const mb_opt_t *o = &mbw_long_opts[i];
+        lo[i].name = o->long_name;
+        lo[i].has_arg = o->type == MB_OPT_FLAG ? no_argument
+                        : o->optional_arg ? optional_argument : required_argument;
+        lo[i].flag = NULL;
+        lo[i].val = MBW_LONG_BASE + (int)i;
+    }
+    memset(&lo[MBW_NLONG], 0, sizeof lo[MBW_NLONG]);
+
+    optind = 1;
+    opterr = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, optstring, lo, NULL)) != -1) {
+        if (c >= MBW_LONG_BASE) {
+            size_t idx = (size_t)(c - MBW_LONG_BASE);
+            if (mbw_long_one(cfg, idx, optarg, exit_code))
+                return 1;
+            if (cfg->help) {
+                mbw_cli_usage(stdout);
+                *exit_code = MBW_EXIT_OK;
+                return 1;
+            }
+            if (cfg->version) {
+                mb_print_version("mbw");
+                *exit_code = MBW_EXIT_OK;
+                return 1;
+            }
+            continue;
+        }
+        if (c == '?') {
+            /* getopt has printed its message.  optopt 0: an unknown long
+             * option; >= base: a long option missing or refusing its
+             * argument; otherwise a short one (mbw carries on). */
+            if (optopt == 0 || optopt >= MBW_LONG_BASE) {
+                mb_error("bad long option; run 'mbw --help' for the list");
+                *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+                return 1;
+            }
+            if (cfg->strict) {
+                mb_error("bad option (--strict); run 'mbw --help' for the list");
+                *exit_code = MBW_EXIT_USAGE;
+                return 1;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < MBW_NSHORT; i++) {
+            if (mbw_short_opts[i].name == c) {
+                if (mbw_short_opts[i].fn(cfg, optarg, exit_code))
+                    return 1;
+                break;
+            }
+        }
+    }
+
+    if (optind >= argc) {
+        printf("Error: no array size given!\n");
+        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return 1;
+    }
+    if (cfg->strict && optind + 1 < argc) {
+        mb_error("unexpected argument '%s' after the array size (--strict); "
+                 "mbw takes one size in MiB", argv[optind + 1]);
+        *exit_code = MBW_EXIT_USAGE;
+        return 1;
+    }
+    if (mbw_parse_size_arg(cfg, argv[optind], exit_code))
+        return 1;
+    return mbw_check_combination(cfg, exit_code);
+}
+
+size_t mbw_cli_tuned_reasons(const mbw_cfg_t *cfg, const char **reasons, size_t max)
+{
+    size_t n = 0;
+    if (cfg->threads != 1 && n < max)
+        reasons[n++] = "--threads: copy split across several threads";
+    if (cfg->numa_node >= 0 && n < max)
+        reasons[n++] = "--numa-node: CPUs and memory bound to one node";
+    if (cfg->hugepages && n < max)
+        reasons[n++] = "--hugepages: arrays allocated with an explicit huge page policy";
+    return n;
+}

@@ -1,0 +1,195 @@
+/* chase: dependent pointer chasing over 64-byte nodes.
+ *
+ * Each node's first word points to the next node of its chain.  A chain
+ * is one random cycle (Sattolo's algorithm) through its members, so the
+ * walk visits every member before repeating and the next address is
+ * known only when the current load completes: one dependent load per hop.
+ * Check with `objdump -d --no-show-raw-insn build/mencal/chase.o`: the
+ * chase_K bodies are runs of `mov (%reg),%reg` with no other memory access
+ * between hops. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mencal.h"
+#include "timer.h"
+
+typedef struct {
+    void *next;
+    char pad[MC_LINE_BYTES - sizeof(void *)];
+} node_t;
+
+_Static_assert(sizeof(node_t) == MC_LINE_BYTES, "a node is one cache line");
+
+static inline node_t *node_at(void *base, size_t i)
+{
+    return (node_t *)base + i;
+}
+
+/* Members of chain k among n nodes: nodes k, k+K, k+2K, ... */
+static size_t chain_members(size_t n, int chains, int k)
+{
+    return (size_t)k < n ? (n - (size_t)k + (size_t)chains - 1) / (size_t)chains : 0;
+}
+
+/* One cycle through all members of chain k (in place: the next fields
+ * first hold member numbers, Sattolo permutes them, then they become
+ * addresses). */
+static void build_whole(void *base, size_t n, int K, int k, mc_rng_t *rng)
+{
+    size_t m = chain_members(n, K, k);
+    for (size_t t = 0; t < m; t++)
+        node_at(base, (size_t)k + t * (size_t)K)->next = (void *)(uintptr_t)t;
+    for (size_t i = m - 1; i > 0; i--) {   /* Sattolo: j uniform in [0, i) */
+        size_t j = (size_t)mc_rng_below(rng, i);
+        node_t *a = node_at(base, (size_t)k + i * (size_t)K);
+        node_t *b = node_at(base, (size_t)k + j * (size_t)K);
+        void *tmp = a->next;
+        a->next = b->next;
+        b->next = tmp;
+    }
+    for (size_t t = 0; t < m; t++) {
+        node_t *a = node_at(base, (size_t)k + t * (size_t)K);
+        size_t to = (size_t)(uintptr_t)a->next;
+        a->next = node_at(base, (size_t)k + to * (size_t)K);
+    }
+}
+
+/* Hops stay inside groups of `gn` consecutive nodes: the chain walks every
+ * member of a group in random order, then moves to the next group of a
+ * random cycle over the groups (Sattolo again).  Returns 0 or -ENOMEM. */
+static int build_grouped(void *base, size_t n, int K, int k, size_t gn, mc_rng_t *rng,
+                         void **start)
+{
+    size_t m = chain_members(n, K, k);
+    size_t ngroups = (n + gn - 1) / gn;
+    size_t *first = malloc(ngroups * sizeof *first);
+    size_t *last = malloc(ngroups * sizeof *last);
+    size_t *gnext = malloc(ngroups * sizeof *gnext);
+    size_t *ord = malloc((gn / (size_t)K + 2) * sizeof *ord);
+    if (!first || !last || !gnext || !ord) {
+        free(first), free(last), free(gnext), free(ord);
+        return -ENOMEM;
+    }
+    size_t used = 0;   /* groups holding at least one member */
+    size_t t = 0;
+    while (t < m) {
+        size_t g = ((size_t)k + t * (size_t)K) / gn, cnt = 0;
+        while (t < m && ((size_t)k + t * (size_t)K) / gn == g)
+            ord[cnt++] = t++;
+        for (size_t i = cnt - 1; i > 0; i--) {   /* Fisher-Yates inside the group */
+            size_t j = (size_t)mc_rng_below(rng, i + 1);
+            size_t tmp = ord[i];
+            ord[i] = ord[j];
+            ord[j] = tmp;
+        }
+        for (size_t i = 0; i + 1 < cnt; i++)
+            node_at(base, (size_t)k + ord[i] * (size_t)K)->next =
+                node_at(base, (size_t)k + ord[i + 1] * (size_t)K);
+        first[used] = ord[0];
+        last[used] = ord[cnt - 1];
+        used++;
+    }
+    for (size_t g = 0; g < used; g++)
+        gnext[g] = g;
+    for (size_t i = used - 1; i > 0; i--) {   /* Sattolo over the groups */
+        size_t j = (size_t)mc_rng_below(rng, i);
+        size_t tmp = gnext[i];
+        gnext[i] = gnext[j];
+        gnext[j] = tmp;
+    }
+    for (size_t g = 0; g < used; g++)
+        node_at(base, (size_t)k + last[g] * (size_t)K)->next =
+            node_at(base, (size_t)k + first[gnext[g]] * (size_t)K);
+    *start = node_at(base, (size_t)k + first[0] * (size_t)K);
+    free(first), free(last), free(gnext), free(ord);
+    return 0;
+}
+
+int mc_chain_build(void *base, const mc_chain_spec_t *spec, mc_rng_t *rng, void **start)
+{
+    size_t n = spec->nodes;
+    int K = spec->chains;
+    if (K < 1 || K > MC_MAX_CHAINS || n < (size_t)K)
+        return -EINVAL;
+    for (int k = 0; k < K; k++) {
+        size_t m = chain_members(n, K, k);
+        if (spec->group_nodes && spec->group_nodes < n && m > 1) {
+            int rc = build_grouped(base, n, K, k, spec->group_nodes, rng, &start[k]);
+            if (rc)
+                return rc;
+        } else {
+            if (m > 1)
+                build_whole(base, n, K, k, rng);
+            else
+                node_at(base, (size_t)k)->next = node_at(base, (size_t)k);
+            start[k] = node_at(base, (size_t)k);
+        }
+    }
+    return 0;
+}
+
+bool mc_chain_verify(void *start, size_t members)
+{
+    node_t *p = start;
+    size_t len = 0;
+    do {
+        p = p->next;
+        len++;
+    } while (p != start && len <= members);
+    return len == members;
+}
+
+/* One function per chain count, so that the K live pointers stay in
+ * registers: each round is MC_CHASE_UNROLL hops on each chain. */
+#define MC_CHASE_FN(K)                                                      \
+    static __attribute__((noinline)) void chase_##K(void **start, size_t rounds) \
+    {                                                                       \
+        void *p[K];                                                         \
+        for (int k = 0; k < K; k++)                                         \
+            p[k] = start[k];                                                \
+        for (size_t r = 0; r < rounds; r++) {                               \
+            _Pragma("GCC unroll 128") for (int u = 0; u < MC_CHASE_UNROLL; u++) \
+                _Pragma("GCC unroll 16") for (int k = 0; k < K; k++)        \
+                    p[k] = *(void **)p[k];                                  \
+        }                                                                   \
+        for (int k = 0; k < K; k++)                                         \
+            start[k] = p[k];                                                \
+    }
+
+#define MC_CHASE_LIST(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) \
+                         X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+MC_CHASE_LIST(MC_CHASE_FN)
+
+static void (*const chase_fn[MC_MAX_CHAINS + 1])(void **, size_t) = {
+#define MC_CHASE_ENTRY(K) [K] = chase_##K,
+    MC_CHASE_LIST(MC_CHASE_ENTRY)
+#undef MC_CHASE_ENTRY
+};
+
+void mc_chase(void **start, int chains, size_t rounds)
+{
+    if (chains >= 1 && chains <= MC_MAX_CHAINS)
+        chase_fn[chains](start, rounds);
+}
+
+/* The loop control alone: the same round count, a compiler barrier per
+ * hop group instead of the loads. */
+static __attribute__((noinline)) void empty_rounds(size_t rounds)
+{
+    for (size_t r = 0; r < rounds; r++)
+        __asm__ volatile("" : : "r"(r) : "memory");
+}
+
+uint64_t mc_chase_overhead_ns(int chains, size_t rounds)
+{
+    (void)chains;
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 3; i++) {
+        uint64_t t0 = mb_now_ns();
+        empty_rounds(rounds);
+        uint64_t dt = mb_now_ns() - t0;
+        best = dt < best ? dt : best;
+    }
+    return best;
+}

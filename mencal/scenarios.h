@@ -1,0 +1,17 @@
+/* scenarios.h: the scenario registry, one X(name) per scenario.
+ *
+ * Adding a scenario is one file, mencal/sc-<name>.c, ending with
+ *     const mc_scenario_t mc_sc_<name> = { ... };
+ * and one X(<name>) below.  The order here is the order of `mencal list`
+ * and of `mencal run all`. */
+#ifndef MC_SCENARIOS_H
+#define MC_SCENARIOS_H
+
+#define MC_SCENARIOS(X) \
+    X(seqread)          \
+    X(randread)         \
+    X(mixed)            \
+    X(concurrent)       \
+    X(stability)
+
+#endif

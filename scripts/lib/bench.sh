@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# bench: the benchmark descriptor table and the exact command of one cell.
+#
+# A bench spec is NAME or NAME:SCENARIO (mencal:randread).  "mencal:sweep"
+# is the randread latency sweep, run once per thread count at the largest
+# size.  Sizes are bytes per array; threads go through OMP_NUM_THREADS.
+#
+# To adapt to a tool's CLI, change only its ms_argv_<tool> function.
+
+# name    tool    arrays threaded headline default_reps default_scenario
+MS_BENCH_TABLE='
+stream    stream  3      yes      Triad    20           -
+mbw       mbw     2      no       MEMCPY   10           -
+mencal    mencal  1      yes      *        5            seqread
+'
+
+# ms_bench_field NAME COLUMN(2..7): one column of the table
+ms_bench_field() {
+    awk -v n="$1" -v c="$2" '$1 == n { print $c; found = 1 } END { exit !found }' <<<"$MS_BENCH_TABLE"
+}
+ms_bench_names() { awk 'NF { print $1 }' <<<"$MS_BENCH_TABLE"; }
+ms_bench_known() { ms_bench_field "$1" 1 >/dev/null 2>&1; }
+
+# ms_bench_split SPEC -> "name<TAB>scenario" (scenario "-" when none);
+# prints an error message and returns 1 on a bad spec.
+ms_bench_split() {
+    local spec="$1" name scen
+    name="${spec%%:*}"
+    scen="-"
+    [[ "$spec" == *:* ]] && scen="${spec#*:}"
+    if ! ms_bench_known "$name"; then
+        printf "unknown benchmark '%s'; choose from: %s\n" "$name" "$(ms_bench_names | paste -sd, -)"
+        return 1
+    fi
+    if [ "$scen" = "-" ]; then
+        scen=$(ms_bench_field "$name" 7)
+    elif [ "$name" != mencal ]; then
+        printf "benchmark '%s' has no scenarios (got '%s')\n" "$name" "$spec"
+        return 1
+    elif ! [[ "$scen" =~ ^[a-z][a-z0-9_-]{0,31}$ ]]; then
+        printf "invalid scenario name '%s' in '%s'\n" "$scen" "$spec"
+        return 1
+    fi
+    printf '%s\t%s\n' "$name" "$scen"
+}
+
+# ms_bench_list_parse LIST -> one "name<TAB>scenario" line per entry
+ms_bench_list_parse() {
+    local list="$1" item line
+    local -a items out=()
+    if ! ms_list_shape_ok "$list"; then
+        printf "invalid benchmark list '%s'; use e.g. stream,mbw,mencal:randread\n" "$list"
+        return 1
+    fi
+    IFS=, read -r -a items <<<"$list"
+    for item in "${items[@]}"; do
+        line=$(ms_bench_split "$item") || { printf '%s\n' "$line"; return 1; }
+        out+=("$line")
+    done
+    printf '%s\n' "${out[@]}" | awk '!seen[$0]++'
+}
+
+ms_bench_reps() {            # ms_bench_reps NAME REPS_OPTION
+    if [ -n "$2" ]; then printf '%s\n' "$2"; else ms_bench_field "$1" 6; fi
+}
+
+# Memory one cell needs, in bytes: arrays x size.
+ms_bench_need_bytes() { printf '%s\n' "$(( $(ms_bench_field "$1" 3) * $2 ))"; }
+
+# --- per-tool argument builders: fill MS_ARGV (after the tool path) ---
+# ms_argv_<tool> SCENARIO SIZE_BYTES THREADS REPS
+ms_argv_stream() {
+    # STREAM discards its first iteration: NTIMES = samples + 1.
+    MS_ARGV=(--format json --array-size "$(( $2 / 8 ))" --ntimes "$(( $4 + 1 ))")
+}
+ms_argv_mbw() {
+    local mib=$(( ($2 + 1048575) / 1048576 ))
+    MS_ARGV=(-q -n "$4" --format json "$mib")
+}
+ms_argv_mencal() {
+    if [ "$1" = sweep ]; then
+        MS_ARGV=(run randread --sweep --size "$2" --threads "$3" --reps "$4" --format json)
+    else
+        MS_ARGV=(run "$1" --size "$2" --threads "$3" --reps "$4" --format json)
+    fi
+}
+
+# ms_bind_check MODE NODES...: prints an error and returns 1 when invalid
+ms_bind_check() {
+    local mode="$1"
+    shift
+    case "$mode" in
+        none|close|spread) return 0 ;;
+        node:*)
+            local n="${mode#node:}" x
+            if ! [[ "$n" =~ ^[0-9]+$ ]]; then
+                printf "invalid --bind '%s'; use none, close, spread or node:N\n" "$mode"
+                return 1
+            fi
+            for x in "$@"; do [ "$x" = "$n" ] && return 0; done
+            printf "NUMA node %s does not exist (nodes with CPUs: %s)\n" "$n" "$(printf '%s\n' "$@" | paste -sd, -)"
+            return 1 ;;
+        *)
+            printf "invalid --bind '%s'; use none, close, spread or node:N\n" "$mode"
+            return 1 ;;
+    esac
+}
+
+# ms_cell_command BENCH SCEN SIZE THREADS REPS BIND TUNABLES: fills
+# MS_CMDV with the exact command (env VAR=... [numactl ...] tool args).
+# The tool path must already be checked (ms_tool_require).
+ms_cell_command() {
+    local bench="$1" scen="$2" size="$3" threads="$4" reps="$5" bind="$6" tunables="$7"
+    local tool path
+    tool=$(ms_bench_field "$bench" 2)
+    path=$(ms_tool_path "$tool") || path="$tool"
+    "ms_argv_$tool" "$scen" "$size" "$threads" "$reps"
+    MS_CMDV=(env "OMP_NUM_THREADS=$threads")
+    case "$bind" in
+        close|spread) MS_CMDV+=("OMP_PLACES=cores" "OMP_PROC_BIND=$bind") ;;
+        node:*) MS_CMDV+=("OMP_PLACES=cores" "OMP_PROC_BIND=close") ;;
+    esac
+    [ -n "$tunables" ] && MS_CMDV+=("GLIBC_TUNABLES=$tunables")
+    case "$bind" in
+        node:*) MS_CMDV+=(numactl "--cpunodebind=${bind#node:}" "--membind=${bind#node:}") ;;
+    esac
+    MS_CMDV+=("$path" "${MS_ARGV[@]}")
+}
+
+# Cell id: bench[-scenario]-s<bytes>-t<threads>
+ms_cell_id() {
+    local scen=""
+    [ "$2" != "-" ] && scen="-$2"
+    printf '%s%s-s%s-t%s\n' "$1" "$scen" "$3" "$4"
+}

@@ -1,0 +1,79 @@
+# shellcheck shell=bash
+# cleanup: one exit path for everything.
+#
+# ms_at_exit FUNC registers a function (by name, never user text) that runs
+# when the script ends for any reason: normal exit, `exit N`, a set -e
+# abort, SIGINT, SIGTERM or SIGHUP.  Functions run last-registered first,
+# with errexit off, so one failing restore does not skip the others.
+# ms_run_child runs a benchmark in the background and waits for it, so a
+# signal interrupts the wait at once; the handler then stops the child.
+
+MS_CLEANUPS=()
+MS_CHILD=""                 # pid of the running benchmark, if any
+MS_SIGNAL=""                # INT/TERM/HUP once a signal arrived
+
+ms_at_exit() { MS_CLEANUPS+=("$1"); }
+ms_at_exit_remove() {       # drop a registration (after a manual call)
+    local i
+    for i in "${!MS_CLEANUPS[@]}"; do
+        [ "${MS_CLEANUPS[$i]}" = "$1" ] && unset 'MS_CLEANUPS[i]'
+    done
+    MS_CLEANUPS=("${MS_CLEANUPS[@]}")
+}
+
+ms_run_cleanups() {
+    local rc=$? i fn
+    set +e
+    trap '' INT TERM HUP
+    ms_stop_child
+    for ((i = ${#MS_CLEANUPS[@]} - 1; i >= 0; i--)); do
+        fn="${MS_CLEANUPS[$i]}"
+        "$fn"
+    done
+    MS_CLEANUPS=()
+    exit "$rc"
+}
+
+ms_stop_child() {
+    [ -n "$MS_CHILD" ] || return 0
+    if kill -0 "$MS_CHILD" 2>/dev/null; then
+        kill -TERM "$MS_CHILD" 2>/dev/null
+        local n=0
+        while kill -0 "$MS_CHILD" 2>/dev/null && [ "$n" -lt 50 ]; do
+            sleep 0.1
+            n=$((n + 1))
+        done
+        kill -KILL "$MS_CHILD" 2>/dev/null
+    fi
+    wait "$MS_CHILD" 2>/dev/null
+    MS_CHILD=""
+}
+
+ms_on_signal() {
+    MS_SIGNAL="$1"
+    local code
+    case "$1" in INT) code=130 ;; TERM) code=143 ;; *) code=129 ;; esac
+    ms_note "interrupted by SIG$1; stopping and restoring"
+    exit "$code"
+}
+
+trap ms_run_cleanups EXIT
+trap 'ms_on_signal INT' INT
+trap 'ms_on_signal TERM' TERM
+trap 'ms_on_signal HUP' HUP
+
+# ms_run_child OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR,
+# stdin from /dev/null, without our lock fd.  Returns CMD's status.
+ms_run_child() {
+    local out="$1" err="$2" rc=0
+    shift 2
+    if [ -n "${MS_LOCK_FD:-}" ]; then
+        "$@" >"$out" 2>"$err" </dev/null {MS_LOCK_FD}>&- &
+    else
+        "$@" >"$out" 2>"$err" </dev/null &
+    fi
+    MS_CHILD=$!
+    wait "$MS_CHILD" || rc=$?
+    MS_CHILD=""
+    return "$rc"
+}

@@ -1,0 +1,150 @@
+# shellcheck shell=bash
+# common: version, exit codes, messages, temp files, root and tool lookup.
+# Sourced by scripts/memsuite before anything else.
+
+MS_VERSION="0.1.0"          # keep in step with MB_VERSION (common/buildinfo.h)
+MS_RUN_SCHEMA="memsuite/run/1"
+MS_ENV_SCHEMA="memsuite/env/1"
+MS_REF_SCHEMA="memsuite/ref/1"
+MS_RESULT_SCHEMA="memsuite/result/1"
+
+MS_EX_OK=0
+MS_EX_FAIL=1
+MS_EX_USAGE=2
+MS_EX_ENV=3
+export MS_EX_OK MS_EX_FAIL MS_EX_USAGE MS_EX_ENV
+
+MS_CMD="${MS_CMD:-}"        # the subcommand, for message prefixes
+MS_TMP=""                   # session temp directory (ms_tmpdir)
+
+# Messages: "memsuite: <cmd>: what failed: why; what to do" on stderr.
+ms_prefix() {
+    if [ -n "$MS_CMD" ]; then printf 'memsuite: %s: ' "$MS_CMD"; else printf 'memsuite: '; fi
+}
+ms_error() { { ms_prefix; printf '%s\n' "$*"; } >&2; }
+ms_warn()  { { ms_prefix; printf 'warning: %s\n' "$*"; } >&2; }
+ms_note()  { { ms_prefix; printf '%s\n' "$*"; } >&2; }
+# ms_die CODE MESSAGE...
+ms_die() {
+    local code="$1"
+    shift
+    ms_error "$@"
+    exit "$code"
+}
+ms_usage_error() { ms_die "$MS_EX_USAGE" "$@"; }
+
+# The session temp directory, created on first use, removed at exit.
+ms_tmpdir() {
+    if [ -z "$MS_TMP" ]; then
+        MS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/memsuite.XXXXXX") ||
+            ms_die "$MS_EX_ENV" "cannot create a temp directory under ${TMPDIR:-/tmp}; set TMPDIR to a writable directory"
+        ms_at_exit ms_tmp_remove
+    fi
+}
+ms_tmp_remove() { [ -n "$MS_TMP" ] && rm -rf -- "$MS_TMP"; MS_TMP=""; }
+# ms_mktemp [-d]: a fresh file (or directory) in the session temp dir.
+ms_mktemp() {
+    ms_tmpdir
+    if [ "${1:-}" = "-d" ]; then
+        mktemp -d "$MS_TMP/d.XXXXXX"
+    else
+        mktemp "$MS_TMP/f.XXXXXX"
+    fi
+}
+
+# Root check; MEMSUITE_ASSUME_ROOT=0|1 overrides it (tests run as root).
+ms_is_root() {
+    case "${MEMSUITE_ASSUME_ROOT:-}" in
+        1) return 0 ;;
+        0) return 1 ;;
+    esac
+    [ "$(id -u)" -eq 0 ]
+}
+
+ms_require_cmd() {   # ms_require_cmd NAME WHY-HINT
+    command -v "$1" >/dev/null 2>&1 ||
+        ms_die "$MS_EX_ENV" "'$1' is not installed; $2"
+}
+
+# Where the benchmark binaries are: MEMSUITE_BIN, else next to this script
+# when installed (PREFIX/bin), else the repository's bin/, else PATH.
+ms_tool_path() {     # ms_tool_path NAME -> prints the path, 1 when absent
+    local name="$1" dir
+    if [ -n "${MEMSUITE_BIN:-}" ]; then
+        dir="$MEMSUITE_BIN"
+        [ -x "$dir/$name" ] && [ -f "$dir/$name" ] && { printf '%s\n' "$dir/$name"; return 0; }
+        return 1
+    fi
+    for dir in "$MS_SCRIPTS_DIR" "$MS_SCRIPTS_DIR/../bin"; do
+        if [ -x "$dir/$name" ] && [ -f "$dir/$name" ] && [ "$dir/$name" != "$MS_SCRIPTS_DIR/memsuite" ]; then
+            (cd -- "$dir" && printf '%s/%s\n' "$(pwd)" "$name")
+            return 0
+        fi
+    done
+    command -v "$name" 2>/dev/null || return 1
+}
+ms_tool_require() {  # ms_tool_require NAME -> prints the path or dies (3)
+    local p
+    if ! p=$(ms_tool_path "$1"); then
+        if [ -n "${MEMSUITE_BIN:-}" ]; then
+            ms_die "$MS_EX_ENV" "benchmark '$1' not found in MEMSUITE_BIN=$MEMSUITE_BIN; build it with 'make' or fix MEMSUITE_BIN"
+        fi
+        ms_die "$MS_EX_ENV" "benchmark '$1' not found next to memsuite, in bin/ or on PATH; build it with 'make'"
+    fi
+    printf '%s\n' "$p"
+}
+
+# Numbers and words used by the option parsers.
+ms_is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
+ms_is_number() { [[ "$1" =~ ^[0-9]+([.][0-9]+)?$ ]]; }
+# ms_need_arg OPTION VALUE-COUNT: dies unless an option has its value.
+ms_need_arg() {
+    [ "$2" -ge 2 ] || ms_usage_error "option $1 needs a value; see 'memsuite help $MS_CMD'"
+}
+ms_unknown_option() {
+    ms_usage_error "unknown option '$1'; see 'memsuite help $MS_CMD'"
+}
+
+# Human form of a byte count: 1.5 GiB, 512.0 KiB, 17 B.
+ms_human_bytes() {
+    awk -v b="$1" 'BEGIN {
+        split("B KiB MiB GiB TiB PiB", u, " "); i = 1
+        while (b >= 1024 && i < 6) { b /= 1024; i++ }
+        if (i == 1) printf "%d B\n", b; else printf "%.1f %s\n", b, u[i] }'
+}
+
+ms_now_utc() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+ms_hostname() { hostname 2>/dev/null || uname -n; }
+
+# Join the remaining arguments as one shell-quoted command line.
+ms_quote_cmd() {
+    local out="" a q
+    for a in "$@"; do
+        printf -v q '%q' "$a"
+        out+="${out:+ }$q"
+    done
+    printf '%s\n' "$out"
+}
+
+# State directory for saved knob values (profile apply, enforce).
+ms_state_dir() {
+    if [ -n "${MEMSUITE_STATE_DIR:-}" ]; then
+        printf '%s\n' "$MEMSUITE_STATE_DIR"
+    elif ms_is_root; then
+        printf '%s\n' /var/lib/memsuite
+    else
+        printf '%s\n' "${XDG_STATE_HOME:-${HOME:-/tmp}/.local/state}/memsuite"
+    fi
+}
+
+# Source a helper file from scripts/lib once.
+declare -A MS_LOADED=()
+ms_use() {
+    local f
+    for f in "$@"; do
+        [ -n "${MS_LOADED[$f]:-}" ] && continue
+        MS_LOADED[$f]=1
+        # shellcheck source=/dev/null
+        . "$MS_LIB/$f.sh"
+    done
+}

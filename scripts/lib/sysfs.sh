@@ -1,0 +1,149 @@
+# shellcheck shell=bash
+# sysfs: paths under the sysfs/procfs roots and the topology read from them.
+# MEMSUITE_SYSFS (default /sys) and MEMSUITE_PROCFS (default /proc) are
+# prefixed to every path, so tests run against fixture trees.
+
+ms_sysfs() { printf '%s%s\n' "${MEMSUITE_SYSFS:-/sys}" "$1"; }
+ms_procfs() { printf '%s%s\n' "${MEMSUITE_PROCFS:-/proc}" "$1"; }
+
+# First line of a file; status 1 when it cannot be read.
+ms_read_line() {
+    local line
+    [ -r "$1" ] || return 1
+    IFS= read -r line <"$1" || [ -n "$line" ] || return 1
+    printf '%s\n' "$line"
+}
+
+# "always [madvise] never" -> "madvise"; a plain value is returned as is.
+ms_bracketed() {
+    local v="$1"
+    if [[ "$v" =~ \[([^]]+)\] ]]; then
+        printf '%s\n' "${BASH_REMATCH[1]}"
+    else
+        v="${v#"${v%%[![:space:]]*}"}"
+        printf '%s\n' "${v%%[[:space:]]*}"
+    fi
+}
+# "always [madvise] never" -> "always madvise never"
+ms_bracket_choices() { printf '%s\n' "$1" | tr -d '[]'; }
+
+# CPU numbers present under <sysfs>/devices/system/cpu, ascending.
+ms_cpu_list() {
+    local d
+    for d in "$(ms_sysfs /devices/system/cpu)"/cpu[0-9]*; do
+        [ -d "$d" ] && printf '%s\n' "${d##*/cpu}"
+    done | sort -n
+}
+
+# Online CPUs (cpuN/online absent means online, as for cpu0).
+ms_cpu_online_list() {
+    local c f v
+    while IFS= read -r c; do
+        f="$(ms_sysfs "/devices/system/cpu/cpu$c/online")"
+        if v=$(ms_read_line "$f"); then [ "$v" = 1 ] || continue; fi
+        printf '%s\n' "$c"
+    done < <(ms_cpu_list)
+}
+
+# Physical cores: distinct (package, core_id) pairs; falls back to nproc.
+ms_physical_cores() {
+    local c base pkg core n
+    n=$(
+        while IFS= read -r c; do
+            base="$(ms_sysfs "/devices/system/cpu/cpu$c/topology")"
+            pkg=$(ms_read_line "$base/physical_package_id") || continue
+            core=$(ms_read_line "$base/core_id") || continue
+            printf '%s:%s\n' "$pkg" "$core"
+        done < <(ms_cpu_online_list) | sort -u | wc -l
+    )
+    if [ "$n" -gt 0 ]; then printf '%s\n' "$n"; else nproc 2>/dev/null || echo 1; fi
+}
+
+ms_socket_count() {
+    local c n
+    n=$(
+        while IFS= read -r c; do
+            ms_read_line "$(ms_sysfs "/devices/system/cpu/cpu$c/topology/physical_package_id")" || true
+        done < <(ms_cpu_online_list) | sort -u | wc -l
+    )
+    if [ "$n" -gt 0 ]; then printf '%s\n' "$n"; else echo 1; fi
+}
+
+# NUMA node numbers with CPUs (memory-only nodes are not bind targets).
+ms_numa_nodes() {
+    local d n cpus
+    for d in "$(ms_sysfs /devices/system/node)"/node[0-9]*; do
+        [ -d "$d" ] || continue
+        n="${d##*/node}"
+        cpus=$(ms_read_line "$d/cpulist" 2>/dev/null) || cpus="?"
+        [ -n "$cpus" ] && printf '%s\n' "$n"
+    done | sort -n
+}
+
+# MemAvailable in bytes from <procfs>/meminfo; status 1 when unknown.
+ms_mem_available_bytes() {
+    local f kb
+    f="$(ms_procfs /meminfo)"
+    [ -r "$f" ] || return 1
+    kb=$(awk '$1 == "MemAvailable:" { print $2; found = 1; exit }
+              $1 == "MemFree:" { free = $2 } $1 == "Cached:" { cached = $2 }
+              END { if (!found && free != "") print free + cached }' "$f")
+    [ -n "$kb" ] || return 1
+    printf '%s\n' "$((kb * 1024))"
+}
+
+# Last-level cache.  Sets MS_LLC_BYTES, MS_LLC_SOURCE (override | sysfs |
+# sysconf | none) and MS_LLC_NOTE.  Order: MEMSUITE_LLC, sysfs cache
+# directories (distinct instances summed), getconf x sockets.
+ms_llc_detect() {
+    MS_LLC_BYTES=0 MS_LLC_SOURCE=none MS_LLC_NOTE=""
+    if [ -n "${MEMSUITE_LLC:-}" ]; then
+        ms_use lists
+        MS_LLC_BYTES=$(ms_parse_bytes "$MEMSUITE_LLC") ||
+            ms_usage_error "MEMSUITE_LLC: $MS_LLC_BYTES"
+        MS_LLC_SOURCE=override MS_LLC_NOTE="MEMSUITE_LLC=$MEMSUITE_LLC"
+        return 0
+    fi
+    local c idx level type size shared best=0 total=0 line
+    local -A seen=()
+    while IFS= read -r c; do
+        for idx in "$(ms_sysfs "/devices/system/cpu/cpu$c/cache")"/index[0-9]*; do
+            [ -d "$idx" ] || continue
+            level=$(ms_read_line "$idx/level") || continue
+            type=$(ms_read_line "$idx/type" 2>/dev/null) || type=Unified
+            [ "$type" = Instruction ] && continue
+            size=$(ms_read_line "$idx/size") || continue
+            shared=$(ms_read_line "$idx/shared_cpu_list" 2>/dev/null) || shared="cpu$c"
+            line="$level|$shared|$size"
+            seen[$line]=1
+            [ "$level" -gt "$best" ] && best=$level
+        done
+    done < <(ms_cpu_online_list)
+    if [ "$best" -gt 0 ]; then
+        local key n
+        for key in "${!seen[@]}"; do
+            [ "${key%%|*}" = "$best" ] || continue
+            size="${key##*|}"
+            n="${size%[KkMmGg]}"
+            case "$size" in
+                *K|*k) n=$((n * 1024)) ;;
+                *M|*m) n=$((n * 1024 * 1024)) ;;
+                *G|*g) n=$((n * 1024 * 1024 * 1024)) ;;
+            esac
+            total=$((total + n))
+        done
+        MS_LLC_BYTES=$total MS_LLC_SOURCE=sysfs MS_LLC_NOTE="L$best, summed over distinct instances"
+        return 0
+    fi
+    local l3 sockets
+    l3=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null) || l3=""
+    if [ -n "$l3" ] && ms_is_uint "$l3" && [ "$l3" -gt 0 ]; then
+        sockets=$(ms_socket_count)
+        MS_LLC_BYTES=$((l3 * sockets))
+        MS_LLC_SOURCE=sysconf
+        MS_LLC_NOTE="no sysfs cache directory; sysconf L3 x $sockets socket(s) (a VM may report the host's L3)"
+        return 0
+    fi
+    MS_LLC_NOTE="no sysfs cache directory and sysconf reports no L3"
+    return 1
+}

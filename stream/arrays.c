@@ -1,0 +1,112 @@
+/* arrays: allocation, huge-page advice and THP read-back. */
+#include "arrays.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sizing.h"
+
+int st_block_alloc(const st_plan_t *plan, st_block_t *b, char *msg, size_t msglen)
+{
+    size_t rounded;
+    char *base;
+
+    memset(b, 0, sizeof *b);
+    if (!mb_add_size(plan->total_bytes, ST_BLOCK_ALIGN - 1, &rounded)) {
+        snprintf(msg, msglen, "%zu bytes overflow when rounded to 2 MiB", plan->total_bytes);
+        return -EOVERFLOW;
+    }
+    rounded -= rounded % ST_BLOCK_ALIGN;
+    base = aligned_alloc(ST_BLOCK_ALIGN, rounded);
+    if (!base) {
+        char h[32];
+        snprintf(msg, msglen, "cannot allocate %s for the arrays: %s; use a smaller --array-size",
+                 mb_format_bytes(rounded, h, sizeof h), strerror(errno));
+        return -ENOMEM;
+    }
+    b->base = base;
+    b->alloc_bytes = rounded;
+    b->x.a = base;
+    b->x.b = base + plan->stride_bytes;
+    b->x.c = base + 2 * plan->stride_bytes;
+    b->x.n = plan->n;
+    b->x.scalar = ST_SCALAR;
+    return 0;
+}
+
+int st_block_advise(const st_plan_t *plan, st_block_t *b, char *msg, size_t msglen)
+{
+    int advice;
+
+    if (plan->hugepages == ST_HP_THP)
+        return 0;
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+    advice = plan->hugepages == ST_HP_MADVISE ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
+    if (madvise(b->base, b->alloc_bytes, advice) != 0) {
+        int e = errno;
+        snprintf(msg, msglen, "madvise(%s) on the arrays failed: %s%s",
+                 advice == MADV_HUGEPAGE ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(e),
+                 e == EINVAL ? " (kernel without transparent huge pages?)" : "");
+        return -e;
+    }
+    return 0;
+#else
+    (void)advice;
+    snprintf(msg, msglen, "madvise huge-page advice is not available on this system");
+    return -ENOSYS;
+#endif
+}
+
+void st_block_free(st_block_t *b)
+{
+    free(b->base);
+    b->base = NULL;
+}
+
+int st_thp_measure(const void *p, size_t bytes, st_thp_t *out)
+{
+    FILE *f;
+    char line[512];
+    const uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
+    bool in_range = false;
+    bool any = false;
+    size_t kib;
+
+    memset(out, 0, sizeof *out);
+    out->range_bytes = bytes;
+    out->exact = true;
+    f = fopen("/proc/self/smaps", "r");
+    if (!f) {
+        snprintf(out->why, sizeof out->why, "cannot read /proc/self/smaps: %s", strerror(errno));
+        return -errno;
+    }
+    while (fgets(line, sizeof line, f)) {
+        uintptr_t s, e;
+        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &s, &e) == 2 && strchr(line, ' ')) {
+            in_range = s < hi && e > lo;
+            if (in_range) {
+                any = true;
+                out->mapping_bytes += (size_t)(e - s);
+                if (s < lo || e > hi)
+                    out->exact = false;
+            }
+            continue;
+        }
+        if (in_range && sscanf(line, "AnonHugePages: %zu kB", &kib) == 1)
+            out->anon_huge_bytes += kib * 1024;
+    }
+    fclose(f);
+    if (!any) {
+        snprintf(out->why, sizeof out->why, "no mapping in /proc/self/smaps covers the arrays");
+        return -ENOENT;
+    }
+    out->valid = true;
+    out->share = bytes ? (double)out->anon_huge_bytes / (double)bytes : 0.0;
+    if (out->share > 1.0)
+        out->share = 1.0;
+    return 0;
+}

@@ -1,0 +1,48 @@
+/* arrays: the memory block that holds a, b and c, its huge-page advice,
+ * and how much of it the kernel actually backed with transparent huge
+ * pages.
+ *
+ * One heap block (aligned to 2 MiB, so huge pages can back it) holds the
+ * three arrays back to back, (n + offset) elements apart, as STREAM's
+ * static arrays lie in memory.  Nothing is touched here: the parallel
+ * initialisation does the first touch. */
+#ifndef ST_ARRAYS_H
+#define ST_ARRAYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "kernels.h"
+
+#define ST_BLOCK_ALIGN ((size_t)2 << 20)   /* 2 MiB */
+
+typedef struct {
+    void *base;
+    size_t alloc_bytes;        /* rounded up to ST_BLOCK_ALIGN */
+    st_arrays_t x;
+} st_block_t;
+
+/* Allocates plan->total_bytes.  Returns 0, or -ENOMEM/-EOVERFLOW with msg
+ * (the caller exits 3). */
+int st_block_alloc(const st_plan_t *plan, st_block_t *b, char *msg, size_t msglen);
+/* Applies plan->hugepages: madvise(MADV_HUGEPAGE) for madvise,
+ * madvise(MADV_NOHUGEPAGE) for never, nothing for thp.  0 or -errno. */
+int st_block_advise(const st_plan_t *plan, st_block_t *b, char *msg, size_t msglen);
+void st_block_free(st_block_t *b);
+
+/* THP backing of [p, p+bytes) from /proc/self/smaps (AnonHugePages of the
+ * mappings that overlap the range). */
+typedef struct {
+    bool valid;
+    char why[160];
+    size_t range_bytes;        /* bytes asked about */
+    size_t anon_huge_bytes;    /* AnonHugePages summed over overlapping mappings */
+    size_t mapping_bytes;      /* size of those mappings (>= range_bytes when exact) */
+    bool exact;                /* mappings lie inside the range: no estimate */
+    double share;              /* anon_huge_bytes / range_bytes, at most 1 */
+} st_thp_t;
+
+int st_thp_measure(const void *p, size_t bytes, st_thp_t *out);
+
+#endif

@@ -1,0 +1,101 @@
+/* config: what the user asked for (st_options_t, filled by the option
+ * table in options.c) and the resolved run plan (st_plan_t, built by
+ * plan.c).  Everything after planning reads the plan through a const
+ * pointer. */
+#ifndef ST_CONFIG_H
+#define ST_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "numa.h"
+#include "report.h"
+#include "sizing.h"
+
+typedef enum { ST_DOUBLE = 0, ST_FLOAT = 1, ST_NTYPES } st_type_t;
+
+/* Huge-page treatment of the arrays.  THP (the default) leaves them to the
+ * system's transparent-huge-page policy; the other two are tuning. */
+typedef enum { ST_HP_THP = 0, ST_HP_NEVER, ST_HP_MADVISE } st_hugepages_t;
+
+#define ST_MAX_KERNELS 6
+#define ST_NTIMES_MAX 1000000
+#define ST_OFFSET_MAX (1LL << 30)
+#define ST_SCALAR 3.0
+
+/* Raw command-line values.  Pointers point into argv. */
+typedef struct {
+    const char *array_size;    /* -s text; NULL: build-time default */
+    long long ntimes;          /* -n */
+    long long offset;          /* -o */
+    const char *type;          /* "double" | "float" */
+    long long threads;         /* -t; 0 when not given */
+    const char *cpunodebind;
+    const char *membind;
+    const char *interleave;
+    const char *format;        /* "text" | "json" | "csv" */
+    const char *output;        /* -O; NULL: stdout */
+    const char *counters;      /* NULL: off; "default" or a PAPI list */
+    const char *llc;           /* --llc override text */
+    const char *kernels;       /* --kernels list */
+    const char *nt_isa;        /* "auto" | "avx512" | "avx2" | "sse2" | "portable" */
+    const char *hugepages;     /* "thp" | "never" | "madvise" */
+    const char *inject;        /* NULL or "a" | "b" | "c" | "dot" */
+    bool allow_small;
+    bool nt_stores;
+    bool quiet;
+    bool help;
+    bool version;
+} st_options_t;
+
+/* Which sizing path produced the element count. */
+typedef enum { ST_SIZE_DEFAULT = 0, ST_SIZE_ELEMENTS, ST_SIZE_BYTES, ST_SIZE_AUTO } st_size_source_t;
+
+struct st_nt_isa;
+
+/* The resolved plan.  Sizes in bytes are overflow-checked. */
+typedef struct {
+    st_type_t type;
+    size_t elem_bytes;          /* 4 or 8 */
+    size_t n;                   /* elements per array */
+    size_t offset;              /* elements between arrays */
+    int ntimes;
+    st_size_source_t size_source;
+    size_t array_bytes;         /* n * elem_bytes (STREAM's "Memory per array") */
+    size_t stride_bytes;        /* (n + offset) * elem_bytes: distance between arrays */
+    size_t total_bytes;         /* 3 * stride_bytes: what is allocated */
+    size_t min_array_bytes;     /* 4 x LLC; 0 when the LLC is unknown */
+    size_t mem_available_bytes; /* 0 when unknown */
+    mb_llc_t llc;
+
+    size_t nkernels;
+    int kernel[ST_MAX_KERNELS]; /* st_kernel_id_t, in run order */
+    bool standard_kernels;      /* exactly copy,scale,add,triad */
+
+    int threads;                /* threads OpenMP will use */
+    bool threads_given;
+    int allowed_cpus;
+
+    bool nt;                    /* non-temporal store kernels */
+    const struct st_nt_isa *nt_isa;
+    st_hugepages_t hugepages;
+    const char *hugepages_name;
+
+    mb_numa_request_t numa;
+    bool numa_requested;
+
+    mb_format_t format;
+    const char *output;
+    const char *counters;       /* NULL: no per-kernel hardware counters */
+    int inject;                 /* -1: none; 0..2 array a/b/c; 3: dot */
+
+    /* "standard" | "tuned" | "not-standard" and why */
+    const char *label;
+    bool tuned;
+    size_t nreasons;
+    char reasons[8][256];
+    unsigned reason_tuning;     /* bit i: reasons[i] is a deliberate tuning */
+    char tuned_line[256];       /* the text line printed in tuned mode */
+} st_plan_t;
+
+#endif

@@ -1,0 +1,157 @@
+/* kernels_tmpl.h: the kernels for one element type.  Included by
+ * kernels.c once per type with ST_T (the C type) and ST_SUF (a name
+ * suffix) defined.  No include guard on purpose. */
+
+#define ST_CAT_(x, y) x##_##y
+#define ST_CAT(x, y) ST_CAT_(x, y)
+#define ST_FN(name) ST_CAT(name, ST_SUF)
+
+static double ST_FN(copy)(const st_arrays_t *x)
+{
+    const ST_T *restrict a = x->a;
+    ST_T *restrict c = x->c;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++)
+        c[j] = a[j];
+    return 0.0;
+}
+
+static double ST_FN(scale)(const st_arrays_t *x)
+{
+    ST_T *restrict b = x->b;
+    const ST_T *restrict c = x->c;
+    const ST_T s = (ST_T)x->scalar;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++)
+        b[j] = s * c[j];
+    return 0.0;
+}
+
+static double ST_FN(add)(const st_arrays_t *x)
+{
+    const ST_T *restrict a = x->a;
+    const ST_T *restrict b = x->b;
+    ST_T *restrict c = x->c;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++)
+        c[j] = a[j] + b[j];
+    return 0.0;
+}
+
+static double ST_FN(triad)(const st_arrays_t *x)
+{
+    ST_T *restrict a = x->a;
+    const ST_T *restrict b = x->b;
+    const ST_T *restrict c = x->c;
+    const ST_T s = (ST_T)x->scalar;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++)
+        a[j] = b[j] + s * c[j];
+    return 0.0;
+}
+
+/* BabelStream's Dot.  The sum is kept in double for both types, so a float
+ * run is not limited by float accumulation error. */
+static double ST_FN(dot)(const st_arrays_t *x)
+{
+    const ST_T *restrict a = x->a;
+    const ST_T *restrict b = x->b;
+    const size_t n = x->n;
+    double sum = 0.0;
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+    for (size_t j = 0; j < n; j++)
+        sum += (double)a[j] * (double)b[j];
+    return sum;
+}
+
+/* BabelStream's Nstream: a += b + s*c. */
+static double ST_FN(nstream)(const st_arrays_t *x)
+{
+    ST_T *restrict a = x->a;
+    const ST_T *restrict b = x->b;
+    const ST_T *restrict c = x->c;
+    const ST_T s = (ST_T)x->scalar;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++)
+        a[j] += b[j] + s * c[j];
+    return 0.0;
+}
+
+static void ST_FN(fill)(const st_arrays_t *x, double av, double bv, double cv)
+{
+    ST_T *restrict a = x->a;
+    ST_T *restrict b = x->b;
+    ST_T *restrict c = x->c;
+    const ST_T A = (ST_T)av, B = (ST_T)bv, C = (ST_T)cv;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++) {
+        a[j] = A;
+        b[j] = B;
+        c[j] = C;
+    }
+}
+
+static void ST_FN(double_a)(const st_arrays_t *x)
+{
+    ST_T *restrict a = x->a;
+    const size_t n = x->n;
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < n; j++)
+        a[j] = (ST_T)2.0 * a[j];
+}
+
+/* Scalar replay steps: g[0..2] are a, b, c in the kernel's own type, so
+ * rounding follows the arrays exactly. */
+static double ST_FN(gold_copy)(void *g_, double s)
+{
+    ST_T *g = g_;
+    (void)s;
+    g[2] = g[0];
+    return 0.0;
+}
+
+static double ST_FN(gold_scale)(void *g_, double s)
+{
+    ST_T *g = g_;
+    g[1] = (ST_T)s * g[2];
+    return 0.0;
+}
+
+static double ST_FN(gold_add)(void *g_, double s)
+{
+    ST_T *g = g_;
+    (void)s;
+    g[2] = g[0] + g[1];
+    return 0.0;
+}
+
+static double ST_FN(gold_triad)(void *g_, double s)
+{
+    ST_T *g = g_;
+    g[0] = g[1] + (ST_T)s * g[2];
+    return 0.0;
+}
+
+static double ST_FN(gold_dot)(void *g_, double s)
+{
+    const ST_T *g = g_;
+    (void)s;
+    return (double)g[0] * (double)g[1];
+}
+
+static double ST_FN(gold_nstream)(void *g_, double s)
+{
+    ST_T *g = g_;
+    g[0] += g[1] + (ST_T)s * g[2];
+    return 0.0;
+}
+
+#undef ST_FN
+#undef ST_CAT
+#undef ST_CAT_

@@ -1,0 +1,29 @@
+/* outcome: everything a finished run produced, handed read-only to the
+ * renderers (text.c for STREAM's text, result.c for JSON/CSV). */
+#ifndef ST_OUTCOME_H
+#define ST_OUTCOME_H
+
+#include "affinity.h"
+#include "arrays.h"
+#include "config.h"
+#include "numa.h"
+#include "run.h"
+#include "validate.h"
+
+typedef struct {
+    const st_plan_t *plan;
+    const st_run_t *run;
+    const st_summary_t *sum;          /* plan->nkernels entries */
+    const st_validation_t *val;
+    const mb_affinity_t *aff;
+    const st_thp_t *thp;
+    const mb_numa_placement_t *placement;        /* the whole block */
+    const mb_numa_placement_t *placement_arr;    /* [3]: a, b, c */
+    const char *numa_policy;
+    int argc;
+    char **argv;
+    const char *const *warnings;      /* stderr warnings, also in JSON */
+    size_t nwarnings;
+} st_outcome_t;
+
+#endif

@@ -1,0 +1,317 @@
+/* plan: every check that can refuse a run, before allocation. */
+#include "plan.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "affinity.h"
+#include "kernels.h"
+#include "nt.h"
+#include "options.h"
+#include "sizing.h"
+
+void st_plan_add_reason(st_plan_t *p, int tuning, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (p->nreasons >= sizeof p->reasons / sizeof p->reasons[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(p->reasons[p->nreasons], sizeof p->reasons[0], fmt, ap);
+    va_end(ap);
+    if (tuning) {
+        p->reason_tuning |= 1u << p->nreasons;
+        p->tuned = true;
+    }
+    p->nreasons++;
+}
+
+int st_plan_reason_is_tuning(const st_plan_t *p, size_t i)
+{
+    return i < 32 && (p->reason_tuning >> i) & 1u;
+}
+
+/* A size text ending in 'b'/'B' is bytes (2GiB, 800MB, 64B); anything
+ * else counts elements (2e7, 20M). */
+static int is_byte_size(const char *s)
+{
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    return len > 0 && (s[len - 1] == 'b' || s[len - 1] == 'B');
+}
+
+/* Overflow-checked byte sizes for n elements; false on overflow. */
+static bool compute_bytes(st_plan_t *p)
+{
+    size_t per;
+    return mb_mul_size(p->n, p->elem_bytes, &p->array_bytes) &&
+           mb_add_size(p->n, p->offset, &per) &&
+           mb_mul_size(per, p->elem_bytes, &p->stride_bytes) &&
+           mb_mul_size(p->stride_bytes, 3, &p->total_bytes);
+}
+
+static int resolve_size(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
+{
+    char err[256];
+    const char *s = o->array_size;
+
+    if (!s) {
+        p->n = st_default_array_size();
+        p->size_source = ST_SIZE_DEFAULT;
+    } else if (strcmp(s, "auto") == 0) {
+        if (p->min_array_bytes == 0) {
+            snprintf(msg, msglen, "--array-size auto: the last-level cache size is unknown (%s); "
+                     "pass --llc SIZE or an explicit --array-size",
+                     p->llc.note[0] ? p->llc.note : "nothing reported it");
+            return 2;
+        }
+        p->n = p->min_array_bytes / p->elem_bytes +
+               (p->min_array_bytes % p->elem_bytes != 0);
+        p->size_source = ST_SIZE_AUTO;
+    } else if (is_byte_size(s)) {
+        size_t bytes;
+        if (mb_parse_size(s, &bytes, err, sizeof err) != 0) {
+            snprintf(msg, msglen, "--array-size: %s", err);
+            return 2;
+        }
+        p->n = bytes / p->elem_bytes;
+        p->size_source = ST_SIZE_BYTES;
+        if (p->n == 0) {
+            snprintf(msg, msglen, "--array-size: invalid value '%s': smaller than one %zu-byte "
+                     "element; use e.g. 800MB or 2GiB", s, p->elem_bytes);
+            return 2;
+        }
+    } else {
+        if (mb_parse_count(s, &p->n, err, sizeof err) != 0) {
+            snprintf(msg, msglen, "--array-size: %s", err);
+            return 2;
+        }
+        p->size_source = ST_SIZE_ELEMENTS;
+        if (p->n == 0) {
+            snprintf(msg, msglen, "--array-size: invalid value '%s': must be at least 1 element; "
+                     "use e.g. 20000000, 2e7, 2GiB or auto", s);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* The 4x LLC rule: refusal (2) only for an explicit small size. */
+static int check_llc_rule(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
+{
+    char have[32], need[32], llc[32];
+
+    if (p->min_array_bytes == 0) {
+        st_plan_add_reason(p, 0, "last-level cache size unknown (%s): the 4x LLC rule was not "
+                           "checked; pass --llc SIZE", p->llc.note[0] ? p->llc.note : "no source");
+        return 0;
+    }
+    if (p->array_bytes >= p->min_array_bytes)
+        return 0;
+    mb_format_bytes(p->array_bytes, have, sizeof have);
+    mb_format_bytes(p->min_array_bytes, need, sizeof need);
+    mb_format_bytes(p->llc.total_bytes, llc, sizeof llc);
+    if ((p->size_source == ST_SIZE_ELEMENTS || p->size_source == ST_SIZE_BYTES) && !o->allow_small) {
+        size_t min_n = p->min_array_bytes / p->elem_bytes + (p->min_array_bytes % p->elem_bytes != 0);
+        snprintf(msg, msglen, "--array-size %s: each array is %s, below 4x the last-level cache "
+                 "(%s from %s) = %s, so caches would inflate the result; use --array-size %zu or more "
+                 "(or auto), or add --allow-small to run it labelled not-standard",
+                 o->array_size, have, llc, mb_llc_source_name(p->llc.source), need, min_n);
+        return 2;
+    }
+    st_plan_add_reason(p, 0, "each array is %s, below 4x the last-level cache (%s from %s) = %s: "
+                       "not a standard STREAM result (use --array-size auto)",
+                       have, llc, mb_llc_source_name(p->llc.source), need);
+    return 0;
+}
+
+static int check_memory(st_plan_t *p, char *msg, size_t msglen)
+{
+    size_t avail;
+    char fit[512];
+
+    if (mb_mem_available(&avail) != 0) {
+        p->mem_available_bytes = 0;
+        st_plan_add_reason(p, 0, "MemAvailable could not be read: the memory fit was not checked");
+        return 0;
+    }
+    p->mem_available_bytes = avail;
+    if (p->size_source == ST_SIZE_AUTO) {
+        /* Clamp to what fits: 90% of MemAvailable over three arrays. */
+        size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes;
+        if (cap > p->offset && p->n > cap - p->offset) {
+            char want[32], got[32];
+            size_t old = p->n;
+            p->n = cap - p->offset;
+            if (!compute_bytes(p)) {
+                snprintf(msg, msglen, "--array-size auto: size arithmetic overflows");
+                return 3;
+            }
+            mb_format_bytes(old * p->elem_bytes, want, sizeof want);
+            mb_format_bytes(p->array_bytes, got, sizeof got);
+            st_plan_add_reason(p, 0, "--array-size auto: 4x LLC needs %s per array but memory "
+                               "allows %s; clamped to %zu elements", want, got, p->n);
+        }
+    }
+    if (!mb_fits_in_memory(p->total_bytes, avail, fit, sizeof fit)) {
+        snprintf(msg, msglen, "arrays do not fit in memory: %s", fit);
+        return 3;
+    }
+    return 0;
+}
+
+static int check_numa(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
+{
+    char why[256];
+    int rc;
+
+    p->numa.cpunodebind = o->cpunodebind;
+    p->numa.membind = o->membind;
+    p->numa.interleave = o->interleave;
+    p->numa_requested = o->cpunodebind || o->membind || o->interleave;
+    if (!p->numa_requested)
+        return 0;
+    if (o->membind && o->interleave) {
+        snprintf(msg, msglen, "--membind and --interleave conflict: a page is either bound or "
+                 "interleaved; give one of them");
+        return 2;
+    }
+    if (!mb_numa_built()) {
+        snprintf(msg, msglen, "NUMA binding: %s", mb_numa_why_unbuilt());
+        return 4;
+    }
+    rc = mb_numa_check_request(&p->numa, why, sizeof why);
+    if (rc == -ENOSYS) {
+        snprintf(msg, msglen, "NUMA binding: %s", why);
+        return 4;
+    }
+    if (rc != 0) {
+        snprintf(msg, msglen, "%s", why);
+        return 2;
+    }
+    return 0;
+}
+
+static void kernel_list_text(const st_plan_t *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->nkernels && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+                         st_kernel_get((st_kernel_id_t)p->kernel[i])->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static int check_tuning(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
+{
+    char list[128];
+    size_t used = 0;
+
+    if (st_kernels_parse(o->kernels, p->kernel, &p->nkernels, msg, msglen) != 0)
+        return 2;
+    p->standard_kernels = p->nkernels == 4;
+    for (size_t i = 0; i < p->nkernels && p->standard_kernels; i++)
+        p->standard_kernels = p->kernel[i] == (int)i;
+    if (!p->standard_kernels) {
+        kernel_list_text(p, list, sizeof list);
+        st_plan_add_reason(p, 1, "kernels %s", list);
+    }
+
+    if (o->nt_stores) {
+        bool unknown;
+        p->nt = true;
+        p->nt_isa = st_nt_select(o->nt_isa, &unknown, msg, msglen);
+        if (!p->nt_isa)
+            return unknown ? 2 : 4;
+        st_plan_add_reason(p, 1, "non-temporal stores (%s%s)", p->nt_isa->name,
+                           p->nt_isa->nontemporal ? "" : ": plain stores, no streaming instruction");
+    }
+
+    p->hugepages_name = o->hugepages;
+    if (strcmp(o->hugepages, "never") == 0)
+        p->hugepages = ST_HP_NEVER;
+    else if (strcmp(o->hugepages, "madvise") == 0)
+        p->hugepages = ST_HP_MADVISE;
+    else
+        p->hugepages = ST_HP_THP;
+    if (p->hugepages == ST_HP_NEVER)
+        st_plan_add_reason(p, 1, "huge pages off (MADV_NOHUGEPAGE)");
+    else if (p->hugepages == ST_HP_MADVISE)
+        st_plan_add_reason(p, 1, "huge pages requested (MADV_HUGEPAGE)");
+
+    /* The text line names every tuning, in order. */
+    used = (size_t)snprintf(p->tuned_line, sizeof p->tuned_line, "*** tuned run: ");
+    for (size_t i = 0, k = 0; i < p->nreasons && used < sizeof p->tuned_line; i++) {
+        if (!st_plan_reason_is_tuning(p, i))
+            continue;
+        used += (size_t)snprintf(p->tuned_line + used, sizeof p->tuned_line - used, "%s%s",
+                                 k++ ? "; " : "", p->reasons[i]);
+    }
+    if (used < sizeof p->tuned_line)
+        snprintf(p->tuned_line + used, sizeof p->tuned_line - used, " ***");
+    return 0;
+}
+
+int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
+{
+    char err[256];
+    int rc;
+
+    memset(p, 0, sizeof *p);
+    p->inject = -1;
+    p->type = strcmp(o->type, "float") == 0 ? ST_FLOAT : ST_DOUBLE;
+    p->elem_bytes = p->type == ST_FLOAT ? sizeof(float) : sizeof(double);
+    p->ntimes = (int)o->ntimes;
+    p->offset = (size_t)o->offset;
+    p->output = o->output;
+    p->counters = o->counters;
+    if (o->inject)
+        p->inject = strcmp(o->inject, "dot") == 0 ? 3 : o->inject[0] - 'a';
+    if (mb_format_parse(o->format, &p->format) != 0) {
+        snprintf(msg, msglen, "--format: invalid value '%s': must be one of text|json|csv", o->format);
+        return 2;
+    }
+
+    /* Usage errors first (exit 2), then feature (4), then resources (3). */
+    if ((rc = check_tuning(o, p, msg, msglen)) != 0)
+        return rc;
+
+    if (mb_llc_detect(o->llc, &p->llc, err, sizeof err) != 0) {
+        snprintf(msg, msglen, "--llc: %s", err);
+        return 2;
+    }
+    p->min_array_bytes = mb_min_array_bytes(&p->llc);
+    if ((rc = resolve_size(o, p, msg, msglen)) != 0)
+        return rc;
+    if (!compute_bytes(p)) {
+        snprintf(msg, msglen, "--array-size: %zu elements x 3 arrays x %zu bytes overflows the "
+                 "address space; it cannot fit in memory: use a smaller --array-size",
+                 p->n, p->elem_bytes);
+        return 3;
+    }
+
+    p->allowed_cpus = mb_affinity_allowed_cpus();
+    p->threads_given = o->threads > 0;
+    p->threads = p->threads_given ? (int)o->threads : omp_get_max_threads();
+    if (p->allowed_cpus > 0 && p->threads > p->allowed_cpus)
+        st_plan_add_reason(p, 0, "%d threads on %d allowed CPUs: oversubscribed, not a standard "
+                           "result", p->threads, p->allowed_cpus);
+
+    if ((rc = check_numa(o, p, msg, msglen)) != 0)
+        return rc;
+    if (p->size_source != ST_SIZE_AUTO && (rc = check_llc_rule(o, p, msg, msglen)) != 0)
+        return rc;
+    if ((rc = check_memory(p, msg, msglen)) != 0)   /* auto: clamps, with a reason */
+        return rc;
+
+    p->label = p->tuned ? "tuned" : p->nreasons > 0 ? "not-standard" : "standard";
+    return 0;
+}

@@ -1,0 +1,31 @@
+/* plan: turns the options into a checked run plan before anything is
+ * allocated: element type and count, overflow-checked byte sizes, the 4x
+ * LLC rule, the memory fit, kernels, threads, NUMA request, non-temporal
+ * variant, huge pages, output format and the standard/tuned label.
+ *
+ * Size policy:
+ *   - no -s: the build-time STREAM_ARRAY_SIZE; below 4x LLC it only warns
+ *     and labels the run not-standard (STREAM's default keeps working);
+ *   - explicit -s below 4x LLC: refused (exit 2) unless --allow-small;
+ *   - -s auto: 4x LLC per array, clamped to memory with a warning;
+ *   - anything that does not fit in MemAvailable: refused (exit 3). */
+#ifndef ST_PLAN_H
+#define ST_PLAN_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+/* Returns 0, or the exit code (2 usage, 3 resource, 4 not built) with msg
+ * filled.  Warnings for a not-standard run are in p->reasons (printed by
+ * the caller); tuned reasons are there too (marked by p->tuned). */
+int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen);
+
+/* Appends a reason; tuning reasons make the label "tuned". */
+void st_plan_add_reason(st_plan_t *p, int tuning, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Bit set of which reasons are tuning (not printed as warnings). */
+int st_plan_reason_is_tuning(const st_plan_t *p, size_t i);
+
+#endif

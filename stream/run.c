@@ -1,0 +1,141 @@
+/* run: initialisation, calibration and the timed kernel rounds. */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nt.h"
+#include "timer.h"
+
+int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msglen)
+{
+    size_t cells;
+
+    memset(run, 0, sizeof *run);
+    if (!mb_mul_size((size_t)plan->ntimes, plan->nkernels, &cells) ||
+        !(run->times_s = calloc(cells, sizeof *run->times_s))) {
+        snprintf(msg, msglen, "cannot allocate the time table for %d rounds; use a smaller --ntimes",
+                 plan->ntimes);
+        return 3;
+    }
+    for (size_t i = 0; i < plan->nkernels; i++)
+        run->nt_used[i] = plan->nt && st_nt_has(plan->nt_isa, plan->type, plan->kernel[i]);
+
+    if (mb_counters_init(&run->total, NULL, msg, msglen) != 0)
+        return 2;
+    if (plan->counters) {
+        run->counters = calloc(plan->nkernels, sizeof *run->counters);
+        if (!run->counters) {
+            snprintf(msg, msglen, "cannot allocate the counter sets: %s", strerror(errno));
+            return 3;
+        }
+        for (size_t i = 0; i < plan->nkernels; i++) {
+            char why[256];
+            if (mb_counters_init(&run->counters[i], plan->counters, why, sizeof why) != 0) {
+                snprintf(msg, msglen, "--counters: %s", why);
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+void st_run_init(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)
+{
+    double t0;
+
+    mb_counters_start(&run->total);
+    t0 = mb_now_s();
+    st_arrays_fill(plan->type, x, 1.0, 2.0, 0.0);
+    run->init_s = mb_now_s() - t0;
+}
+
+void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)
+{
+    double t0;
+
+    run->granularity_ns = mb_timer_granularity_ns(20);
+    t0 = mb_now_s();
+    st_arrays_double_a(plan->type, x);
+    run->calib_us = 1.0e6 * (mb_now_s() - t0);
+}
+
+void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)
+{
+    const size_t nk = plan->nkernels;
+    const double start = mb_now_s();
+
+    for (int k = 0; k < plan->ntimes; k++) {
+        for (size_t i = 0; i < nk; i++) {
+            const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
+            mb_counters_t *c = run->counters ? &run->counters[i] : NULL;
+            double t0, t1, r;
+
+            if (c)
+                mb_counters_start(c);
+            t0 = mb_now_s();
+            if (run->nt_used[i])
+                r = st_nt_run(plan->nt_isa, plan->type, kd->id, x);
+            else
+                r = kd->fn[plan->type](x);
+            t1 = mb_now_s();
+            if (c)
+                mb_counters_stop(c);
+            run->times_s[(size_t)k * nk + i] = t1 - t0;
+            if (kd->dot)
+                run->dot_last = r;
+        }
+    }
+    run->kernels_total_s = mb_now_s() - start;
+    mb_counters_stop(&run->total);
+}
+
+int st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum)
+{
+    const size_t nk = plan->nkernels;
+    const double n = (double)plan->n, eb = (double)plan->elem_bytes;
+
+    for (size_t i = 0; i < nk; i++) {
+        const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
+        st_summary_t *s = &sum[i];
+        /* Streaming stores bypass the cache: no write-allocate read. */
+        const unsigned wa = run->nt_used[i] ? kd->words : kd->words_wa;
+
+        memset(s, 0, sizeof *s);
+        s->id = kd->id;
+        s->bytes = (double)kd->words * eb * n;
+        s->bytes_wa = (double)wa * eb * n;
+        s->samples = malloc((size_t)plan->ntimes * sizeof *s->samples);
+        if (!s->samples)
+            return -ENOMEM;
+        for (int k = 0; k < plan->ntimes; k++)
+            s->samples[k] = run->times_s[(size_t)k * nk + i];
+        s->stats_ok = mb_stats_compute(s->samples, (size_t)plan->ntimes, 1, &s->stats) == 0;
+        /* A zero minimum (too small to time) gives an infinite rate: it
+         * renders as inf in text and null with a reason in JSON. */
+        s->best_rate_mbps = s->stats_ok ? 1.0e-6 * s->bytes / s->stats.min : NAN;
+        s->best_rate_wa_mbps = s->stats_ok ? 1.0e-6 * s->bytes_wa / s->stats.min : NAN;
+    }
+    return 0;
+}
+
+void st_run_free(const st_plan_t *plan, st_run_t *run, st_summary_t *sum)
+{
+    if (sum)
+        for (size_t i = 0; i < plan->nkernels; i++) {
+            free(sum[i].samples);
+            sum[i].samples = NULL;
+        }
+    if (run->counters) {
+        for (size_t i = 0; i < plan->nkernels; i++)
+            mb_counters_finish(&run->counters[i]);
+        free(run->counters);
+        run->counters = NULL;
+    }
+    mb_counters_finish(&run->total);
+    free(run->times_s);
+    run->times_s = NULL;
+}

@@ -1,0 +1,118 @@
+/* text: the STREAM 5.10 compatible report. */
+#include "text.h"
+
+#include <math.h>
+
+#include "kernels.h"
+
+#define HLINE "-------------------------------------------------------------\n"
+
+void st_text_ticks(const st_run_t *run, st_ticks_t *t)
+{
+    int quantum = (int)(run->granularity_ns / 1000);
+
+    t->quantum_us = quantum >= 1 ? quantum : 0;
+    if (quantum < 1)
+        quantum = 1;
+    t->test_us = (int)run->calib_us;
+    t->ticks = (int)(run->calib_us / quantum);
+}
+
+static void header(const st_outcome_t *o, FILE *f)
+{
+    const st_plan_t *p = o->plan;
+    const double mib = 1024.0 * 1024.0, gib = mib * 1024.0;
+    const double per = (double)p->array_bytes, total = 3.0 * per;
+
+    fputs(HLINE, f);
+    fputs("STREAM version $Revision: 5.10 $\n", f);
+    fputs(HLINE, f);
+    if (p->tuned)
+        fprintf(f, "%s\n", p->tuned_line);
+    fprintf(f, "This system uses %d bytes per array element.\n", (int)p->elem_bytes);
+    fputs(HLINE, f);
+    fprintf(f, "Array size = %llu (elements), Offset = %d (elements)\n",
+            (unsigned long long)p->n, (int)p->offset);
+    fprintf(f, "Memory per array = %.1f MiB (= %.1f GiB).\n", per / mib, per / gib);
+    fprintf(f, "Total memory required = %.1f MiB (= %.1f GiB).\n", total / mib, total / gib);
+    fprintf(f, "Each kernel will be executed %d times.\n", p->ntimes);
+    fputs(" The *best* time for each kernel (excluding the first iteration)\n", f);
+    fputs(" will be used to compute the reported bandwidth.\n", f);
+    fputs(HLINE, f);
+    fprintf(f, "Number of Threads requested = %i\n", o->aff->requested);
+    fprintf(f, "Number of Threads counted = %i\n", o->aff->counted);
+    fputs(HLINE, f);
+}
+
+static void clock_block(const st_outcome_t *o, FILE *f)
+{
+    st_ticks_t t;
+
+    st_text_ticks(o->run, &t);
+    if (t.quantum_us >= 1)
+        fprintf(f, "Your clock granularity/precision appears to be %d microseconds.\n", t.quantum_us);
+    else
+        fputs("Your clock granularity appears to be less than one microsecond.\n", f);
+    fprintf(f, "Each test below will take on the order of %d microseconds.\n", t.test_us);
+    fprintf(f, "   (= %d clock ticks)\n", t.ticks);
+    fputs("Increase the size of the arrays if this shows that\n", f);
+    fputs("you are not getting at least 20 clock ticks per test.\n", f);
+    fputs(HLINE, f);
+    fputs("WARNING -- The above is only a rough guideline.\n", f);
+    fputs("For best results, please be sure you know the\n", f);
+    fputs("precision of your system timer.\n", f);
+    fputs(HLINE, f);
+}
+
+static void table(const st_outcome_t *o, FILE *f)
+{
+    fputs("Function    Best Rate MB/s  Avg time     Min time     Max time\n", f);
+    for (size_t i = 0; i < o->plan->nkernels; i++) {
+        const st_summary_t *s = &o->sum[i];
+        const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)s->id);
+        fprintf(f, "%s%12.1f  %11.6f  %11.6f  %11.6f\n", kd->label, s->best_rate_mbps,
+                s->stats.mean, s->stats.min, s->stats.max);
+    }
+    fputs(HLINE, f);
+}
+
+static void validation(const st_outcome_t *o, FILE *f)
+{
+    const st_validation_t *v = o->val;
+
+    for (int i = 0; i < 3; i++) {
+        const st_array_check_t *a = &v->arr[i];
+        if (a->ok)
+            continue;
+        fprintf(f, "Failed Validation on array %c[], AvgRelAbsErr > epsilon (%e)\n", a->name,
+                v->epsilon);
+        fprintf(f, "     Expected Value: %e, AvgAbsErr: %e, AvgRelAbsErr: %e\n", a->expected,
+                a->avg_abs_err, a->avg_rel_err);
+        if (i > 0)
+            fprintf(f, "     AvgRelAbsErr > Epsilon (%e)\n", v->epsilon);
+        fprintf(f, "     For array %c[], %zu errors were found.\n", a->name, a->errors);
+    }
+    if (v->arrays_ok)
+        fprintf(f, "Solution Validates: avg error less than %e on all three arrays\n", v->epsilon);
+    /* Dot runs only in tuned mode, so this line never appears in a
+     * standard report. */
+    if (v->has_dot) {
+        if (v->dot_ok)
+            fprintf(f, "Dot product validates: relative error %e less than %e\n", v->dot_rel_err,
+                    v->dot_epsilon);
+        else
+            fprintf(f, "Failed Validation on dot product: Expected Value: %e, Value: %e, "
+                       "RelErr: %e > %e\n", v->dot_expected, v->dot_value, v->dot_rel_err,
+                    v->dot_epsilon);
+    }
+    fputs(HLINE, f);
+}
+
+int st_text_render(const st_outcome_t *o, FILE *f)
+{
+    header(o, f);
+    clock_block(o, f);
+    table(o, f);
+    validation(o, f);
+    return ferror(f) ? -1 : 0;
+}

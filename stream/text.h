@@ -1,0 +1,24 @@
+/* text: STREAM 5.10's output, line for line (same lines, order, printf
+ * widths, labels and validation texts).  A tuned run adds exactly one
+ * line, "*** tuned run: ... ***", after the version block, rows for the
+ * extra kernels, and a Dot validation line when Dot ran; a standard run
+ * adds nothing. */
+#ifndef ST_TEXT_H
+#define ST_TEXT_H
+
+#include <stdio.h>
+
+#include "outcome.h"
+
+/* The clock figures STREAM prints: quantum in whole microseconds (at
+ * least 1) and the calibration pass in ticks. */
+typedef struct {
+    int quantum_us;            /* 0 means "less than one microsecond" */
+    int test_us;
+    int ticks;
+} st_ticks_t;
+
+void st_text_ticks(const st_run_t *run, st_ticks_t *t);
+int st_text_render(const st_outcome_t *o, FILE *f);
+
+#endif

@@ -1,0 +1,78 @@
+/* test_log: message shape on stderr, program name, quiet switch. */
+#include "check.h"
+#include "log.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Captures what fn writes to stderr into buf. */
+static void capture(void (*fn)(void), char *buf, size_t len)
+{
+    char path[] = "/tmp/memsuite-test-log.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        buf[0] = '\0';
+        return;
+    }
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    fn();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(fd, buf, len - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+}
+
+static void say_error(void) { mb_error("stream: open %s: %s; check the path", "x.json", "No such file"); }
+static void say_warn(void)  { mb_warn("array is %d x LLC", 2); }
+static void say_note(void)  { mb_note("using %s", "sysconf"); }
+static void say_nl(void)    { mb_error("already ends\n"); }
+static void say_all(void)   { say_error(); say_warn(); say_note(); }
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+    int quiet;
+    const char *want;
+} log_case_t;
+
+static const log_case_t cases[] = {
+    {"error", say_error, 0, "bench: error: stream: open x.json: No such file; check the path\n"},
+    {"warning", say_warn, 0, "bench: warning: array is 2 x LLC\n"},
+    {"note", say_note, 0, "bench: note: using sysconf\n"},
+    {"no doubled newline", say_nl, 0, "bench: error: already ends\n"},
+    {"quiet keeps errors only", say_all, 1,
+     "bench: error: stream: open x.json: No such file; check the path\n"},
+    {"quiet off again", say_all, 0,
+     "bench: error: stream: open x.json: No such file; check the path\n"
+     "bench: warning: array is 2 x LLC\nbench: note: using sysconf\n"},
+};
+
+int main(void)
+{
+    char buf[1024];
+    CHECK_EQ_STR(mb_log_prog(), "memsuite", "default program name");
+    mb_log_init(NULL);
+    CHECK_EQ_STR(mb_log_prog(), "memsuite", "NULL name keeps the default");
+    mb_log_init("/usr/local/bin/bench");
+    CHECK_EQ_STR(mb_log_prog(), "bench", "basename of argv[0]");
+    mb_log_init("dir/");
+    CHECK_EQ_STR(mb_log_prog(), "bench", "empty basename ignored");
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mb_log_quiet(cases[i].quiet);
+        capture(cases[i].fn, buf, sizeof buf);
+        CHECK_EQ_STR(buf, cases[i].want, cases[i].name);
+    }
+
+    mb_log_init("stream");
+    mb_log_quiet(0);
+    capture(say_warn, buf, sizeof buf);
+    CHECK(strncmp(buf, "stream: warning: ", 17) == 0, "re-init changes the prefix: %s", buf);
+    return check_done();
+}
