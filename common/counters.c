@@ -223,7 +223,7 @@ static void papi_reason(mb_counters_t *c, const char *step, int rc)
                        err ? err : "PAPI library version mismatch");
     if (ci && ci->disabled && len > 0 && (size_t)len < sizeof c->hw_why)
         snprintf(c->hw_why + len, sizeof c->hw_why - (size_t)len,
-                 "; PAPI component %s is disabled: %s", ci->name, ci->disabled_reason);
+                 "; PAPI component %.32s is disabled: %.160s", ci->name, ci->disabled_reason);
 }
 
 static void hw_fail(mb_counters_t *c, const char *step, int rc)

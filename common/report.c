@@ -559,8 +559,10 @@ int mb_report_text(const mb_result_t *r, FILE *f)
         fprintf(f, "Warning: %s\n", r->warnings[i]);
     fprintf(f, "Label: %s", result_label(r));
     size_t nreasons = 0;
-    if (!r->label)
-        fprintf(f, " (%s", no_label_reason), nreasons++;
+    if (!r->label) {
+        fprintf(f, " (%s", no_label_reason);
+        nreasons++;
+    }
     for (size_t i = 0; i < r->nlabel_reasons; i++, nreasons++)
         fprintf(f, "%s%s", nreasons ? "; " : " (", r->label_reasons[i]);
     fputs(nreasons ? ")\n" : "\n", f);

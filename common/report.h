@@ -30,7 +30,8 @@ typedef enum { MB_FMT_TEXT = 0, MB_FMT_JSON, MB_FMT_CSV } mb_format_t;
 int mb_format_parse(const char *s, mb_format_t *out);
 
 typedef struct {
-    const char *name;          /* "best_rate_mbps", "median_time_s" ... */
+    const char *name;          /* "best_rate_mbps", "median_time_s" ...; the schema
+                                  accepts [A-Za-z0-9][A-Za-z0-9_.:-]* */
     const char *unit;          /* "MB/s", "s", "ns", "bytes", "GB/s" */
     double value;
     bool available;            /* false: value is null, why explains */

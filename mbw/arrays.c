@@ -171,7 +171,7 @@ void mbw_arrays_huge_probe(mbw_arrays_t *a)
     a->huge_known = false;
     a->huge_bytes = 0;
     if (!f) {
-        snprintf(a->huge_why, sizeof a->huge_why, "unavailable: %s: %s", path, strerror(errno));
+        snprintf(a->huge_why, sizeof a->huge_why, "unavailable: %.200s: %s", path, strerror(errno));
         return;
     }
     uintptr_t s0 = (uintptr_t)a->src, s1 = s0 + a->bytes;
@@ -193,7 +193,7 @@ void mbw_arrays_huge_probe(mbw_arrays_t *a)
         a->huge_why[0] = '\0';
     } else {
         snprintf(a->huge_why, sizeof a->huge_why,
-                 "unavailable: no AnonHugePages field for the arrays in %s", path);
+                 "unavailable: no AnonHugePages field for the arrays in %.200s", path);
     }
 }
 

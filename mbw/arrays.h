@@ -20,7 +20,7 @@ typedef struct {
     /* AnonHugePages backing the arrays after first touch (smaps) */
     bool huge_known;
     size_t huge_bytes;
-    char huge_why[160];           /* why huge_bytes is unknown */
+    char huge_why[320];           /* why huge_bytes is unknown */
 } mbw_arrays_t;
 
 /* Is `name` a --hugepages mode?  NULL counts as the calloc default. */

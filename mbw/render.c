@@ -203,7 +203,7 @@ int mbw_render_doc(mbw_session_t *s, mb_format_t fmt, FILE *f)
     const mbw_cfg_t *c = s->cfg;
     mb_result_t res;
     mb_record_t rec[MBW_NMETHODS];
-    static mb_sysinfo_t si;   /* large; filled once per process */
+    mb_sysinfo_t si;
     mb_llc_t llc;
     char err[256];
     const char *reasons[8];

@@ -116,6 +116,12 @@ typedef struct {
     bool stability_short;        /* `run all` short profile in effect */
     char stability_how[160];
     mb_format_t format;
+    /* warnings found while resolving (main prints them and records them) */
+    size_t nwarn;
+    char warn[8][256];
+    /* process-wide counters, initialised before the first parallel region;
+     * scenarios take per-region deltas (mc_counters_begin/end) */
+    mb_counters_t *counters;
     /* the signal flag (main.c) */
     const volatile sig_atomic_t *stop;
 } mc_config_t;
@@ -144,7 +150,8 @@ typedef struct mc_result {
     const struct mc_scenario *sc;
     mb_record_t rec;                          /* name + metrics (+ counters, extra) */
     mb_stats_t stats[MB_REC_MAX_METRICS];     /* storage for metric stats */
-    mb_counters_t counters;
+    mb_counters_t counters;          /* deltas over the measured regions */
+    mb_counters_t counters_base;     /* snapshot at mc_counters_begin */
     bool counters_used;
     int status;                               /* 0 ok, else exit code (1, 3, 4) */
     bool complete;                            /* false: interrupted */
@@ -213,8 +220,10 @@ mc_table_t *mc_table_new(mc_result_t *res, const char *name, const mc_col_t *col
 long mc_table_row(mc_table_t *t);
 void mc_table_num(mc_table_t *t, long row, int col, double v);
 void mc_table_str(mc_table_t *t, long row, int col, const char *s);
-/* Counters: init for this result according to the config. */
-void mc_result_counters_init(mc_result_t *res, const mc_config_t *cfg);
+/* Counters around a measured region: deltas of the process-wide set are
+ * added to res->counters (and res->rec.counters points at them). */
+void mc_counters_begin(mc_result_t *res, const mc_config_t *cfg);
+void mc_counters_end(mc_result_t *res, const mc_config_t *cfg);
 /* IPC, per-load ratios from the counters (or unavailable with the reason). */
 void mc_result_counter_metrics(mc_result_t *res, double loads, const char *load_what);
 /* JSON members written inside the record (rec.extra). */

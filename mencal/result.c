@@ -27,10 +27,7 @@ void mc_result_free(mc_result_t *res)
     }
     for (size_t i = 0; i < res->nowned; i++)
         free(res->owned[i]);
-    if (res->counters_used)
-        mb_counters_finish(&res->counters);
     res->ntables = res->nowned = 0;
-    res->counters_used = false;
 }
 
 void mc_result_note(mc_result_t *res, const char *fmt, ...)
@@ -167,16 +164,45 @@ void mc_table_str(mc_table_t *t, long row, int col, const char *s)
         snprintf(t->str[(size_t)row * (size_t)t->ncols + (size_t)col], 64, "%s", s ? s : "");
 }
 
-void mc_result_counters_init(mc_result_t *res, const mc_config_t *cfg)
+void mc_counters_begin(mc_result_t *res, const mc_config_t *cfg)
 {
-    char msg[256];
-    /* The list was checked in mc_config_resolve; a failure here leaves
-     * rusage only. */
-    if (mb_counters_init(&res->counters, cfg->counters_on ? cfg->counters_list : NULL, msg,
-                         sizeof msg) != 0)
-        mb_counters_init(&res->counters, NULL, msg, sizeof msg);
-    res->counters_used = true;
-    res->rec.counters = &res->counters;
+    if (!cfg->counters)
+        return;
+    if (!res->counters_used) {
+        res->counters = *cfg->counters;
+        for (int i = 0; i < MB_COUNTERS_MAX; i++)
+            res->counters.ev[i].value = 0;
+        res->counters.sw_page_faults = res->counters.sw_context_switches = 0;
+        res->counters.sw_cpu_migrations = 0;
+        res->counters.sw_task_clock_ns = 0;
+        res->counters.minflt = res->counters.majflt = 0;
+        res->counters_used = true;
+        res->rec.counters = &res->counters;
+    }
+    res->counters_base = *cfg->counters;
+    mb_counters_start(cfg->counters);
+}
+
+void mc_counters_end(mc_result_t *res, const mc_config_t *cfg)
+{
+    if (!cfg->counters || !res->counters_used)
+        return;
+    mb_counters_stop(cfg->counters);
+    const mb_counters_t *now = cfg->counters, *b = &res->counters_base;
+    mb_counters_t *d = &res->counters;
+    for (int i = 0; i < MB_COUNTERS_MAX; i++) {
+        d->ev[i].value += now->ev[i].value - b->ev[i].value;
+        d->ev[i].available = now->ev[i].available;
+    }
+    d->hw_available = now->hw_available;
+    d->sw_available = now->sw_available;
+    d->sw_page_faults += now->sw_page_faults - b->sw_page_faults;
+    d->sw_context_switches += now->sw_context_switches - b->sw_context_switches;
+    d->sw_cpu_migrations += now->sw_cpu_migrations - b->sw_cpu_migrations;
+    d->sw_task_clock_ns += now->sw_task_clock_ns - b->sw_task_clock_ns;
+    d->minflt += now->minflt - b->minflt;
+    d->majflt += now->majflt - b->majflt;
+    d->maxrss_kib = now->maxrss_kib;
 }
 
 static const mb_counter_t *find_event(const mb_counters_t *c, const char *name)

@@ -14,8 +14,10 @@ mapfile -t csrc < <(git ls-files '*.c' 2>/dev/null || find . -name '*.c' -not -p
 
 echo "lint: cppcheck (${#csrc[@]} files)"
 if command -v cppcheck >/dev/null; then
-    # read word-split flags deliberately: they are make's flag list
-    read -r -a flags <<< "$cppflags"
+    # cppcheck takes only the preprocessor part of make's flag list
+    read -r -a all <<< "$cppflags"
+    flags=()
+    for f in "${all[@]}"; do case "$f" in -D*|-I*) flags+=("$f") ;; esac; done
     cppcheck --quiet --error-exitcode=1 --inline-suppr \
         --enable=warning,performance,portability \
         --suppress=missingIncludeSystem -D__GNUC__ -D_OPENMP=201511 \

@@ -298,12 +298,18 @@ int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
         return 3;
     }
 
-    p->allowed_cpus = mb_affinity_allowed_cpus();
     p->threads_given = o->threads > 0;
     p->threads = p->threads_given ? (int)o->threads : omp_get_max_threads();
-    if (p->allowed_cpus > 0 && p->threads > p->allowed_cpus)
-        st_plan_add_reason(p, 0, "%d threads on %d allowed CPUs: oversubscribed, not a standard "
-                           "result", p->threads, p->allowed_cpus);
+    if (p->inject == 3) {
+        bool has_dot = false;
+        for (size_t i = 0; i < p->nkernels; i++)
+            has_dot = has_dot || p->kernel[i] == ST_K_DOT;
+        if (!has_dot) {
+            snprintf(msg, msglen, "--inject-error=dot: Dot is not in --kernels; add it, e.g. "
+                     "--kernels copy,scale,add,triad,dot");
+            return 2;
+        }
+    }
 
     if ((rc = check_numa(o, p, msg, msglen)) != 0)
         return rc;
@@ -312,6 +318,14 @@ int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
     if ((rc = check_memory(p, msg, msglen)) != 0)   /* auto: clamps, with a reason */
         return rc;
 
-    p->label = p->tuned ? "tuned" : p->nreasons > 0 ? "not-standard" : "standard";
     return 0;
+}
+
+void st_plan_finish(st_plan_t *p)
+{
+    p->allowed_cpus = mb_affinity_allowed_cpus();
+    if (p->allowed_cpus > 0 && p->threads > p->allowed_cpus)
+        st_plan_add_reason(p, 0, "%d threads on %d allowed CPUs: oversubscribed, not a standard "
+                           "result", p->threads, p->allowed_cpus);
+    p->label = p->tuned ? "tuned" : p->nreasons > 0 ? "not-standard" : "standard";
 }

@@ -21,6 +21,10 @@
  * the caller); tuned reasons are there too (marked by p->tuned). */
 int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen);
 
+/* After the NUMA request is applied (the CPU set may have shrunk): the
+ * threads-versus-CPUs check, then the label. */
+void st_plan_finish(st_plan_t *p);
+
 /* Appends a reason; tuning reasons make the label "tuned". */
 void st_plan_add_reason(st_plan_t *p, int tuning, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

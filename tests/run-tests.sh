@@ -9,6 +9,7 @@ bin=${2:-bin}
 root=$(cd "$(dirname "$0")/.." && pwd)
 export MEMSUITE_BIN="$root/$bin"
 export MEMSUITE_ROOT="$root"
+export MEMSUITE_BUILD="$root/$build"
 
 passed=0 failed=0 skipped=0
 log=$(mktemp)

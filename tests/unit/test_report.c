@@ -183,7 +183,7 @@ static const char *write_temp(const char *name, const char *text)
     FILE *f = fopen(path, "w");
     if (!f)
         return NULL;
-    fputs(text, f);
+    fputs(text ? text : "", f);
     fclose(f);
     return path;
 }

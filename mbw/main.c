@@ -1,0 +1,323 @@
+/* mbw: memory bandwidth by copying one array into another, compatible
+ * with mbw's command line and output (upstream 1.5 semantics), plus
+ * memsuite extensions (threads, NUMA, huge pages, JSON/CSV, counters).
+ *
+ * Pipeline: parse -> check resources -> allocate and touch -> measure each
+ * method (text lines as runs finish) -> verify -> render the document. */
+#include <errno.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrays.h"
+#include "cli.h"
+#include "counters.h"
+#include "log.h"
+#include "measure.h"
+#include "numa.h"
+#include "render.h"
+#include "report.h"
+#include "session.h"
+#include "sizing.h"
+#include "timer.h"
+
+#define MBW_MIN_SAMPLE_NS 1000u        /* never accept a sample under 1 us */
+#define MBW_MIN_SAMPLE_TICKS 100u      /* nor under 100 clock steps */
+#define MBW_GRANULARITY_TRIALS 20
+
+/* Set by SIGINT: the only mutable global. */
+static volatile sig_atomic_t mbw_stop;
+
+static void mbw_on_sigint(int sig)
+{
+    (void)sig;
+    mbw_stop = 1;
+}
+
+/* The first SIGINT asks for a clean stop after the current run; a second
+ * one (handler reset) ends the process as usual. */
+static void mbw_install_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = mbw_on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+typedef struct {
+    FILE *f;
+    const char *name;
+    double mib;
+} mbw_line_ctx_t;
+
+static void mbw_print_sample(void *ctx, size_t index, double time_s)
+{
+    const mbw_line_ctx_t *l = ctx;
+    char idx[32];
+    snprintf(idx, sizeof idx, "%zu", index);
+    mbw_text_result_line(l->f, idx, l->name, time_s, l->mib);
+}
+
+/* Refuse, before allocating, two arrays that do not fit in MemAvailable. */
+static int mbw_check_memory(const mbw_cfg_t *cfg)
+{
+    size_t avail, need = 2 * cfg->array_bytes;
+    char msg[512];
+    int rc = mb_mem_available(&avail);
+
+    if (rc != 0) {
+        mb_warn("memory check: cannot read MemAvailable: %s; allocating without the check",
+                strerror(-rc));
+        return 0;
+    }
+    if (mb_fits_in_memory(need, avail, msg, sizeof msg))
+        return 0;
+    size_t usable = avail - avail / 10;
+    char need_s[32], avail_s[32];
+    mb_error("array size %llu MiB: the 2 arrays need %s but MemAvailable is %s (10%% is kept "
+             "for the OS); use an array size of at most %zu MiB", cfg->size_mib,
+             mb_format_bytes(need, need_s, sizeof need_s),
+             mb_format_bytes(avail, avail_s, sizeof avail_s), usable / 2 / (size_t)MBW_MIB_BYTES);
+    return -ENOMEM;
+}
+
+/* --numa-node N: check, then bind CPUs and memory (before allocating). */
+static int mbw_numa(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_code)
+{
+    char node[32], msg[512];
+    mb_numa_request_t req = { NULL, NULL, NULL };
+
+    if (cfg->numa_node < 0) {
+        mb_numa_describe(&req, s->numa_desc, sizeof s->numa_desc);
+        return 0;
+    }
+    snprintf(node, sizeof node, "%lld", cfg->numa_node);
+    req.cpunodebind = node;
+    req.membind = node;
+    int rc = mb_numa_check_request(&req, msg, sizeof msg);
+    if (rc == 0)
+        rc = mb_numa_apply(&req, msg, sizeof msg);
+    if (rc != 0) {
+        mb_error("--numa-node %lld: %s", cfg->numa_node, msg);
+        *exit_code = mbw_exit_code(cfg, rc == -ENOSYS ? MBW_EXIT_UNBUILT : MBW_EXIT_USAGE);
+        return rc;
+    }
+    mb_numa_describe(&req, s->numa_desc, sizeof s->numa_desc);
+    return 0;
+}
+
+/* Set up counters for every selected method before measuring, so that a
+ * malformed list is a usage error and not a half-done run. */
+static int mbw_counters_setup(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_code)
+{
+    char msg[512];
+    if (!cfg->counters)
+        return 0;
+    for (int i = 0; i < MBW_NMETHODS; i++) {
+        mbw_method_run_t *r = &s->run[i];
+        if (!r->selected)
+            continue;
+        if (mb_counters_init(&r->counters, cfg->counter_list, msg, sizeof msg) != 0) {
+            mb_error("--counters: %s", msg);
+            *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+            return -EINVAL;
+        }
+        r->counters_on = true;
+    }
+    return 0;
+}
+
+/* Measure one method; prints its run lines and AVG line to text_f. */
+static int mbw_run_method(const mbw_cfg_t *cfg, mbw_session_t *s, mbw_method_run_t *r,
+                          FILE *text_f)
+{
+    mbw_line_ctx_t line = { text_f, r->method->name, (double)cfg->size_mib };
+    mbw_measure_t q = {
+        .method = r->method,
+        .dst = s->arrays.dst,
+        .src = s->arrays.src,
+        .bytes = cfg->array_bytes,
+        .block_bytes = (size_t)cfg->block_bytes,
+        .threads = (int)cfg->threads,
+        .min_ns = s->min_sample_ns,
+        .runs = cfg->runs,
+        .stop = &mbw_stop,
+        .counters = r->counters_on ? &r->counters : NULL,
+        .on_sample = mbw_print_sample,
+        .ctx = &line,
+    };
+
+    if (cfg->verify)
+        mbw_arrays_clear_dst(&s->arrays, (int)cfg->threads);
+    int rc = mbw_measure(&q, &r->series);
+    if (rc != 0) {
+        mb_error("%s: cannot store the time samples: %s", r->method->name, strerror(-rc));
+        return rc;
+    }
+    r->ran = true;
+    if (r->series.interrupted)
+        s->complete = false;
+    if (!cfg->no_avg)
+        mbw_text_result_line(text_f, "AVG", r->method->name, mbw_series_mean_s(&r->series),
+                             (double)cfg->size_mib);
+    if (r->counters_on)
+        mbw_text_counters(stderr, r->method->name, &r->counters);
+    if (cfg->verify) {
+        r->verified = true;
+        r->verify_ok = mbw_arrays_verify(&s->arrays, &r->verify) == 0;
+        if (r->verify_ok)
+            mb_note("--verify: %s: all %zu bytes copied (checksum %016llx)", r->method->name,
+                    cfg->array_bytes, (unsigned long long)r->verify.src_sum);
+        else
+            mb_error("--verify: %s: destination differs from source at byte %zu of %zu "
+                     "(checksums %016llx vs %016llx); this copy method is broken",
+                     r->method->name, r->verify.first_bad_byte, cfg->array_bytes,
+                     (unsigned long long)r->verify.dst_sum,
+                     (unsigned long long)r->verify.src_sum);
+    }
+    return 0;
+}
+
+static void mbw_session_init(mbw_session_t *s, const mbw_cfg_t *cfg, int argc, char **argv)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = cfg;
+    s->argc = argc;
+    s->argv = argv;
+    s->complete = true;
+    for (int i = 0; i < MBW_NMETHODS; i++) {
+        s->run[i].method = &mbw_methods[i];
+        s->run[i].selected = cfg->test[i];
+        s->run[i].block_bytes = (size_t)cfg->block_bytes;
+    }
+}
+
+static void mbw_session_free(mbw_session_t *s)
+{
+    for (int i = 0; i < MBW_NMETHODS; i++) {
+        mbw_series_free(&s->run[i].series);
+        if (s->run[i].counters_on)
+            mb_counters_finish(&s->run[i].counters);
+    }
+    mbw_arrays_free(&s->arrays);
+}
+
+/* Everything after the command line.  Returns the exit status. */
+static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
+{
+    mb_format_t fmt = MB_FMT_TEXT;
+    mb_out_t out;
+    char msg[512];
+    int code = MBW_EXIT_OK;
+
+    if (mb_format_parse(cfg->format, &fmt) != 0) {
+        mb_error("--format %s: unknown format; use text, json or csv", cfg->format);
+        return mbw_exit_code(cfg, MBW_EXIT_USAGE);
+    }
+    if (mbw_numa(cfg, s, &code) != 0)
+        return code;
+    if (mbw_counters_setup(cfg, s, &code) != 0)
+        return code;
+    if (mb_out_open(&out, cfg->output, msg, sizeof msg) != 0) {
+        mb_error("--output %s: %s", cfg->output, msg);
+        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+    }
+    /* mbw's lines go where the result goes in text mode; beside a json/csv
+     * document they go to stdout unless the document itself does. */
+    FILE *text_f = fmt == MB_FMT_TEXT ? out.f : (out.is_stdout ? NULL : stdout);
+    FILE *info_f = cfg->quiet ? NULL : text_f;
+
+    mbw_text_alloc_line(info_f, cfg);
+    if (mbw_check_memory(cfg) != 0) {
+        mb_out_abort(&out);
+        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+    }
+    omp_set_num_threads((int)cfg->threads);
+    int rc = mbw_arrays_alloc(&s->arrays, cfg->array_bytes, cfg->hugepages, msg, sizeof msg);
+    if (rc != 0) {
+        if (rc == -ENOMEM)
+            fprintf(stderr, "%s\n", msg);    /* mbw's perror() text */
+        else
+            mb_error("%s", msg);
+        mb_out_abort(&out);
+        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+    }
+    mbw_arrays_fill(&s->arrays, (int)cfg->threads);
+    mbw_arrays_huge_probe(&s->arrays);
+    if (cfg->numa_node >= 0)
+        s->has_placement = mb_numa_placement(s->arrays.dst, cfg->array_bytes, 0,
+                                             &s->placement) == 0;
+    mb_affinity_record(&s->affinity);
+
+    uint64_t gran_ns = mb_timer_granularity_ns(MBW_GRANULARITY_TRIALS);
+    s->granularity_ns = gran_ns;
+    s->min_sample_ns = gran_ns * MBW_MIN_SAMPLE_TICKS > MBW_MIN_SAMPLE_NS
+                       ? gran_ns * MBW_MIN_SAMPLE_TICKS : MBW_MIN_SAMPLE_NS;
+
+    mbw_text_start_lines(info_f, cfg);
+    mbw_install_sigint();
+    bool verify_failed = false;
+    for (int i = 0; i < MBW_NMETHODS && !mbw_stop; i++) {
+        mbw_method_run_t *r = &s->run[i];
+        if (!r->selected)
+            continue;
+        if (mbw_run_method(cfg, s, r, text_f) != 0) {
+            code = MBW_EXIT_FAIL;
+            break;
+        }
+        if (r->verified && !r->verify_ok)
+            verify_failed = true;
+    }
+    if (mbw_stop && cfg->runs > 0)
+        s->complete = false;
+    signal(SIGINT, SIG_DFL);
+
+    if (fmt != MB_FMT_TEXT && mbw_render_doc(s, fmt, out.f) != 0) {
+        mb_error("writing the %s result failed", cfg->format);
+        mb_out_abort(&out);
+        return MBW_EXIT_FAIL;
+    }
+    if (mb_out_commit(&out, msg, sizeof msg) != 0) {
+        mb_error("--output %s: %s", cfg->output ? cfg->output : "-", msg);
+        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+    }
+    if (code != MBW_EXIT_OK)
+        return code;
+    if (verify_failed)
+        return MBW_EXIT_FAIL;
+    if (!s->complete)
+        return MBW_EXIT_INTERRUPTED;
+    return MBW_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    mbw_cfg_t cfg;
+    int code = MBW_EXIT_OK;
+    /* getopt permutes argv; the result document records it as given. */
+    char **given = calloc((size_t)argc + 1, sizeof *given);
+
+    mb_log_init("mbw");
+    if (!given) {
+        fprintf(stderr, "Error allocating memory: %s\n", strerror(ENOMEM));
+        return MBW_EXIT_FAIL;
+    }
+    memcpy(given, argv, (size_t)argc * sizeof *given);
+    mbw_cfg_defaults(&cfg);
+    if (mbw_cli_parse(argc, argv, &cfg, &code) != 0) {
+        free(given);
+        return code;
+    }
+    mb_log_quiet(cfg.quiet);
+
+    mbw_session_t session;
+    mbw_session_init(&session, &cfg, argc, given);
+    code = mbw_run(&cfg, &session);
+    mbw_session_free(&session);
+    free(given);
+    return code;
+}

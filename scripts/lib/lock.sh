@@ -1,0 +1,32 @@
+# shellcheck shell=bash
+# lock: one memsuite run (or profile change) at a time, via flock(1).
+# MEMSUITE_LOCK sets the lock file; default /run/lock/memsuite.lock when
+# writable, else $TMPDIR/memsuite-<uid>.lock.  The lock is released when
+# the process exits (the fd closes); benchmarks do not inherit it.
+
+ms_use sysfs
+
+MS_LOCK_FD=""
+
+ms_lock_path() {
+    if [ -n "${MEMSUITE_LOCK:-}" ]; then
+        printf '%s\n' "$MEMSUITE_LOCK"
+    elif [ -d /run/lock ] && [ -w /run/lock ]; then
+        printf '%s\n' /run/lock/memsuite.lock
+    else
+        printf '%s/memsuite-%s.lock\n' "${TMPDIR:-/tmp}" "$(id -u)"
+    fi
+}
+
+ms_lock_take() {
+    local path holder
+    path=$(ms_lock_path)
+    ms_require_cmd flock "install util-linux"
+    exec {MS_LOCK_FD}>>"$path" 2>/dev/null ||
+        ms_die "$MS_EX_ENV" "cannot open the lock file $path; set MEMSUITE_LOCK to a writable path"
+    if ! flock -n "$MS_LOCK_FD"; then
+        holder=$(ms_read_line "$path" 2>/dev/null || true)
+        ms_die "$MS_EX_ENV" "another memsuite run holds the lock $path${holder:+ (pid $holder)}; wait for it to finish"
+    fi
+    printf '%s\n' "$$" >"$path" 2>/dev/null || true
+}

@@ -1,0 +1,212 @@
+/* stream: STREAM 5.10 compatible memory bandwidth benchmark.
+ *
+ * Pipeline: parse -> plan (size, fit and usage checks; nothing allocated)
+ * -> open the output -> NUMA policy -> allocate -> parallel first-touch
+ * init -> calibrate -> timed rounds -> validate -> render.
+ *
+ * Exit status: 0 ok; 1 validation failed; 2 usage error; 3 resource
+ * unavailable (memory, output file); 4 feature not built (NUMA, ISA). */
+#include <errno.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity.h"
+#include "arrays.h"
+#include "buildinfo.h"
+#include "kernels.h"
+#include "log.h"
+#include "numa.h"
+#include "options.h"
+#include "outcome.h"
+#include "plan.h"
+#include "report.h"
+#include "result.h"
+#include "run.h"
+#include "sysinfo.h"
+#include "text.h"
+#include "validate.h"
+
+#define ST_MAX_WARN 16
+
+typedef struct {
+    size_t n;
+    char text[ST_MAX_WARN][256];
+    const char *ptr[ST_MAX_WARN];
+} st_warns_t;
+
+/* A warning goes to stderr now and into the result document. */
+static void warn(st_warns_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(st_warns_t *w, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    mb_warn("%s", buf);
+    if (w->n < ST_MAX_WARN) {
+        snprintf(w->text[w->n], sizeof w->text[0], "%s", buf);
+        w->ptr[w->n] = w->text[w->n];
+        w->n++;
+    }
+}
+
+/* --inject-error: one wrong element (or a wrong Dot sum), far outside
+ * either epsilon, so the failure path can be tested at any size. */
+static void inject_error(const st_plan_t *p, const st_arrays_t *x, st_run_t *run)
+{
+    size_t j = x->n / 2;
+    double v;
+
+    if (p->inject == 3) {
+        run->dot_last *= 2.0;
+        return;
+    }
+    v = st_array_get(p->type, x, p->inject, j);
+    st_array_set(p->type, x, p->inject, j, v != 0.0 ? v * (1.0 + (double)x->n) : 1.0);
+}
+
+static int fail(mb_out_t *out, int code, const char *msg)
+{
+    mb_error("%s", msg);
+    if (out)
+        mb_out_abort(out);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    static st_options_t opts;
+    static st_plan_t plan;
+    static st_run_t run;
+    static st_summary_t sum[ST_MAX_KERNELS];
+    static st_validation_t val;
+    static mb_affinity_t aff;
+    static st_thp_t thp;
+    static mb_numa_placement_t place_all, place[3];
+    static st_warns_t warns;
+    static mb_sysinfo_t si;
+    char msg[1024], numa_desc[256];
+    st_block_t block;
+    st_ticks_t ticks;
+    mb_out_t out;
+    st_outcome_t oc;
+    int rc;
+
+    mb_log_init("stream");
+    if (st_options_parse(argc, argv, &opts, msg, sizeof msg) != 0)
+        return fail(NULL, 2, msg);
+    if (opts.help) {
+        st_options_help(stdout);
+        return 0;
+    }
+    if (opts.version) {
+        mb_print_version("stream");
+        return 0;
+    }
+    mb_log_quiet(opts.quiet);
+
+    /* Every refusal happens here, before anything is allocated. */
+    if ((rc = st_plan_build(&opts, &plan, msg, sizeof msg)) != 0)
+        return fail(NULL, rc, msg);
+    if ((rc = st_run_prepare(&plan, &run, msg, sizeof msg)) != 0) {
+        st_run_free(&plan, &run, NULL);
+        return fail(NULL, rc, msg);
+    }
+    /* An unwritable output path fails now, not after the measurement. */
+    if (mb_out_open(&out, plan.output, msg, sizeof msg) != 0) {
+        st_run_free(&plan, &run, NULL);
+        return fail(NULL, 3, msg);
+    }
+    if (plan.numa_requested) {
+        rc = mb_numa_apply(&plan.numa, msg, sizeof msg);
+        if (rc != 0) {
+            st_run_free(&plan, &run, NULL);
+            return fail(&out, rc == -ENOSYS ? 4 : rc == -EINVAL ? 2 : 3, msg);
+        }
+    }
+    st_plan_finish(&plan);
+    for (size_t i = 0; i < plan.nreasons; i++)
+        if (!st_plan_reason_is_tuning(&plan, i))
+            warn(&warns, "%s", plan.reasons[i]);
+    if (plan.threads_given)
+        omp_set_num_threads(plan.threads);
+
+    if (st_block_alloc(&plan, &block, msg, sizeof msg) != 0) {
+        st_run_free(&plan, &run, NULL);
+        return fail(&out, 3, msg);
+    }
+    if (st_block_advise(&plan, &block, msg, sizeof msg) != 0) {
+        st_block_free(&block);
+        st_run_free(&plan, &run, NULL);
+        return fail(&out, 3, msg);
+    }
+
+    /* Measure. */
+    st_run_init(&plan, &block.x, &run);
+    mb_affinity_record(&aff);
+    st_run_calibrate(&plan, &block.x, &run);
+    st_run_kernels(&plan, &block.x, &run);
+
+    st_text_ticks(&run, &ticks);
+    if (ticks.ticks < 20)
+        warn(&warns, "each test takes only about %d clock ticks (fewer than 20): the times are "
+             "imprecise; use a larger --array-size", ticks.ticks);
+    if (plan.inject >= 0)
+        inject_error(&plan, &block.x, &run);
+
+    /* Validate, and read back where the memory landed. */
+    st_validate(&plan, &block.x, run.dot_last, &val);
+    (void)st_thp_measure(block.base, plan.total_bytes, &thp);
+    (void)mb_numa_placement(block.base, plan.total_bytes, 0, &place_all);
+    (void)mb_numa_placement(block.x.a, plan.array_bytes, 0, &place[0]);
+    (void)mb_numa_placement(block.x.b, plan.array_bytes, 0, &place[1]);
+    (void)mb_numa_placement(block.x.c, plan.array_bytes, 0, &place[2]);
+    st_block_free(&block);
+
+    /* Render. */
+    if (st_run_summarize(&plan, &run, sum) != 0) {
+        st_run_free(&plan, &run, sum);
+        return fail(&out, 3, "cannot allocate the summaries: out of memory");
+    }
+    if (!val.ok)
+        mb_error("validation failed: the kernels' results do not match the scalar replay "
+                 "(details in the report); the bandwidth figures are not valid");
+    memset(&oc, 0, sizeof oc);
+    oc.plan = &plan;
+    oc.run = &run;
+    oc.sum = sum;
+    oc.val = &val;
+    oc.aff = &aff;
+    oc.thp = &thp;
+    oc.placement = &place_all;
+    oc.placement_arr = place;
+    oc.numa_policy = mb_numa_describe(&plan.numa, numa_desc, sizeof numa_desc);
+    oc.argc = argc;
+    oc.argv = argv;
+    oc.warnings = warns.ptr;
+    oc.nwarnings = warns.n;
+
+    if (plan.format == MB_FMT_TEXT) {
+        rc = st_text_render(&oc, out.f);
+    } else {
+        if (plan.format == MB_FMT_JSON)
+            mb_sysinfo_collect(&si);
+        rc = st_result_render(&oc, plan.format == MB_FMT_JSON ? &si : NULL, out.f);
+    }
+    st_run_free(&plan, &run, sum);
+    if (rc != 0) {
+        mb_out_abort(&out);
+        mb_error("writing the result failed; check the output path and free disk space");
+        return 3;
+    }
+    if (mb_out_commit(&out, msg, sizeof msg) != 0) {
+        mb_error("%s", msg);
+        return 3;
+    }
+    return val.ok ? 0 : 1;
+}

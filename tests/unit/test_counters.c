@@ -1,0 +1,205 @@
+/* test_counters: the event-list grammar (a table of good and malformed
+ * lists), unknown events, the reasons recorded when hardware counters are
+ * missing, and the rusage/perf software figures over regions that touch a
+ * known number of fresh pages (in this thread and in a child thread). */
+#include "check.h"
+#include "counters.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *list;
+    int rc;
+    int n;                     /* rc == 0: names kept */
+    const char *first;         /* rc == 0: ev[0].name */
+    const char *in_msg;        /* rc != 0: the message holds this */
+} list_case_t;
+
+static const list_case_t list_cases[] = {
+    { "", 0, 4, "PAPI_TOT_CYC", NULL },
+    { "default", 0, 4, "PAPI_TOT_CYC", NULL },
+    { "PAPI_TOT_INS", 0, 1, "PAPI_TOT_INS", NULL },
+    { " PAPI_TOT_CYC , PAPI_L3_TCM ", 0, 2, "PAPI_TOT_CYC", NULL },
+    { "perf::CYCLES:u=1,rapl:::PACKAGE_ENERGY:PACKAGE0", 0, 2, "perf::CYCLES:u=1", NULL },
+    { "A,B,C,D,E,F,G,H", 0, 8, "A", NULL },
+    { "A,,B", -EINVAL, 0, NULL, "empty event name at position 2" },
+    { ",A", -EINVAL, 0, NULL, "empty event name at position 1" },
+    { "A,", -EINVAL, 0, NULL, "empty event name at position 2" },
+    { " ", -EINVAL, 0, NULL, "empty event name" },
+    { "A,B,C,D,E,F,G,H,I", -EINVAL, 0, NULL, "9 event names, at most 8" },
+    { "A,B,C,D,E,F,G,H,I,J", -EINVAL, 0, NULL, "10 event names" },
+    { "PAPI TOT_CYC", -EINVAL, 0, NULL, "contains ' '" },
+    { "PAPI_TOT_CYC;rm", -EINVAL, 0, NULL, "contains ';'" },
+    { "EV\"IL", -EINVAL, 0, NULL, "contains '\"'" },
+    { "A\tB", -EINVAL, 0, NULL, "contains \\x09" },
+    { "PAPI_TOT_CYC,PAPI_TOT_CYC", -EINVAL, 0, NULL, "appears twice" },
+    { "X123456789012345678901234567890123456789012345678901234567890123", -EINVAL, 0, NULL,
+      "longer than 63 characters" },
+};
+
+static void test_lists(void)
+{
+    for (size_t i = 0; i < sizeof list_cases / sizeof list_cases[0]; i++) {
+        const list_case_t *c = &list_cases[i];
+        mb_counters_t k;
+        char msg[512] = "";
+        int rc = mb_counters_init(&k, c->list, msg, sizeof msg);
+        if (c->rc == 0) {
+            CHECK(rc == 0 && k.hw_requested && k.n == c->n && strcmp(k.ev[0].name, c->first) == 0,
+                  "list '%s' -> %d names, first %s (rc %d, n %d, first '%s')", c->list, c->n,
+                  c->first, rc, k.n, k.ev[0].name);
+            mb_counters_finish(&k);
+        } else {
+            CHECK(rc == c->rc && strstr(msg, c->in_msg) != NULL,
+                  "list '%s' rejected: %s (rc %d: %s)", c->list, c->in_msg, rc, msg);
+        }
+    }
+    mb_counters_t k;
+    char msg[64];
+    CHECK(mb_counters_init(&k, " PAPI_TOT_CYC , PAPI_L3_TCM ", msg, sizeof msg) == 0 &&
+          strcmp(k.ev[1].name, "PAPI_L3_TCM") == 0, "blanks around names are trimmed");
+    mb_counters_finish(&k);
+    CHECK(mb_counters_init(&k, NULL, msg, sizeof msg) == 0 && !k.hw_requested && k.n == 0 &&
+          !k.hw_available, "NULL list: no hardware counters requested");
+    mb_counters_finish(&k);
+}
+
+/* Hardware counters: available with values, or every event unavailable
+ * with the reason. */
+static void test_hw(void)
+{
+    mb_counters_t k;
+    char msg[256] = "";
+    CHECK(mb_counters_init(&k, "default", msg, sizeof msg) == 0, "default set initialises");
+    mb_counters_start(&k);
+    volatile double x = 1;
+    for (int i = 0; i < 1000000; i++)
+        x = x * 1.0000001 + 1e-9;
+    mb_counters_stop(&k);
+    if (!mb_counters_papi_built()) {
+        CHECK(!k.hw_available && strstr(k.hw_why, "built without PAPI; install libpapi-dev"),
+              "without PAPI: the reason says how to get it: %s", k.hw_why);
+    } else if (!k.hw_available) {
+        CHECK(strstr(k.hw_why, "PAPI_") != NULL, "PAPI's reason names the failing call: %s",
+              k.hw_why);
+    } else {
+        int counted = 0;
+        for (int i = 0; i < k.n; i++)
+            counted += k.ev[i].available;
+        CHECK(counted > 0, "hardware counters: %d of %d counted", counted, k.n);
+    }
+    for (int i = 0; i < k.n; i++) {
+        if (k.ev[i].available)
+            CHECK(k.ev[i].value > 0, "%s counted %lld", k.ev[i].name, k.ev[i].value);
+        else
+            CHECK(strncmp(k.ev[i].why, "unavailable: ", 13) == 0 && strlen(k.ev[i].why) > 13,
+                  "%s unavailable with a reason: %s", k.ev[i].name, k.ev[i].why);
+    }
+    mb_counters_finish(&k);
+
+    /* An unknown name is that counter's problem, not the run's. */
+    CHECK(mb_counters_init(&k, "PAPI_TOT_INS,NO_SUCH_EVENT_XYZ", msg, sizeof msg) == 0,
+          "an unknown event name is not fatal");
+    CHECK(!k.ev[1].available && strncmp(k.ev[1].why, "unavailable: ", 13) == 0,
+          "the unknown event is unavailable: %s", k.ev[1].why);
+    if (mb_counters_papi_built() && k.hw_available)
+        CHECK(strstr(k.ev[1].why, "NO_SUCH_EVENT_XYZ") != NULL, "the reason names the event");
+    mb_counters_finish(&k);
+
+    char ver[64];
+    mb_counters_papi_version(ver, sizeof ver);
+    if (mb_counters_papi_built()) {
+        int a, b, c, d;
+        CHECK(sscanf(ver, "%d.%d.%d.%d", &a, &b, &c, &d) == 4, "PAPI version %s", ver);
+    } else {
+        CHECK_EQ_STR(ver, "not built", "PAPI version without PAPI");
+    }
+}
+
+/* ---- software figures ------------------------------------------------ */
+
+#define PAGES 1024
+
+/* Touch `pages` fresh small pages: exactly that many minor faults. */
+static void touch_fresh(size_t pages)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *b = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b == MAP_FAILED)
+        return;
+    madvise(b, pages * page, MADV_NOHUGEPAGE);
+    for (size_t i = 0; i < pages; i++)
+        ((volatile char *)b)[i * page] = 1;
+    munmap(b, pages * page);
+}
+
+static void *thread_touch(void *arg)
+{
+    touch_fresh((size_t)arg);
+    return NULL;
+}
+
+static void test_sw(void)
+{
+    mb_counters_t k;
+    char msg[64];
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    CHECK(mb_counters_init(&k, NULL, msg, sizeof msg) == 0, "init without hardware counters");
+
+    mb_counters_stop(&k);
+    CHECK(k.minflt == 0, "stop without start changes nothing");
+
+    mb_counters_start(&k);
+    touch_fresh(PAGES);
+    mb_counters_stop(&k);
+    CHECK(k.minflt >= PAGES && k.minflt < 4 * PAGES, "rusage: %d fresh pages -> %ld minor faults",
+          PAGES, k.minflt);
+    CHECK(k.maxrss_kib >= (long)(PAGES * page / 1024), "maxrss %ld KiB covers the %zu KiB touched",
+          k.maxrss_kib, PAGES * page / 1024);
+    long first = k.minflt;
+
+    /* A second region accumulates; a child thread is counted too. */
+    mb_counters_start(&k);
+    mb_counters_start(&k);              /* a repeated start is ignored */
+    pthread_t th;
+    pthread_create(&th, NULL, thread_touch, (void *)(size_t)PAGES);
+    pthread_join(th, NULL);
+    mb_counters_stop(&k);
+    CHECK(k.minflt - first >= PAGES, "second region adds the child thread's %d faults (+%ld)",
+          PAGES, k.minflt - first);
+    CHECK(k.majflt >= 0, "major faults recorded (%ld)", k.majflt);
+
+    if (k.sw_available) {
+        CHECK(k.sw_page_faults >= 2 * PAGES, "perf page-faults %lld >= %d (both regions, inherit)",
+              k.sw_page_faults, 2 * PAGES);
+        CHECK(k.sw_task_clock_ns > 0, "perf task-clock %llu ns",
+              (unsigned long long)k.sw_task_clock_ns);
+        CHECK(k.sw_context_switches >= 0 && k.sw_cpu_migrations >= 0,
+              "perf context switches %lld, migrations %lld", k.sw_context_switches,
+              k.sw_cpu_migrations);
+        long long before = k.sw_page_faults;
+        touch_fresh(PAGES);             /* outside a region: not counted */
+        mb_counters_start(&k);
+        mb_counters_stop(&k);
+        CHECK(k.sw_page_faults - before < PAGES / 2, "faults outside start/stop are not counted "
+              "(+%lld)", k.sw_page_faults - before);
+    } else {
+        CHECK(strstr(k.sw_why, "perf_event_open") && strstr(k.sw_why, "perf_event_paranoid="),
+              "no perf software events, with the reason: %s", k.sw_why);
+    }
+    mb_counters_finish(&k);
+    CHECK(k.sw_fd[0] == -1 && k.sw_fd[3] == -1, "finish closes the perf descriptors");
+}
+
+int main(void)
+{
+    test_lists();
+    test_hw();
+    test_sw();
+    return check_done();
+}
