@@ -281,8 +281,10 @@ static void hw_setup(mb_counters_t *c)
             rc = PAPI_add_event(c->papi_set, code);
         }
         if (rc != PAPI_OK) {
-            snprintf(ev->why, sizeof ev->why, "unavailable: %s(%s): %s", step, ev->name,
+            char why[sizeof ev->why];
+            snprintf(why, sizeof why, "unavailable: %s(%s): %s", step, ev->name,
                      PAPI_strerror(rc));
+            memcpy(ev->why, why, sizeof why);
             if (!first_step) {
                 first_step = step;
                 first_rc = rc;

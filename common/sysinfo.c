@@ -299,7 +299,7 @@ static int count_topology(int *sockets, int *cores, char *why, size_t whylen)
     char dir[4096];
     int *ids;
     int n = list_cpus(&ids, dir, sizeof dir);
-    if (n <= 0) {
+    if (n <= 0 || !ids) {
         snprintf(why, whylen, "no cpuN directories under %.200s%s%s", dir,
                  n < 0 ? ": " : "", n < 0 ? strerror(-n) : "");
         return -ENOENT;
@@ -435,11 +435,13 @@ static void get_governor(mb_fact_t *f, mb_sysinfo_t *si)
     char dir[4096];
     int *ids;
     int n = list_cpus(&ids, dir, sizeof dir);
-    if (n <= 0) {
+    if (n <= 0 || !ids) {
+        free(ids);
         fact_why(f, "no cpuN directories under %s", dir);
         return;
     }
     gov_count_t g[16];
+    memset(g, 0, sizeof g);
     int ng = 0, with = 0;
     for (int i = 0; i < n; i++) {
         char rel[128], path[4096], line[64];

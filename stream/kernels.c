@@ -3,6 +3,7 @@
 #include "kernels.h"
 
 #include <errno.h>
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>

@@ -159,7 +159,10 @@ static int check_memory(st_plan_t *p, char *msg, size_t msglen)
         }
     }
     if (!mb_fits_in_memory(p->total_bytes, avail, fit, sizeof fit)) {
-        snprintf(msg, msglen, "arrays do not fit in memory: %s", fit);
+        size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes;
+        snprintf(msg, msglen, "arrays do not fit in memory (nothing was allocated): %s; "
+                 "for stream that is --array-size %zu or less", fit,
+                 cap > p->offset ? cap - p->offset : 0);
         return 3;
     }
     return 0;

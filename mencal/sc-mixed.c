@@ -1,0 +1,160 @@
+/* mixed: cache-line loads and stores in a fixed ratio (default 70/30,
+ * the key-value / cache pattern), random or sequential.
+ *
+ * Read and write bandwidth are reported separately from exact counts.
+ * A store to a line that is not cached first reads it (write-allocate,
+ * RFO) and later writes it back, so the memory traffic is estimated as
+ * reads + 2 x writes; that second figure is reported too. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mencal.h"
+#include "timer.h"
+
+static const mc_col_t thread_cols[] = {
+    { "thread", "", false },     { "cpu", "", false },        { "reads", "", false },
+    { "writes", "", false },     { "bandwidth", "GB/s", false },
+};
+
+static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
+{
+    const int nt = cfg->nthreads, reps = cfg->reps;
+    const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
+    const size_t lines = slice / MC_LINE_BYTES, total = slice * (size_t)nt;
+    /* one access per line on average, a whole number of 100-access blocks */
+    size_t accesses = lines - lines % 100;
+    if (accesses < 100)
+        accesses = 100;
+    char why[256];
+    void *buf;
+    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+        return mc_result_fail(res, 3, "%s", why);
+
+    const size_t nr = (size_t)reps + 1;
+    double *wall_s = calloc(nr, sizeof *wall_s);
+    double *thr_s = calloc(nr * (size_t)nt, sizeof *thr_s);
+    uint64_t *rd = calloc(nr * (size_t)nt, sizeof *rd), *wr = calloc(nr * (size_t)nt, sizeof *wr);
+    int *cpu = calloc((size_t)nt, sizeof *cpu);
+    if (!wall_s || !thr_s || !rd || !wr || !cpu) {
+        free(wall_s), free(thr_s), free(rd), free(wr), free(cpu);
+        mc_buffer_free(buf, total);
+        return mc_result_fail(res, 3, "out of memory for the timing arrays");
+    }
+    volatile int abort_flag = 0;
+    int done = 0;
+    uint64_t t0 = 0, sink_all = 0;
+
+#pragma omp parallel num_threads(nt) reduction(+ : sink_all)
+    {
+        int t = omp_get_thread_num();
+        mc_pin_self(cfg->cpu[t]);
+        cpu[t] = sched_getcpu();
+        uint64_t *base = (uint64_t *)((char *)buf + (size_t)t * slice);
+        memset(base, 0, slice);   /* first touch by the owner */
+        mc_mix_t m;
+        mc_mix_init(&m, base, lines, (unsigned)cfg->read_pct, cfg->pattern_random, cfg->seed,
+                    (uint64_t)t);
+        for (int r = 0; r <= reps; r++) {   /* r == 0: warm-up */
+#pragma omp barrier
+            if (abort_flag)
+                break;
+#pragma omp master
+            {
+                if (r == 1)
+                    mc_counters_begin(res, cfg);
+                t0 = mb_now_ns();
+            }
+#pragma omp barrier
+            uint64_t r0 = m.reads, w0 = m.writes, a = mb_now_ns();
+            mc_mix_run(&m, accesses);
+            thr_s[(size_t)r * (size_t)nt + (size_t)t] = (double)(mb_now_ns() - a) * 1e-9;
+            rd[(size_t)r * (size_t)nt + (size_t)t] = m.reads - r0;
+            wr[(size_t)r * (size_t)nt + (size_t)t] = m.writes - w0;
+#pragma omp barrier
+#pragma omp master
+            {
+                wall_s[r] = (double)(mb_now_ns() - t0) * 1e-9;
+                done = r;
+                if (*cfg->stop)
+                    abort_flag = 1;
+            }
+        }
+#pragma omp master
+        if (done >= 1)
+            mc_counters_end(res, cfg);
+        sink_all += m.sink;
+    }
+    mc_restore_mask(cfg);
+    mc_buffer_thp(res, buf, total);
+    mc_buffer_placement(res, buf, total);
+    mc_buffer_free(buf, total);
+
+    int n = done;
+    if (abort_flag && n < reps)
+        res->complete = false;
+    const size_t nn = (size_t)(n > 0 ? n : 1);
+    double *rg = calloc(nn, sizeof *rg), *wg = calloc(nn, sizeof *wg);
+    double *tg = calloc(nn, sizeof *tg), *ag = calloc(nn, sizeof *ag);
+    uint64_t reads = 0, writes = 0;
+    for (int r = 1; rg && wg && tg && ag && r <= n; r++) {
+        uint64_t rr = 0, ww = 0;
+        for (int t = 0; t < nt; t++) {
+            rr += rd[(size_t)r * (size_t)nt + (size_t)t];
+            ww += wr[(size_t)r * (size_t)nt + (size_t)t];
+        }
+        reads += rr, writes += ww;
+        double w = wall_s[r];
+        rg[r - 1] = (double)rr * MC_LINE_BYTES / w * 1e-9;
+        wg[r - 1] = (double)ww * MC_LINE_BYTES / w * 1e-9;
+        tg[r - 1] = (double)(rr + ww) * MC_LINE_BYTES / w * 1e-9;
+        ag[r - 1] = (double)(rr + 2 * ww) * MC_LINE_BYTES / w * 1e-9;
+    }
+    const char *none = "no repetition completed";
+    mc_metric_samples(res, "read_bandwidth", "GB/s", rg, (size_t)n, none);
+    mc_metric_samples(res, "write_bandwidth", "GB/s", wg, (size_t)n, none);
+    mc_metric_samples(res, "total_bandwidth", "GB/s", tg, (size_t)n, none);
+    mc_metric_samples(res, "traffic_with_write_allocate", "GB/s", ag, (size_t)n, none);
+    mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
+    mc_metric(res, "write_bytes", "bytes", (double)writes * MC_LINE_BYTES);
+    mc_metric(res, "total_bytes", "bytes", (double)(reads + writes) * MC_LINE_BYTES);
+    mc_metric(res, "bytes_with_write_allocate", "bytes", (double)(reads + 2 * writes) * MC_LINE_BYTES);
+    mc_metric(res, "read_share", "%",
+              reads + writes ? 100.0 * (double)reads / (double)(reads + writes) : NAN);
+    mc_table_t *tab = mc_table_new(res, "per_thread", thread_cols, 5);
+    for (int t = 0; t < nt; t++) {
+        uint64_t rr = 0, ww = 0;
+        double s = 0;
+        for (int r = 1; r <= n; r++) {
+            rr += rd[(size_t)r * (size_t)nt + (size_t)t];
+            ww += wr[(size_t)r * (size_t)nt + (size_t)t];
+            s += thr_s[(size_t)r * (size_t)nt + (size_t)t];
+        }
+        long row = mc_table_row(tab);
+        mc_table_num(tab, row, 0, t);
+        mc_table_num(tab, row, 1, cpu[t]);
+        mc_table_num(tab, row, 2, (double)rr);
+        mc_table_num(tab, row, 3, (double)ww);
+        mc_table_num(tab, row, 4, s > 0 ? (double)(rr + ww) * MC_LINE_BYTES / s * 1e-9 : NAN);
+    }
+    mc_result_counter_metrics(res, (double)reads, "64-byte line load");
+    mc_result_note(res, "%s pattern, %d%% loads; %zu accesses per thread per repetition; "
+                   "write-allocate traffic = reads + 2 x writes (RFO + write-back)",
+                   cfg->pattern_random ? "random" : "sequential", cfg->read_pct, accesses);
+    volatile uint64_t consumed = sink_all;   /* the loaded values are used */
+    (void)consumed;
+    free(rg), free(wg), free(tg), free(ag);
+    free(wall_s), free(thr_s), free(rd), free(wr), free(cpu);
+    return 0;
+}
+
+static const char *const mixed_options[] = { "read-pct", "pattern", NULL };
+
+const mc_scenario_t mc_sc_mixed = {
+    .name = "mixed",
+    .summary = "cache-line loads and stores at --read-pct (read, write and total GB/s)",
+    .options = mixed_options,
+    .supported = mc_supported_always,
+    .run = mixed_run,
+};

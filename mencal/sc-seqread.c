@@ -1,0 +1,160 @@
+/* seqread: the whole machine's sequential read bandwidth.
+ *
+ * Every thread streams through its own slice with a vectorised integer
+ * sum.  The sum is checked against its closed form on every repetition,
+ * so the loads cannot be optimised away and a wrong read is caught. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mencal.h"
+#include "timer.h"
+
+/* Sum of words [0, n) of a slice whose first word holds the global index
+ * `first` and every next word one more.  noinline: one call per rep. */
+static __attribute__((noinline)) uint64_t sum_words(const uint64_t *w, size_t n)
+{
+    uint64_t s = 0;
+#pragma omp simd reduction(+ : s)
+    for (size_t i = 0; i < n; i++)
+        s += w[i];
+    return s;
+}
+
+/* sum of first .. first+n-1, modulo 2^64 */
+static uint64_t expected_sum(uint64_t first, uint64_t n)
+{
+    unsigned __int128 a = first, b = first + n - 1;
+    unsigned __int128 t = (a + b) * (unsigned __int128)n / 2;
+    return (uint64_t)t;
+}
+
+static const mc_col_t thread_cols[] = {
+    { "thread", "", false }, { "cpu", "", false }, { "node", "", false },
+    { "bytes", "bytes", false }, { "bandwidth", "GB/s", false },
+};
+
+static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
+{
+    const int nt = cfg->nthreads, reps = cfg->reps;
+    const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, MC_LINE_BYTES);
+    const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
+    char why[256];
+    void *buf;
+    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+        return mc_result_fail(res, 3, "%s", why);
+
+    double *wall_s = calloc((size_t)reps + 1, sizeof *wall_s);
+    double *thr_s = calloc(((size_t)reps + 1) * (size_t)nt, sizeof *thr_s);
+    int *cpu = calloc((size_t)nt, sizeof *cpu), *node = calloc((size_t)nt, sizeof *node);
+    if (!wall_s || !thr_s || !cpu || !node) {
+        free(wall_s), free(thr_s), free(cpu), free(node);
+        mc_buffer_free(buf, total);
+        return mc_result_fail(res, 3, "out of memory for the timing arrays");
+    }
+    int done = 0, bad_thread = -1;
+    volatile int abort_flag = 0;
+    uint64_t t0 = 0;
+
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num();
+        mc_pin_self(cfg->cpu[t]);
+        cpu[t] = sched_getcpu();
+        node[t] = mc_cpu_node(-1);
+        uint64_t *w = (uint64_t *)((char *)buf + (size_t)t * slice);
+        uint64_t first = (uint64_t)t * words;
+        for (size_t i = 0; i < words; i++)   /* first touch by the owner */
+            w[i] = first + i;
+        uint64_t want = expected_sum(first, words);
+        /* rep 0 is the warm-up, not counted */
+        for (int r = 0; r <= reps; r++) {
+#pragma omp barrier
+            if (abort_flag)
+                break;
+#pragma omp master
+            {
+                if (r == 1)
+                    mc_counters_begin(res, cfg);
+                t0 = mb_now_ns();
+            }
+#pragma omp barrier
+            uint64_t a = mb_now_ns();
+            uint64_t s = sum_words(w, words);
+            uint64_t b = mb_now_ns();
+            thr_s[(size_t)r * (size_t)nt + (size_t)t] = (double)(b - a) * 1e-9;
+            if (s != want) {
+#pragma omp critical
+                bad_thread = t;
+            }
+#pragma omp barrier
+#pragma omp master
+            {
+                wall_s[r] = (double)(mb_now_ns() - t0) * 1e-9;
+                done = r;
+                if (*cfg->stop)
+                    abort_flag = 1;
+            }
+        }
+#pragma omp master
+        if (done >= 1)
+            mc_counters_end(res, cfg);
+    }
+    mc_restore_mask(cfg);
+    mc_buffer_thp(res, buf, total);
+    mc_buffer_placement(res, buf, total);
+    mc_buffer_free(buf, total);
+
+    int n = done;   /* counted reps: 1..done */
+    if (abort_flag && n < reps)
+        res->complete = false;
+    double *gbps = calloc((size_t)(n > 0 ? n : 1), sizeof *gbps);
+    for (int r = 1; gbps && r <= n; r++)
+        gbps[r - 1] = (double)total / wall_s[r] * 1e-9;
+    mc_metric_samples(res, "bandwidth", "GB/s", gbps, (size_t)n,
+                      "interrupted before the first repetition");
+    mc_metric_samples(res, "time", "s", wall_s + 1, (size_t)n,
+                      "interrupted before the first repetition");
+    mc_metric(res, "bytes_per_rep", "bytes", (double)total);
+
+    /* per thread: median over reps of slice / own time */
+    mc_table_t *tab = mc_table_new(res, "per_thread", thread_cols, 5);
+    double *v = calloc((size_t)(n > 0 ? n : 1), sizeof *v);
+    double *thr_med = calloc((size_t)nt, sizeof *thr_med);
+    for (int t = 0; v && thr_med && t < nt; t++) {
+        for (int r = 1; r <= n; r++)
+            v[r - 1] = (double)slice / thr_s[(size_t)r * (size_t)nt + (size_t)t] * 1e-9;
+        thr_med[t] = n ? mb_median(v, (size_t)n) : NAN;
+        long row = mc_table_row(tab);
+        mc_table_num(tab, row, 0, t);
+        mc_table_num(tab, row, 1, cpu[t]);
+        mc_table_num(tab, row, 2, node[t] >= 0 ? node[t] : NAN);
+        mc_table_num(tab, row, 3, (double)slice);
+        mc_table_num(tab, row, 4, thr_med[t]);
+    }
+    if (thr_med && n) {
+        mb_stats_t st;
+        if (mb_stats_compute(thr_med, (size_t)nt, 0, &st) == 0) {
+            mc_metric(res, "per_thread_min", "GB/s", st.min);
+            mc_metric(res, "per_thread_max", "GB/s", st.max);
+        }
+    }
+    mc_result_counter_metrics(res, (double)total / MC_LINE_BYTES * (n > 0 ? n : 0),
+                              "64-byte line read");
+    free(v), free(thr_med), free(gbps);
+    free(wall_s), free(thr_s), free(cpu), free(node);
+    if (bad_thread >= 0)
+        return mc_result_fail(res, 1, "validation failed: thread %d read a sum that does not "
+                              "match the data written; memory or kernel error", bad_thread);
+    return 0;
+}
+
+static const char *const seqread_options[] = { NULL };
+
+const mc_scenario_t mc_sc_seqread = {
+    .name = "seqread",
+    .summary = "sequential read bandwidth of all threads (GB/s total and per thread)",
+    .options = seqread_options,
+    .supported = mc_supported_always,
+    .run = seqread_run,
+};

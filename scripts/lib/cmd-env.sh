@@ -1,0 +1,36 @@
+# Summary: check the environment that changes memory figures, with fixes
+# Usage: memsuite env [--json]
+#
+# Prints every fact with a verdict (ok, warn, unavailable) and, where it
+# helps, the command that fixes it: the CPU governor of each CPU and
+# whether cpupower is installed; SMT; transparent huge pages; the NUMA
+# layout (numactl --hardware), numa_balancing and swappiness; the DIMMs
+# (dmidecode -t memory, as root: type, speed, populated slots per socket,
+# unbalanced population flagged); the theoretical peak bandwidth
+# (channels x MT/s x 8 bytes) when the DIMM data allows; whether hardware
+# counters are usable (perf stat, else papi_avail); the applied profile.
+#
+#   --json    the same facts as a JSON document (schema memsuite/env/1)
+#
+# MEMSUITE_SYSFS and MEMSUITE_PROCFS point at other sysfs/procfs roots.
+# Always exits 0 once the facts are printed; a "warn" is advice.
+
+ms_use facts
+
+cmd_env() {
+    local json=0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --json) json=1 ;;
+            -h|--help) ms_cmd_help ;;
+            *) ms_unknown_option "$1" ;;
+        esac
+        shift
+    done
+    ms_facts_collect
+    if [ "$json" = 1 ]; then
+        ms_facts_json
+    else
+        ms_facts_text
+    fi
+}

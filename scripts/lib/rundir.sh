@@ -1,0 +1,97 @@
+# shellcheck shell=bash
+# rundir: the results directory of one matrix run.
+#
+#   run.json        marker + config + status (schema memsuite/run/1)
+#   env.json        environment at the start (memsuite env --json)
+#   plan.tsv        the cells: id bench scenario size_bytes threads reps
+#   commands.txt    the exact command line of every cell, as run
+#   cells/ID.json   one result document per finished cell
+#   logs/ID.log     the cell's stderr
+#   summary.csv     one row per cell x record x metric
+# A run that did not finish has "complete": false; --resume DIR runs the
+# cells that have no valid result yet.
+
+ms_use results
+
+MS_SUMMARY_HEADER="cell,bench,scenario,size_bytes,threads,bind,record,metric,unit,value,n,cv,median,primary,value_mbps"
+
+# Create an empty results directory (dies 2 when it holds files, 3 when
+# it cannot be created or written).
+ms_rundir_create() {
+    local d="$1" probe
+    if [ -e "$d" ] && [ ! -d "$d" ]; then
+        ms_die "$MS_EX_ENV" "results directory $d exists and is not a directory; choose another --out"
+    fi
+    if [ -d "$d" ] && [ -n "$(ls -A -- "$d" 2>/dev/null)" ]; then
+        ms_usage_error "results directory $d is not empty; choose another --out, or --resume it"
+    fi
+    mkdir -p -- "$d" 2>/dev/null ||
+        ms_die "$MS_EX_ENV" "cannot create results directory $d; choose a writable --out"
+    probe=$(mktemp "$d/.probe.XXXXXX" 2>/dev/null) ||
+        ms_die "$MS_EX_ENV" "results directory $d is not writable; choose a writable --out"
+    rm -f -- "$probe"
+    mkdir -p -- "$d/cells" "$d/logs"
+}
+
+# ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version.
+ms_rundir_check() {
+    local d="$1" schema
+    [ -d "$d" ] || ms_usage_error "no such results directory: $d"
+    [ -f "$d/run.json" ] ||
+        ms_usage_error "$d is not a memsuite results directory (no run.json)"
+    schema=$(jq -r '.schema // "none"' "$d/run.json" 2>/dev/null) ||
+        ms_usage_error "$d/run.json is not valid JSON"
+    if [ "$schema" != "$MS_RUN_SCHEMA" ]; then
+        ms_usage_error "$d was written by another memsuite version (schema '$schema', this one reads '$MS_RUN_SCHEMA'); use that version or rerun"
+    fi
+    [ -f "$d/plan.tsv" ] || ms_usage_error "$d has no plan.tsv; it cannot be resumed or reported"
+}
+
+# ms_run_json_update DIR FILTER [jq args]: rewrite run.json atomically.
+# FILTER is always a constant of this script; data goes in as --arg.
+ms_run_json_update() {
+    local d="$1" filter="$2" tmp
+    shift 2
+    tmp=$(mktemp "$d/.run.json.XXXXXX") || return 1
+    if jq "$@" "$filter" "$d/run.json" >"$tmp"; then
+        mv -f -- "$tmp" "$d/run.json"
+    else
+        rm -f -- "$tmp"
+        return 1
+    fi
+}
+ms_run_json_get() { jq -r "$2" "$1/run.json"; }
+
+# ms_rundir_cells DIR: the plan lines (without the header)
+ms_rundir_cells() { grep -v '^#' "$1/plan.tsv"; }
+
+ms_rundir_cell_done() {   # DIR ID
+    local f="$1/cells/$2.json"
+    [ -f "$f" ] && ms_res_check "$f" >/dev/null && ms_res_complete "$f"
+}
+
+# Rebuild summary.csv from the plan and every finished cell.
+ms_rundir_summary() {
+    local d="$1" id bench scen size threads reps bind tmp
+    bind=$(ms_run_json_get "$d" '.config.bind // "none"')
+    tmp=$(mktemp "$d/.summary.XXXXXX") || return 1
+    {
+        printf '%s\n' "$MS_SUMMARY_HEADER"
+        while IFS=$'\t' read -r id bench scen size threads reps; do
+            ms_rundir_cell_done "$d" "$id" || continue
+            ms_res_flatten "$d/cells/$id.json" |
+                awk -F '\t' -v OFS=, -v pre="$id,$bench,$scen,$size,$threads,$bind" '{
+                    $1 = $1; print pre, $0 }'
+        done < <(ms_rundir_cells "$d")
+    } >"$tmp"
+    mv -f -- "$tmp" "$d/summary.csv"
+}
+
+# Count finished cells.
+ms_rundir_done_count() {
+    local d="$1" id n=0 _
+    while IFS=$'\t' read -r id _; do
+        ms_rundir_cell_done "$d" "$id" && n=$((n + 1))
+    done < <(ms_rundir_cells "$d")
+    printf '%s\n' "$n"
+}
