@@ -127,6 +127,9 @@ ms_cell_command() {
     MS_CMDV+=("$path" "${MS_ARGV[@]}")
 }
 
+# "stream" or "mencal:randread"
+ms_bench_label() { if [ "$2" = "-" ]; then printf '%s\n' "$1"; else printf '%s:%s\n' "$1" "$2"; fi; }
+
 # Cell id: bench[-scenario]-s<bytes>-t<threads>
 ms_cell_id() {
     local scen=""

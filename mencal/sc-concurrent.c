@@ -1,0 +1,352 @@
+/* concurrent: N worker processes, each with its own buffer, doing random
+ * cache-line reads and writes at --read-pct, released together by a
+ * process-shared barrier, for --duration seconds.  Reports the total and
+ * the spread between processes (min, max, max/min, CV, Jain's index).
+ *
+ * Every child is reaped: a worker that dies is reported with its signal
+ * or exit code, never averaged away; on SIGINT the workers are stopped
+ * and reaped and the figures gathered so far are kept (incomplete);
+ * children die with the parent (PR_SET_PDEATHSIG), so none is orphaned. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mencal.h"
+#include "timer.h"
+
+#define CHUNK_ACCESSES 4096
+#define REAP_GRACE_NS 5000000000ULL   /* after stop: wait 5 s, then SIGKILL */
+
+typedef struct {
+    _Alignas(64) _Atomic uint64_t reads, writes;
+    _Atomic int finished;      /* 1 when the worker left its loop */
+    int cpu, node;
+    int setup_err;             /* errno of a failed setup, 0 ok */
+    double elapsed_s;          /* the worker's own measured time */
+} slot_t;
+
+typedef struct {
+    pthread_barrier_t barrier;
+    _Atomic int stop;
+    _Atomic int nready;
+    slot_t slot[];
+} shared_t;
+
+typedef struct {
+    pid_t pid;
+    bool reaped;
+    int status;                /* wait status */
+    struct rusage ru;
+} child_t;
+
+static void sleep_ns(uint64_t ns)
+{
+    struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+    nanosleep(&ts, NULL);
+}
+
+/* The worker: never returns. */
+static void __attribute__((noreturn))
+worker(const mc_config_t *cfg, shared_t *sh, int w, size_t bytes, pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)   /* the parent died before prctl */
+        _exit(1);
+    prctl(PR_SET_NAME, "mencal-worker");
+    signal(SIGINT, SIG_IGN);   /* the parent stops us through sh->stop */
+    signal(SIGTERM, SIG_DFL);
+    slot_t *s = &sh->slot[w];
+    mc_pin_self(cfg->cpu[w % cfg->ncores]);
+    void *buf = NULL;
+    char why[256];
+    int rc = mc_buffer_alloc(bytes, cfg->hugepages, &buf, why, sizeof why);
+    if (rc == 0)
+        memset(buf, 0, bytes);   /* first touch: local to this worker's CPU */
+    s->setup_err = rc ? -rc : 0;
+    s->cpu = sched_getcpu();
+    s->node = mc_cpu_node(-1);
+    atomic_fetch_add(&sh->nready, 1);
+    pthread_barrier_wait(&sh->barrier);
+    if (rc != 0)
+        _exit(3);
+    mc_mix_t m;
+    mc_mix_init(&m, buf, bytes / MC_LINE_BYTES, (unsigned)cfg->read_pct, true, cfg->seed,
+                (uint64_t)w);
+    uint64_t t0 = mb_now_ns();
+    while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+        mc_mix_run(&m, CHUNK_ACCESSES);
+        atomic_store_explicit(&s->reads, m.reads, memory_order_relaxed);
+        atomic_store_explicit(&s->writes, m.writes, memory_order_relaxed);
+    }
+    s->elapsed_s = (double)(mb_now_ns() - t0) * 1e-9;
+    s->cpu = sched_getcpu();
+    s->node = mc_cpu_node(-1);
+    volatile uint64_t consumed = m.sink;
+    (void)consumed;
+    atomic_store(&s->finished, 1);
+    _exit(0);
+}
+
+/* Reap whatever has exited, without blocking.  Returns the count still running. */
+static int reap_some(child_t *ch, int n)
+{
+    int running = 0;
+    for (int i = 0; i < n; i++) {
+        if (ch[i].reaped || ch[i].pid <= 0)
+            continue;
+        pid_t r = wait4(ch[i].pid, &ch[i].status, WNOHANG, &ch[i].ru);
+        if (r == ch[i].pid)
+            ch[i].reaped = true;
+        else
+            running++;
+    }
+    return running;
+}
+
+/* Stop, then reap every child: a grace period, then SIGKILL. */
+static void reap_all(shared_t *sh, child_t *ch, int n)
+{
+    atomic_store(&sh->stop, 1);
+    uint64_t deadline = mb_now_ns() + REAP_GRACE_NS;
+    while (reap_some(ch, n) > 0 && mb_now_ns() < deadline)
+        sleep_ns(2000000);
+    for (int i = 0; i < n; i++)
+        if (!ch[i].reaped && ch[i].pid > 0) {
+            kill(ch[i].pid, SIGKILL);
+            if (wait4(ch[i].pid, &ch[i].status, 0, &ch[i].ru) == ch[i].pid)
+                ch[i].reaped = true;
+        }
+}
+
+static bool child_ok(const child_t *c, const slot_t *s)
+{
+    return c->reaped && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0 && !s->setup_err;
+}
+
+static void child_status(const child_t *c, const slot_t *s, char *buf, size_t len)
+{
+    if (c->pid <= 0)
+        snprintf(buf, len, "not started (fork failed)");
+    else if (!c->reaped)
+        snprintf(buf, len, "not reaped");
+    else if (s->setup_err)
+        snprintf(buf, len, "setup failed: %s", strerror(s->setup_err));
+    else if (WIFSIGNALED(c->status))
+        snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(c->status),
+                 strsignal(WTERMSIG(c->status)));
+    else if (WIFEXITED(c->status) && WEXITSTATUS(c->status) != 0)
+        snprintf(buf, len, "exited with code %d", WEXITSTATUS(c->status));
+    else
+        snprintf(buf, len, "ok");
+}
+
+static const mc_col_t worker_cols[] = {
+    { "worker", "", false },     { "pid", "", false },       { "cpu", "", false },
+    { "node", "", false },       { "reads", "", false },     { "writes", "", false },
+    { "seconds", "s", false },   { "bandwidth", "GB/s", false }, { "minflt", "", false },
+    { "maxrss_kib", "KiB", false }, { "status", "", true },
+};
+
+static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
+{
+    const int n = cfg->procs;
+    const size_t bytes = mc_slice_bytes(cfg->size_bytes, n, 4096);
+    size_t shbytes = sizeof(shared_t) + (size_t)n * sizeof(slot_t);
+    shared_t *sh = mmap(NULL, shbytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh == MAP_FAILED)
+        return mc_result_fail(res, 3, "shared mmap of %zu bytes failed: %s", shbytes,
+                              strerror(errno));
+    memset(sh, 0, shbytes);
+    pthread_barrierattr_t ba;
+    pthread_barrierattr_init(&ba);
+    pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
+    int prc = pthread_barrier_init(&sh->barrier, &ba, (unsigned)n + 1);
+    pthread_barrierattr_destroy(&ba);
+    if (prc != 0) {
+        munmap(sh, shbytes);
+        return mc_result_fail(res, 3, "pthread_barrier_init: %s", strerror(prc));
+    }
+    child_t *ch = calloc((size_t)n, sizeof *ch);
+    if (!ch) {
+        pthread_barrier_destroy(&sh->barrier);
+        munmap(sh, shbytes);
+        return mc_result_fail(res, 3, "out of memory");
+    }
+    if (n > cfg->ncores)
+        mc_result_note(res, "--procs %d exceeds the %d physical cores: workers share cores", n,
+                       cfg->ncores);
+
+    pid_t parent = getpid();
+    fflush(NULL);
+    int forked = 0;
+    bool fork_failed = false;
+    for (int w = 0; w < n; w++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            worker(cfg, sh, w, bytes, parent);
+        if (pid < 0) {
+            fork_failed = true;
+            mc_result_note(res, "fork of worker %d failed: %s", w, strerror(errno));
+            break;
+        }
+        ch[w].pid = pid;
+        forked++;
+    }
+
+    /* wait until every worker is set up, watching for deaths and SIGINT */
+    bool started = false, interrupted = false;
+    while (!fork_failed) {
+        if (atomic_load(&sh->nready) == n) {
+            started = true;
+            break;
+        }
+        if (*cfg->stop) {
+            interrupted = true;
+            break;
+        }
+        if (reap_some(ch, forked) < forked)
+            break;   /* a worker died during setup: the barrier can never complete */
+        sleep_ns(1000000);
+    }
+    uint64_t t0 = mb_now_ns(), t_end = t0;
+    if (started) {
+        pthread_barrier_wait(&sh->barrier);   /* everyone is waiting: releases all */
+        t0 = mb_now_ns();
+        uint64_t until = t0 + (uint64_t)(cfg->duration_s * 1e9);
+        while (mb_now_ns() < until) {
+            if (*cfg->stop) {
+                interrupted = true;
+                break;
+            }
+            reap_some(ch, forked);   /* early deaths are recorded as they happen */
+            uint64_t left = until - mb_now_ns();
+            sleep_ns(left < 20000000ULL ? left : 20000000ULL);
+            if (mb_now_ns() >= until)
+                break;
+        }
+        atomic_store(&sh->stop, 1);
+        t_end = mb_now_ns();
+    } else {
+        /* workers blocked in the barrier cannot see stop: kill them */
+        for (int i = 0; i < forked; i++)
+            if (!ch[i].reaped)
+                kill(ch[i].pid, SIGKILL);
+    }
+    reap_all(sh, ch, forked);
+    pthread_barrier_destroy(&sh->barrier);
+
+    if (interrupted)
+        res->complete = false;
+    double wall = (double)(t_end - t0) * 1e-9;
+    mc_table_t *tab = mc_table_new(res, "workers", worker_cols, 11);
+    double *gbps = calloc((size_t)n, sizeof *gbps);
+    int nok = 0, nbad = 0;
+    uint64_t reads = 0, writes = 0;
+    char first_bad[200] = "";
+    for (int w = 0; w < n; w++) {
+        slot_t *s = &sh->slot[w];
+        char st[160];
+        child_status(&ch[w], s, st, sizeof st);
+        bool ok = child_ok(&ch[w], s);
+        uint64_t r = atomic_load(&s->reads), wr = atomic_load(&s->writes);
+        double secs = ok ? s->elapsed_s : NAN;
+        double g = ok && secs > 0 ? (double)(r + wr) * MC_LINE_BYTES / secs * 1e-9 : NAN;
+        long row = mc_table_row(tab);
+        mc_table_num(tab, row, 0, w);
+        mc_table_num(tab, row, 1, ch[w].pid > 0 ? ch[w].pid : NAN);
+        mc_table_num(tab, row, 2, s->cpu);
+        mc_table_num(tab, row, 3, s->node >= 0 ? s->node : NAN);
+        mc_table_num(tab, row, 4, (double)r);
+        mc_table_num(tab, row, 5, (double)wr);
+        mc_table_num(tab, row, 6, secs);
+        mc_table_num(tab, row, 7, g);
+        if (!ok) {
+            mc_table_str(tab, row, 6, st);
+            mc_table_str(tab, row, 7, st);
+        }
+        mc_table_num(tab, row, 8, ch[w].reaped ? (double)ch[w].ru.ru_minflt : NAN);
+        mc_table_num(tab, row, 9, ch[w].reaped ? (double)ch[w].ru.ru_maxrss : NAN);
+        mc_table_str(tab, row, 10, st);
+        reads += r, writes += wr;
+        if (ok && gbps) {
+            gbps[nok++] = g;
+        } else {
+            nbad++;
+            if (!first_bad[0])
+                snprintf(first_bad, sizeof first_bad, "worker %d (pid %d): %s", w,
+                         (int)ch[w].pid, st);
+        }
+    }
+    const char *none = mc_result_keep(res, interrupted && !started
+                                              ? "interrupted before the workers started"
+                                              : "no worker completed");
+    double sum = 0;
+    for (int i = 0; i < nok; i++)
+        sum += gbps[i];
+    if (nok) {
+        mc_metric(res, "total_bandwidth", "GB/s", sum);
+        mb_metric_t *m = mc_metric_samples(res, "per_process_bandwidth", "GB/s", gbps,
+                                           (size_t)nok, none);
+        const mb_stats_t *st = m ? m->stats : NULL;
+        if (st) {
+            mc_metric(res, "per_process_min", "GB/s", st->min);
+            mc_metric(res, "per_process_max", "GB/s", st->max);
+            if (st->min > 0)
+                mc_metric(res, "max_min_ratio", "", st->max / st->min);
+            else
+                mc_metric_na(res, "max_min_ratio", "", "a worker moved no data");
+            mc_metric(res, "cv", "", st->cv);
+        }
+        double jain = mb_jain_index(gbps, (size_t)nok);
+        if (isfinite(jain))
+            mc_metric(res, "fairness_jain", "", jain);
+        else
+            mc_metric_na(res, "fairness_jain", "", "no worker moved data");
+    } else {
+        mc_metric_na(res, "total_bandwidth", "GB/s", none);
+        mc_metric_na(res, "fairness_jain", "", none);
+    }
+    mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
+    mc_metric(res, "write_bytes", "bytes", (double)writes * MC_LINE_BYTES);
+    mc_metric(res, "wall_time", "s", wall);
+    mc_metric(res, "workers", "", n);
+    mc_metric(res, "workers_failed", "", nbad);
+    res->buffer_bytes = bytes;
+    snprintf(res->thp_why, sizeof res->thp_why, "each worker maps its own buffer");
+    if (cfg->counters_on)
+        mc_metric_na(res, "ipc", "instructions/cycle",
+                     "unavailable: hardware counters are not collected for worker processes");
+    mc_result_note(res, "%d processes x %zu bytes, random %d%% loads, released by a "
+                   "process-shared barrier; per-worker minflt/maxrss from wait4", n, bytes,
+                   cfg->read_pct);
+    free(gbps);
+    free(ch);
+    munmap(sh, shbytes);
+    if (nbad && !interrupted)
+        return mc_result_fail(res, 1, "%d of %d workers failed; first: %s; the figures cover "
+                              "the %d that completed", nbad, n, first_bad, nok);
+    if (nbad)
+        mc_result_note(res, "%d of %d workers did not complete (interrupted); first: %s", nbad,
+                       n, first_bad);
+    return 0;
+}
+
+static const char *const concurrent_options[] = { "procs", "duration", "read-pct", NULL };
+
+const mc_scenario_t mc_sc_concurrent = {
+    .name = "concurrent",
+    .summary = "N processes doing random reads/writes together (total, spread, fairness)",
+    .options = concurrent_options,
+    .supported = mc_supported_always,
+    .run = concurrent_run,
+};

@@ -1,0 +1,444 @@
+# Summary: run the size x threads matrix and keep every result with its environment
+# Usage: memsuite run [--bench LIST] [--sizes LIST] [--threads LIST] [--reps N]
+#                     [--cooldown S] [--bind MODE] [--out DIR] [--quick] [--dry-run]
+#                     [--enforce [--thp MODE] [--strict]] [--profile NAME [--baseline]]
+#        memsuite run --resume DIR [--cooldown S] [--enforce ...]
+#
+# Runs each benchmark over a matrix of array sizes and thread counts and
+# writes a results directory: run.json (version marker and status),
+# env.json (memsuite env --json), plan.tsv, commands.txt (the exact
+# command of every cell), cells/<id>.json (one result per cell),
+# logs/<id>.log and summary.csv.  A progress line with the cell count and
+# the ETA goes to stderr.
+#
+#   --bench LIST     stream, mbw, mencal[:scenario] (default: stream);
+#                    mencal:sweep is the randread latency sweep
+#   --sizes LIST     bytes per array: 64M,1G,... or multiples of the
+#                    last-level cache: 1x,4x,8x (the default)
+#   --threads LIST   default 1,2,4,... up to the physical cores; 'cores'
+#                    stands for the core count.  mbw is single-threaded.
+#   --reps N         timed repetitions per cell (default: stream 20,
+#                    mbw 10, mencal 5); stream gets --ntimes N+1
+#   --cooldown S     seconds to wait between cells (default 5)
+#   --bind MODE      none | close | spread (OMP_PLACES=cores and
+#                    OMP_PROC_BIND) | node:N (numactl --cpunodebind=N
+#                    --membind=N); default spread
+#   --out DIR        results directory (default
+#                    ./memsuite-results/<host>-<UTC time>); must be empty
+#   --resume DIR     finish an interrupted run with its stored plan
+#   --dry-run        print the plan and the commands; run nothing
+#   --quick          a smoke run: sizes 1x,4x LLC (at most 256 MiB),
+#                    1 repetition, no cooldown
+#   --enforce        as root: governor performance on every CPU and SMT
+#                    off for the run; the prior state is saved first and
+#                    restored on every exit path
+#   --thp MODE       with --enforce: THP mode for the run (always,
+#                    madvise, never)
+#   --strict         with --enforce: a knob this machine lacks is fatal
+#                    (exit 3) instead of skipped
+#   --profile NAME   apply an OS profile (memsuite profile) for the run and
+#                    restore it afterwards; needs root
+#   --baseline       with --profile: run the matrix first as the machine
+#                    is (DIR/baseline), then under the profile
+#                    (DIR/<profile>), then compare them (DIR/compare.txt)
+#
+# Exit: 0 every cell ran, 1 a cell failed, 2 usage, 3 the environment
+# prevents a valid run (tool not built, no root for --enforce, lock held,
+# unwritable directory).  Interrupted: 130 (SIGINT) or 143 (SIGTERM), with
+# the results directory marked incomplete.
+
+ms_use sysfs lists bench results rundir lock
+
+MS_RUN_BENCHES=()   # "name<TAB>scenario"
+MS_RUN_SIZES=()
+MS_RUN_THREADS=()
+MS_RUN_REPS=""      # "" = per-bench default
+MS_RUN_COOLDOWN=5
+MS_RUN_BIND=spread
+MS_RUN_TUNABLES=""
+MS_RUN_DIR=""       # the results dir being written (for the exit hook)
+MS_RUN_ARGS=()
+
+cmd_run() {
+    local benches="stream" sizes="" threads="" reps="" cooldown="" bind="spread"
+    local out="" resume="" dry=0 quick=0 enforce=0 thp="" strict=0 profile="" baseline=0
+    MS_RUN_ARGS=("$@")
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --bench|--benches) ms_need_arg "$1" $#; benches="$2"; shift ;;
+            --sizes) ms_need_arg "$1" $#; sizes="$2"; shift ;;
+            --threads) ms_need_arg "$1" $#; threads="$2"; shift ;;
+            --reps) ms_need_arg "$1" $#; reps="$2"; shift ;;
+            --cooldown) ms_need_arg "$1" $#; cooldown="$2"; shift ;;
+            --bind) ms_need_arg "$1" $#; bind="$2"; shift ;;
+            --out|-o) ms_need_arg "$1" $#; out="$2"; shift ;;
+            --resume) ms_need_arg "$1" $#; resume="$2"; shift ;;
+            --dry-run|-n) dry=1 ;;
+            --quick) quick=1 ;;
+            --enforce) enforce=1 ;;
+            --thp) ms_need_arg "$1" $#; thp="$2"; shift ;;
+            --strict) strict=1 ;;
+            --profile) ms_need_arg "$1" $#; profile="$2"; shift ;;
+            --baseline) baseline=1 ;;
+            -h|--help) ms_cmd_help ;;
+            *) ms_unknown_option "$1" ;;
+        esac
+        shift
+    done
+
+    # --- validate everything before touching anything ---
+    local v
+    if [ -n "$reps" ]; then
+        v=$(ms_parse_uint_opt --reps "$reps" 100000) || ms_usage_error "$v"
+        [ "$v" -ge 1 ] || ms_usage_error "--reps: must be at least 1"
+        MS_RUN_REPS="$v"
+    elif [ "$quick" = 1 ]; then
+        MS_RUN_REPS=1
+    fi
+    if [ -n "$cooldown" ]; then
+        v=$(ms_parse_uint_opt --cooldown "$cooldown" 3600) || ms_usage_error "$v"
+        MS_RUN_COOLDOWN="$v"
+    elif [ "$quick" = 1 ]; then
+        MS_RUN_COOLDOWN=0
+    fi
+    if [ -n "$thp" ]; then
+        [ "$enforce" = 1 ] || ms_usage_error "--thp needs --enforce"
+        case "$thp" in always|madvise|never) ;; *) ms_usage_error "--thp: invalid mode '$thp'; use always, madvise or never" ;; esac
+    fi
+    [ "$strict" = 1 ] && [ "$enforce" = 0 ] && ms_usage_error "--strict needs --enforce"
+    [ "$baseline" = 1 ] && [ -z "$profile" ] && ms_usage_error "--baseline needs --profile NAME"
+    if [ -n "$profile" ]; then
+        ms_use profiles
+        ms_profile_load "$profile"
+    fi
+
+    if [ -n "$resume" ]; then
+        [ -n "$out" ] && ms_usage_error "--resume and --out do not go together"
+        [ -n "$profile" ] && ms_usage_error "--resume and --profile do not go together; resume DIR/baseline and DIR/<profile> one at a time"
+        if [ -n "$sizes$threads$reps" ] || [ "$quick" = 1 ] || [ "$bind" != spread ] || [ "$benches" != stream ]; then
+            ms_usage_error "--resume reuses the stored plan; --bench, --sizes, --threads, --reps, --bind and --quick do not apply"
+        fi
+        ms_run_resume "$resume" "$dry" "$enforce" "$thp" "$strict"
+        return
+    fi
+
+    local -a nodes
+    mapfile -t nodes < <(ms_numa_nodes)
+    v=$(ms_bind_check "$bind" "${nodes[@]}") || ms_usage_error "--bind: $v"
+    MS_RUN_BIND="$bind"
+    v=$(ms_bench_list_parse "$benches") || ms_usage_error "--bench: $v"
+    mapfile -t MS_RUN_BENCHES <<<"$v"
+
+    local cores llc=0
+    cores=$(ms_physical_cores)
+    if ms_llc_detect; then llc="$MS_LLC_BYTES"; fi
+    if [ -z "$sizes" ]; then
+        if [ "$llc" -le 0 ]; then
+            ms_die "$MS_EX_ENV" "cannot size the arrays: the last-level cache is unknown ($MS_LLC_NOTE); pass --sizes 256M,1G or set MEMSUITE_LLC"
+        fi
+        if [ "$quick" = 1 ]; then sizes="1x,4x"; else sizes="1x,4x,8x"; fi
+    fi
+    v=$(ms_parse_size_list "$sizes" "$llc") || ms_usage_error "--sizes: $v"
+    mapfile -t MS_RUN_SIZES <<<"$v"
+    if [ "$quick" = 1 ]; then
+        local -a capped=()
+        for v in "${MS_RUN_SIZES[@]}"; do
+            [ "$v" -gt $((256 * 1024 * 1024)) ] && v=$((256 * 1024 * 1024))
+            capped+=("$v")
+        done
+        mapfile -t MS_RUN_SIZES < <(printf '%s\n' "${capped[@]}" | awk '!seen[$0]++')
+    fi
+    if [ -n "$threads" ]; then
+        v=$(ms_parse_thread_list "$threads" "$cores") || ms_usage_error "--threads: $v"
+    else
+        v=$(ms_default_threads "$cores")
+    fi
+    mapfile -t MS_RUN_THREADS <<<"$v"
+
+    local plan
+    plan=$(ms_mktemp)
+    ms_run_plan "$llc" >"$plan"
+    [ -s "$plan" ] || ms_die "$MS_EX_ENV" "no cell fits in the available memory; pass smaller --sizes"
+
+    if [ "$dry" = 1 ]; then
+        ms_run_print_plan "$plan" "$llc"
+        return 0
+    fi
+
+    ms_run_require_tools "$plan"
+    [ -z "$out" ] && out="memsuite-results/$(ms_hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
+    if [ "$enforce" = 1 ] && ! ms_is_root; then
+        ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
+    fi
+    if [ -n "$profile" ] && ! ms_is_root; then
+        ms_die "$MS_EX_ENV" "--profile needs root (it writes sysctl and sysfs knobs); run as root or drop --profile"
+    fi
+    ms_lock_take
+
+    local rc=0
+    if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
+        ms_rundir_create "$out"
+        ms_rundir_create "$out/baseline"
+        ms_rundir_create "$out/$MS_PROF_NAME"
+    else
+        ms_rundir_create "$out"
+    fi
+    if [ "$enforce" = 1 ]; then
+        ms_use enforce
+        ms_enforce_apply "$strict" "$thp"
+    fi
+    if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
+        ms_note "baseline: the matrix as the machine is, into $out/baseline"
+        ms_run_new "$out/baseline" "$plan" || rc=1
+        ms_profile_apply 0
+        ms_at_exit ms_profile_restore_hook
+        MS_RUN_TUNABLES=$(ms_profile_tunables_value)
+        ms_note "profile $MS_PROF_NAME: the matrix again, into $out/$MS_PROF_NAME"
+        ms_run_new "$out/$MS_PROF_NAME" "$plan" || rc=1
+        ms_profile_restore_hook
+        ms_use compare
+        ms_compare_dirs "$out/baseline" "$out/$MS_PROF_NAME" 0 0 >"$out/compare.txt"
+        cat -- "$out/compare.txt"
+    elif [ -n "$profile" ]; then
+        ms_profile_apply 0
+        ms_at_exit ms_profile_restore_hook
+        MS_RUN_TUNABLES=$(ms_profile_tunables_value)
+        ms_run_new "$out" "$plan" || rc=1
+        ms_profile_restore_hook
+    else
+        MS_RUN_TUNABLES=$(ms_run_active_tunables)
+        ms_run_new "$out" "$plan" || rc=1
+    fi
+    return "$rc"
+}
+
+ms_run_active_tunables() {
+    ms_use profiles
+    ms_profile_active_tunables
+}
+
+# Plan lines "id bench scenario size threads reps" for the configured
+# matrix; cells that do not fit in memory are left out with a warning.
+ms_run_plan() {
+    local llc="$1" line bench scen size t reps need avail="" threaded
+    local -a ts
+    avail=$(ms_mem_available_bytes) || avail=""
+    for line in "${MS_RUN_BENCHES[@]}"; do
+        bench="${line%%$'\t'*}" scen="${line#*$'\t'}"
+        reps=$(ms_bench_reps "$bench" "$MS_RUN_REPS")
+        threaded=$(ms_bench_field "$bench" 4)
+        if [ "$threaded" = yes ]; then ts=("${MS_RUN_THREADS[@]}"); else ts=(1); fi
+        local -a sz=("${MS_RUN_SIZES[@]}")
+        if [ "$scen" = sweep ]; then
+            sz=("$(printf '%s\n' "${MS_RUN_SIZES[@]}" | sort -n | tail -n 1)")
+        fi
+        for size in "${sz[@]}"; do
+            need=$(ms_bench_need_bytes "$bench" "$size")
+            if [ -n "$avail" ] && [ "$need" -gt $((avail / 10 * 9)) ]; then
+                ms_warn "skipping $bench at $(ms_human_bytes "$size") per array: needs $(ms_human_bytes "$need") but MemAvailable is $(ms_human_bytes "$avail")"
+                continue
+            fi
+            for t in "${ts[@]}"; do
+                printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(ms_cell_id "$bench" "$scen" "$size" "$t")" "$bench" "$scen" "$size" "$t" "$reps"
+            done
+        done
+    done
+}
+
+ms_run_require_tools() {
+    local tool _ bench
+    while IFS=$'\t' read -r _ bench _; do
+        tool=$(ms_bench_field "$bench" 2)
+        ms_tool_require "$tool" >/dev/null
+    done <"$1"
+    if [[ "$MS_RUN_BIND" == node:* ]]; then
+        ms_require_cmd numactl "--bind node:N needs it: apt-get install numactl"
+    fi
+}
+
+ms_run_print_plan() {
+    local plan="$1" llc="$2" n i=0 id bench scen size t reps s
+    n=$(wc -l <"$plan")
+    printf 'memsuite run plan: %s cell(s); bind %s; cooldown %s s\n' "$n" "$MS_RUN_BIND" "$MS_RUN_COOLDOWN"
+    if [ "$llc" -gt 0 ]; then
+        printf 'LLC %s (%s)\n' "$(ms_human_bytes "$llc")" "$MS_LLC_SOURCE"
+    fi
+    printf 'sizes per array:'
+    for s in "${MS_RUN_SIZES[@]}"; do
+        printf ' %s' "$(ms_human_bytes "$s" | tr -d ' ')"
+        [ "$llc" -gt 0 ] && printf '(%sx LLC)' "$(awk -v a="$s" -v b="$llc" 'BEGIN { printf "%.3g", a / b }')"
+    done
+    printf '\nthreads: %s\n' "$(printf '%s\n' "${MS_RUN_THREADS[@]}" | paste -sd, -)"
+    while IFS=$'\t' read -r id bench scen size t reps; do
+        i=$((i + 1))
+        ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)"
+        printf '[%s/%s] %s: %s\n' "$i" "$n" "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
+    done <"$plan"
+}
+
+# Write the marker, env.json and plan, then run every cell.
+ms_run_new() {
+    local d="$1" plan="$2"
+    ms_use facts
+    {
+        printf '#id\tbench\tscenario\tsize_bytes\tthreads\treps\n'
+        cat -- "$plan"
+    } >"$d/plan.tsv"
+    local benches sizes threads
+    benches=$(printf '%s\n' "${MS_RUN_BENCHES[@]}" | awk -F '\t' '{ print ($2 == "-" ? $1 : $1 ":" $2) }' | jq -R . | jq -s -c .)
+    sizes=$(printf '%s\n' "${MS_RUN_SIZES[@]}" | jq -s -c .)
+    threads=$(printf '%s\n' "${MS_RUN_THREADS[@]}" | jq -s -c .)
+    jq -n --arg schema "$MS_RUN_SCHEMA" --arg version "$MS_VERSION" --arg created "$(ms_now_utc)" \
+        --arg host "$(ms_hostname)" --argjson benches "$benches" --argjson sizes "$sizes" \
+        --argjson threads "$threads" --arg reps "$MS_RUN_REPS" --arg bind "$MS_RUN_BIND" \
+        --arg cooldown "$MS_RUN_COOLDOWN" --arg tunables "$MS_RUN_TUNABLES" \
+        --arg llc "${MS_LLC_BYTES:-0}" --arg enforce "${MS_ENFORCE_SUMMARY:-}" \
+        --arg profile "${MS_PROF_STATE:+$MS_PROF_NAME}" \
+        --arg cells "$(wc -l <"$plan")" --args '
+        { schema: $schema, memsuite_version: $version, created: $created, host: $host,
+          complete: false, status: "running", args: $ARGS.positional,
+          config: { benches: $benches, sizes_bytes: $sizes, threads: $threads,
+                    reps: (if $reps == "" then null else ($reps | tonumber) end),
+                    bind: $bind, cooldown_s: ($cooldown | tonumber),
+                    glibc_tunables: (if $tunables == "" then null else $tunables end),
+                    llc_bytes: ($llc | tonumber),
+                    enforce: (if $enforce == "" then null else $enforce end),
+                    profile: (if $profile == "" then null else $profile end) },
+          cells_total: ($cells | tonumber), cells_done: 0, failed: [] }' \
+        "${MS_RUN_ARGS[@]}" >"$d/run.json"
+    ms_facts_collect 2>/dev/null
+    ms_facts_json >"$d/env.json"
+    : >"$d/commands.txt"
+    ms_run_matrix "$d"
+}
+
+ms_run_resume() {
+    local d="$1" dry="$2" enforce="$3" thp="$4" strict="$5" bench _ plan
+    ms_rundir_check "$d"
+    MS_RUN_BIND=$(ms_run_json_get "$d" '.config.bind // "none"')
+    MS_RUN_TUNABLES=$(ms_run_json_get "$d" '.config.glibc_tunables // ""')
+    if [ "$(ms_run_json_get "$d" '.complete')" = true ]; then
+        ms_note "$d is already complete; nothing to resume"
+        return 0
+    fi
+    plan=$(ms_mktemp)
+    ms_rundir_cells "$d" >"$plan"
+    if [ "$dry" = 1 ]; then
+        local id scen size t reps
+        while IFS=$'\t' read -r id bench scen size t reps; do
+            ms_rundir_cell_done "$d" "$id" && continue
+            ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES"
+            printf '%s: %s\n' "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
+        done <"$plan"
+        return 0
+    fi
+    ms_run_require_tools "$plan"
+    if [ "$enforce" = 1 ]; then
+        ms_use enforce
+        ms_is_root || ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
+    fi
+    ms_lock_take
+    local probe
+    probe=$(mktemp "$d/.probe.XXXXXX" 2>/dev/null) ||
+        ms_die "$MS_EX_ENV" "results directory $d is not writable"
+    rm -f -- "$probe"
+    [ "$enforce" = 1 ] && ms_enforce_apply "$strict" "$thp"
+    ms_use facts
+    ms_facts_collect 2>/dev/null
+    ms_facts_json >"$d/env-resume.json"
+    ms_run_json_update "$d" '.status = "running" | .resumed = ((.resumed // 0) + 1)'
+    ms_note "resuming $d: $(ms_rundir_done_count "$d") of $(wc -l <"$plan") cell(s) already done"
+    ms_run_matrix "$d"
+}
+
+# Exit hook: a run that stops early is marked incomplete.
+ms_run_mark_stopped() {
+    [ -n "$MS_RUN_DIR" ] || return 0
+    local d="$MS_RUN_DIR" status=failed
+    MS_RUN_DIR=""
+    [ -n "$MS_SIGNAL" ] && status="interrupted by SIG$MS_SIGNAL"
+    rm -f -- "$d"/cells/.*.tmp.* 2>/dev/null
+    ms_run_json_update "$d" '.complete = false | .status = $s' --arg s "$status"
+    ms_rundir_summary "$d"
+    ms_note "$d is incomplete ($status); finish it with: memsuite run --resume $(printf '%q' "$d")"
+}
+
+ms_sleep() {
+    [ "$1" -gt 0 ] || return 0
+    sleep "$1" &
+    MS_CHILD=$!
+    wait "$MS_CHILD" || true
+    MS_CHILD=""
+}
+
+ms_fmt_secs() {
+    local s="$1"
+    if [ "$s" -ge 3600 ]; then
+        printf '%d:%02d:%02d' $((s / 3600)) $((s % 3600 / 60)) $((s % 60))
+    else
+        printf '%d:%02d' $((s / 60)) $((s % 60))
+    fi
+}
+
+# Run every cell of DIR's plan that has no valid result yet.
+ms_run_matrix() {
+    local d="$1" id bench scen size t reps total done_n=0 ran=0 failed=0 start now eta tmp rc
+    local -a cells=()
+    mapfile -t cells < <(ms_rundir_cells "$d")
+    total=${#cells[@]}
+    done_n=$(ms_rundir_done_count "$d")
+    MS_RUN_DIR="$d"
+    ms_at_exit ms_run_mark_stopped
+    start=$(date +%s)
+    local line first=1
+    for line in "${cells[@]}"; do
+        IFS=$'\t' read -r id bench scen size t reps <<<"$line"
+        ms_rundir_cell_done "$d" "$id" && continue
+        if [ "$first" = 0 ]; then ms_sleep "$MS_RUN_COOLDOWN"; fi
+        first=0
+        now=$(date +%s)
+        if [ "$ran" -gt 0 ]; then
+            eta=$(ms_fmt_secs $(( (now - start) * (total - done_n - failed) / ran )))
+        else
+            eta="unknown"
+        fi
+        ms_note "[$((done_n + failed + 1))/$total] $(ms_bench_label "$bench" "$scen") $(ms_human_bytes "$size") x $t thread(s); elapsed $(ms_fmt_secs $((now - start))), ETA $eta"
+        ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES"
+        printf '# %s\n%s\n' "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")" >>"$d/commands.txt"
+        tmp=$(mktemp "$d/cells/.$id.tmp.XXXXXX")
+        rc=0
+        ms_run_child "$tmp" "$d/logs/$id.log" "${MS_CMDV[@]}" || rc=$?
+        ran=$((ran + 1))
+        local why=""
+        if [ "$rc" -ne 0 ]; then
+            why="exit $rc"
+        elif ! why=$(ms_res_check "$tmp"); then
+            :
+        elif ! ms_res_complete "$tmp"; then
+            why="the result says it is incomplete"
+        else
+            why=""
+        fi
+        if [ -z "$why" ]; then
+            mv -f -- "$tmp" "$d/cells/$id.json"
+            done_n=$((done_n + 1))
+            ms_run_json_update "$d" '.cells_done = $n | .failed -= [$id]' --argjson n "$done_n" --arg id "$id"
+        else
+            if [ -s "$tmp" ]; then mv -f -- "$tmp" "$d/logs/$id.out"; else rm -f -- "$tmp"; fi
+            failed=$((failed + 1))
+            ms_error "cell $id failed: $why: $(tail -n 1 "$d/logs/$id.log" 2>/dev/null); see $d/logs/$id.log"
+            ms_run_json_update "$d" '.failed = ((.failed - [$id]) + [$id])' --arg id "$id"
+        fi
+    done
+    MS_RUN_DIR=""
+    ms_at_exit_remove ms_run_mark_stopped
+    ms_rundir_summary "$d"
+    if [ "$failed" -gt 0 ]; then
+        ms_run_json_update "$d" '.complete = false | .status = "failed cells"'
+        ms_error "$failed of $total cell(s) failed; $d is incomplete; rerun them with: memsuite run --resume $(printf '%q' "$d")"
+        return 1
+    fi
+    ms_run_json_update "$d" '.complete = true | .status = "complete" | .finished = $t' --arg t "$(ms_now_utc)"
+    ms_note "done: $total cell(s) in $(ms_fmt_secs $(( $(date +%s) - start ))); results in $d"
+    return 0
+}
