@@ -142,13 +142,24 @@ static const char *const mbw_usage_lines[] = {
 
 /* ---- long options: memsuite extensions ----------------------------- */
 
+/* --counters[=LIST]: the list is copied, since the value may live in a
+ * temporary "--counters=LIST" word. */
 static int mbw_counters_cb(void *cfgp, const char *arg, char *msg, size_t msglen)
 {
     mbw_cfg_t *cfg = cfgp;
-    (void)msg;
-    (void)msglen;
+    if (!arg || !*arg) {
+        cfg->counters = true;
+        cfg->counter_list = "default";
+        return 0;
+    }
+    if (strlen(arg) >= sizeof cfg->counter_list_buf) {
+        snprintf(msg, msglen, "LIST is longer than %zu characters; give at most %d PAPI "
+                 "event names", sizeof cfg->counter_list_buf - 1, MB_COUNTERS_MAX);
+        return 1;
+    }
+    snprintf(cfg->counter_list_buf, sizeof cfg->counter_list_buf, "%s", arg);
     cfg->counters = true;
-    cfg->counter_list = (arg && *arg) ? arg : "default";
+    cfg->counter_list = cfg->counter_list_buf;
     return 0;
 }
 
@@ -240,22 +251,28 @@ static bool mbw_strict_requested(int argc, char **argv)
 }
 
 /* One long option through common/opts: converted and range-checked by the
- * table, with its message. */
-static int mbw_long_one(mbw_cfg_t *cfg, size_t idx, const char *arg, int *exit_code)
+ * table, with its message.  A required value is passed as its own word, so
+ * that stored strings point into the real argv. */
+static int mbw_long_one(mbw_cfg_t *cfg, size_t idx, char *arg, int *exit_code)
 {
-    char buf[4200];
-    char *mini[3] = { "mbw", buf, NULL };
-    char *pos[2] = { NULL, NULL };
+    const mb_opt_t *o = &mbw_long_opts[idx];
+    char word[4200];
+    char *mini[4] = { "mbw", word, NULL, NULL };
+    int mini_argc = 2;
+    char *pos[3] = { NULL, NULL, NULL };
     bool seen[MBW_NLONG];
     mb_opts_out_t out = { .npos = 0, .pos = pos, .seen = seen };
     char msg[512];
 
     memset(seen, 0, sizeof seen);
-    if (arg)
-        snprintf(buf, sizeof buf, "--%s=%s", mbw_long_opts[idx].long_name, arg);
-    else
-        snprintf(buf, sizeof buf, "--%s", mbw_long_opts[idx].long_name);
-    if (mb_opts_parse(mbw_long_opts, MBW_NLONG, 2, mini, cfg, &out, msg, sizeof msg) != 0) {
+    if (arg && o->optional_arg) {
+        snprintf(word, sizeof word, "--%s=%s", o->long_name, arg);
+    } else {
+        snprintf(word, sizeof word, "--%s", o->long_name);
+        if (arg)
+            mini[mini_argc++] = arg;
+    }
+    if (mb_opts_parse(mbw_long_opts, MBW_NLONG, mini_argc, mini, cfg, &out, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
         *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
         return 1;

@@ -58,6 +58,7 @@ typedef struct {
     const char *output;             /* --output FILE; NULL = stdout */
     bool counters;                  /* --counters given */
     const char *counter_list;       /* its LIST, or "default" */
+    char counter_list_buf[512];     /* storage for counter_list */
     bool verify;                    /* --verify: compare dst with src per method */
     bool strict;                    /* --strict: memsuite exit codes */
     bool help, version;             /* --help, --version */

@@ -38,7 +38,8 @@
 #define MC_ALLOC_MAX_THREADS 1024
 #define MC_ALLOC_MAX_REPS 100
 #define MC_ALLOC_LAT_CAP 4096         /* latency samples kept per thread */
-#define MC_ALLOC_LAT_EVERY_BYTES (256u << 10)  /* time every (this / block)-th allocation */
+#define MC_ALLOC_LAT_EVERY_BYTES (1u << 20)  /* one timed step per 2 x (this / block) steps */
+#define MC_ALLOC_LAT_MAX_PERIOD 4096           /* ... but at least one per this many steps */
 #define MC_ALLOC_RSS_CAP 512          /* VmRSS samples kept per child */
 #define MC_ALLOC_ERR_CAP 2048         /* child stderr kept, bytes */
 #define MC_ALLOC_LIBDIR_ENV "MEMSUITE_ALLOC_LIBDIR"
@@ -81,6 +82,8 @@ typedef struct {
 typedef struct {
     double wall_s;                  /* barrier release to the last thread's end */
     double user_s, sys_s;           /* getrusage(RUSAGE_SELF) over the same span */
+    double cpu_s;                   /* sum of the threads' CPU clocks over their loops */
+    long rss_end_kib;               /* VmRSS at the end of the loops (blocks still held), -1 */
     long minflt, majflt;
     uint64_t ops, allocs, frees;    /* all threads */
     size_t nlat;                    /* latency samples merged */
@@ -191,7 +194,7 @@ typedef struct {
     const char *conf_source;        /* "--jemalloc-conf", "JEMALLOC_CONF", "MALLOC_CONF", NULL */
     bool percpu_requested;          /* conf asks for percpu_arena:percpu|phycpu */
     bool percpu_pitfall;            /* ... and jemalloc will disable it here */
-    char pitfall[512];              /* the reason and the fix, in words */
+    char pitfall[1024];             /* the reason and the fix, in words */
     char glibc_tunables[512];       /* "" when unset */
     char thp[128];                  /* "madvise" or "unavailable: why" */
     char ld_preload[256];           /* the user's LD_PRELOAD (dropped in the children) */
@@ -214,10 +217,10 @@ typedef struct {
     char library[256];
     char detected[160];
     int nreps;
-    double *wall_s, *ops_per_s, *cpu_util, *minflt, *majflt, *maxrss_kib, *p50_ns, *p99_ns,
-        *harness_pct, *rss_peak_kib;       /* nreps samples each (owned by the run) */
-    mb_stats_t st_wall, st_ops, st_cpu, st_minflt, st_majflt, st_rss, st_p50, st_p99, st_harness,
-        st_rss_peak;
+    double *wall_s, *ops_per_s, *cpu_util, *user_s, *sys_s, *minflt, *majflt, *maxrss_kib,
+        *rss_end_kib, *p50_ns, *p99_ns, *harness_pct, *rss_peak_kib;  /* nreps samples each */
+    mb_stats_t st_wall, st_ops, st_cpu, st_user, st_sys, st_minflt, st_majflt, st_rss, st_rss_end,
+        st_p50, st_p99, st_harness, st_rss_peak;
     uint64_t ops;                          /* per thread (last rep) */
     double minflt_per_op, majflt_per_op;   /* medians of the counts / ops */
     char err_note[MC_ALLOC_ERR_CAP];       /* child stderr worth showing */
@@ -232,7 +235,7 @@ typedef struct {
     mc_cell_t *cell;                  /* threads x blocks x allocators, that order */
     bool complete;
     size_t nnotes;
-    char notes[16][512];
+    char notes[16][1024];
 } mc_alloc_run_t;
 
 /* cell of (thread index, block index, allocator index) */

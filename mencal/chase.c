@@ -77,10 +77,10 @@ static int build_grouped(void *base, size_t n, int K, int k, size_t gn, mc_rng_t
         size_t g = ((size_t)k + t * (size_t)K) / gn, cnt = 0;
         while (t < m && ((size_t)k + t * (size_t)K) / gn == g)
             ord[cnt++] = t++;
-        for (size_t i = cnt - 1; i > 0; i--) {   /* Fisher-Yates inside the group */
-            size_t j = (size_t)mc_rng_below(rng, i + 1);
-            size_t tmp = ord[i];
-            ord[i] = ord[j];
+        for (size_t i = cnt; i > 1; i--) {   /* Fisher-Yates inside the group */
+            size_t j = (size_t)mc_rng_below(rng, i);
+            size_t tmp = ord[i - 1];
+            ord[i - 1] = ord[j];
             ord[j] = tmp;
         }
         for (size_t i = 0; i + 1 < cnt; i++)

@@ -3,6 +3,7 @@
  * that depend on the machine). */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,13 +183,13 @@ int mc_caches_detect(const char *llc_override, mc_caches_t *c, char *err, size_t
     return mb_llc_detect(llc_override, &c->llc, err, errlen);
 }
 
-const char *mc_cache_level(const mc_caches_t *c, size_t bytes)
+const char *mc_cache_level(const mc_caches_t *c, size_t per_thread, size_t total)
 {
-    if (c->l1d_bytes && bytes <= c->l1d_bytes)
+    if (c->l1d_bytes && per_thread <= c->l1d_bytes)
         return "L1";
-    if (c->l2_bytes && bytes <= c->l2_bytes)
+    if (c->l2_bytes && per_thread <= c->l2_bytes)
         return "L2";
-    if (c->llc.total_bytes && bytes <= c->llc.total_bytes)
+    if (c->llc.total_bytes && total <= c->llc.total_bytes)
         return c->llc.level == 2 ? "L2" : c->llc.level == 4 ? "L4" : "L3";
     if (!c->llc.total_bytes)
         return "unknown";
@@ -304,12 +305,12 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
             if (!cfg->o.allow_cache) {
                 snprintf(msg, msglen,
                          "--size %s is under 4x the last-level cache (4 x %s from %s = %s): it "
-                         "would measure cache, not memory; pass --size %s or more, or "
+                         "would measure cache, not memory; pass --size %zuMiB or more, or "
                          "--allow-cache to run anyway (labelled cache-resident)",
                          mb_format_bytes(cfg->size_bytes, a, sizeof a),
                          mb_format_bytes(llc->total_bytes, b, sizeof b),
                          mb_llc_source_name(llc->source), mb_format_bytes(min4, c, sizeof c),
-                         c);
+                         (min4 + (1u << 20) - 1) >> 20);
                 return 2;
             }
             cfg->cache_resident = true;
@@ -328,7 +329,8 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
     return 0;
 }
 
-int mc_config_resolve(mc_config_t *cfg, bool running_all, char *msg, size_t msglen)
+int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, char *msg,
+                      size_t msglen)
 {
     const mc_opts_t *o = &cfg->o;
     int rc;
@@ -416,7 +418,7 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, char *msg, size_t msgl
         snprintf(cfg->stability_how, sizeof cfg->stability_how,
                  "short profile under 'run all': 10 samples x 1 s; pass --iterations/--interval "
                  "for the full 30 x 10 s run");
-    } else if (du && !it) {
+    } else if (du && !it && with_stability) {
         if (cfg->interval_s > o->duration_s) {
             snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g): no sample "
                      "would be taken; use an interval of at most %g s", cfg->interval_s,
@@ -428,7 +430,7 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, char *msg, size_t msgl
                  "--duration %g s / --interval %g s = %d samples", o->duration_s, cfg->interval_s,
                  cfg->iterations);
     } else {
-        if (du && it && cfg->interval_s > o->duration_s) {
+        if (with_stability && du && it && cfg->interval_s > o->duration_s) {
             snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g)",
                      cfg->interval_s, o->duration_s);
             return 2;

@@ -20,6 +20,7 @@
 #include "affinity.h"
 #include "counters.h"
 #include "numa.h"
+#include "opts.h"
 #include "report.h"
 #include "sizing.h"
 #include "stats.h"
@@ -186,6 +187,11 @@ typedef struct mc_scenario {
     int (*supported)(const mc_config_t *cfg, char *why, size_t whylen);
     /* Measure; fill res; never print.  0, or an exit code with res->why. */
     int (*run)(const mc_config_t *cfg, mc_result_t *res);
+    /* Optional: a scenario with its own command line.  When the first word
+     * after `run` names it, main hands it argv from that word on (argv[0]
+     * is the scenario name) with the signal flag installed, and exits with
+     * what it returns.  NULL for scenarios driven by the common options. */
+    int (*cli)(int argc, char **argv, const volatile sig_atomic_t *stop);
 } mc_scenario_t;
 
 /* registry.c */
@@ -336,14 +342,20 @@ void mc_config_json(struct mb_json *j, const void *ctx);
 const mb_opt_t *mc_options(size_t *n);
 /* Parses argv (after the subcommand), fills cfg->o and positionals.  0 or 2. */
 void mc_opts_defaults(mc_opts_t *o);
-/* Resolve and validate everything that does not depend on the scenario
- * list.  0, 2 (usage), 3 (resource), 4 (not built); msg filled. */
-int mc_config_resolve(mc_config_t *cfg, bool running_all, char *msg, size_t msglen);
+/* Resolve and validate the configuration: size rule, threads, NUMA
+ * binding (applied here, before any thread or allocation), ranges that
+ * depend on the machine.  running_all selects the short stability
+ * profile; with_stability checks --interval against --duration.
+ * 0, 2 (usage), 3 (resource), 4 (not built); msg filled. */
+int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, char *msg,
+                      size_t msglen);
 bool mc_opt_seen(const mc_config_t *cfg, const char *long_name);
 /* Cache sizes: L1d and L2 from sysfs, else sysconf; LLC via mb_llc_detect. */
 int mc_caches_detect(const char *llc_override, mc_caches_t *c, char *err, size_t errlen);
-/* "L1", "L2", "L3", "DRAM" for a working set of `bytes`. */
-const char *mc_cache_level(const mc_caches_t *c, size_t bytes);
+/* "L1", "L2", "L3", "DRAM" for a working set of `per_thread` bytes per
+ * thread (held against the private L1d/L2) and `total` bytes in all
+ * (held against the shared LLC). */
+const char *mc_cache_level(const mc_caches_t *c, size_t per_thread, size_t total);
 
 /* env.c: `mencal env` */
 int mc_env_main(const mc_config_t *cfg, int argc, char **argv);

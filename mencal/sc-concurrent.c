@@ -154,7 +154,7 @@ static const mc_col_t worker_cols[] = {
     { "worker", "", false },     { "pid", "", false },       { "cpu", "", false },
     { "node", "", false },       { "reads", "", false },     { "writes", "", false },
     { "seconds", "s", false },   { "bandwidth", "GB/s", false }, { "minflt", "", false },
-    { "maxrss_kib", "KiB", false }, { "status", "", true },
+    { "maxrss", "KiB", false }, { "status", "", true },
 };
 
 static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)

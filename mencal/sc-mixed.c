@@ -13,6 +13,20 @@
 #include "mencal.h"
 #include "timer.h"
 
+#define CAL_ACCESSES 200000   /* warm-up accesses per thread */
+#define TARGET_S 0.2          /* about this long per repetition */
+
+static size_t accesses_for(double cal_s)
+{
+    double n = cal_s > 0 ? (double)CAL_ACCESSES * TARGET_S / cal_s : CAL_ACCESSES;
+    if (n < 100)
+        n = 100;
+    if (n > 4e9)
+        n = 4e9;
+    size_t a = (size_t)n;
+    return a - a % 100;
+}
+
 static const mc_col_t thread_cols[] = {
     { "thread", "", false },     { "cpu", "", false },        { "reads", "", false },
     { "writes", "", false },     { "bandwidth", "GB/s", false },
@@ -23,10 +37,10 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     const int nt = cfg->nthreads, reps = cfg->reps;
     const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
     const size_t lines = slice / MC_LINE_BYTES, total = slice * (size_t)nt;
-    /* one access per line on average, a whole number of 100-access blocks */
-    size_t accesses = lines - lines % 100;
-    if (accesses < 100)
-        accesses = 100;
+    /* the warm-up runs `cal` accesses; the count of a repetition is then
+     * set for about TARGET_S, a whole number of 100-access blocks */
+    const size_t cal = CAL_ACCESSES;
+    size_t accesses = cal;
     char why[256];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
@@ -68,7 +82,7 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
             }
 #pragma omp barrier
             uint64_t r0 = m.reads, w0 = m.writes, a = mb_now_ns();
-            mc_mix_run(&m, accesses);
+            mc_mix_run(&m, r == 0 ? cal : accesses);
             thr_s[(size_t)r * (size_t)nt + (size_t)t] = (double)(mb_now_ns() - a) * 1e-9;
             rd[(size_t)r * (size_t)nt + (size_t)t] = m.reads - r0;
             wr[(size_t)r * (size_t)nt + (size_t)t] = m.writes - w0;
@@ -77,6 +91,8 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
             {
                 wall_s[r] = (double)(mb_now_ns() - t0) * 1e-9;
                 done = r;
+                if (r == 0)
+                    accesses = accesses_for(wall_s[0]);
                 if (*cfg->stop)
                     abort_flag = 1;
             }

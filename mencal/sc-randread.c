@@ -47,6 +47,19 @@ static size_t rounds_for(uint64_t target_ns, uint64_t cal_ns, size_t cal_rounds)
     return (size_t)r;
 }
 
+/* The node numbers of the first 64 hops of thread 0's first chain,
+ * hashed to an integer below 2^52: equal for equal --seed and layout. */
+static double chain_signature(void *base, void *start)
+{
+    uint64_t h = 1469598103934665603ULL;
+    void *p = start;
+    for (int i = 0; i < 64; i++) {
+        h = (h ^ (uint64_t)(((char *)p - (char *)base) / MC_LINE_BYTES)) * 1099511628211ULL;
+        p = *(void **)p;
+    }
+    return (double)(h & ((1ULL << 52) - 1));
+}
+
 static const mc_col_t thread_cols[] = {
     { "thread", "", false }, { "cpu", "", false }, { "node", "", false },
     { "nodes", "", false },  { "latency", "ns", false },
@@ -62,13 +75,13 @@ static void cache_note(mc_result_t *res, const mc_config_t *cfg)
 {
     char a[32], b[32], c[32];
     const mc_caches_t *k = &cfg->caches;
-    mc_result_note(res, "cache levels: L1d %s (%s), L2 %s (%s), LLC %s (%s%s%s)",
+    mc_result_note(res, "cache levels: L1d %s (%s), L2 %s (%s), LLC %s (%s)",
                    k->l1d_bytes ? mb_format_bytes(k->l1d_bytes, a, sizeof a) : "unknown",
                    k->l1d_source,
                    k->l2_bytes ? mb_format_bytes(k->l2_bytes, b, sizeof b) : "unknown",
                    k->l2_source,
                    k->llc.total_bytes ? mb_format_bytes(k->llc.total_bytes, c, sizeof c) : "unknown",
-                   mb_llc_source_name(k->llc.source), k->llc.note[0] ? ": " : "", k->llc.note);
+                   k->llc.note[0] ? k->llc.note : mb_llc_source_name(k->llc.source));
 }
 
 /* ---- one thread per slice ------------------------------------------- */
@@ -103,6 +116,7 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     }
     volatile int failed = 0, abort_flag = 0;
     int done = 0;
+    double signature = NAN;
     size_t rounds = MIN_ROUNDS;
     uint64_t t0 = 0;
 
@@ -119,8 +133,11 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
         mc_chain_spec_t spec = { .nodes = p.nodes, .chains = K, .group_nodes = p.group_nodes };
         if (mc_chain_build(base, &spec, &rng, start) != 0)
             failed = 1;
-        else if (members_of_chain0(&p) <= VERIFY_MAX_MEMBERS && !mc_chain_verify(start[0], members_of_chain0(&p)))
+        else if (members_of_chain0(&p) <= VERIFY_MAX_MEMBERS
+                 && !mc_chain_verify(start[0], members_of_chain0(&p)))
             failed = 2;
+        else if (t == 0)
+            signature = chain_signature(base, start[0]);
 #pragma omp barrier
         if (!failed) {
             /* calibration (also a first warm-up) */
@@ -203,6 +220,7 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
         mc_metric_samples(res, "bandwidth", "GB/s", gbps, (size_t)n, "no repetition completed");
         mc_metric(res, "hops_per_rep", "loads", hops_thread * nt);
         mc_metric(res, "chains", "per thread", K);
+        mc_metric(res, "permutation_signature", "", signature);
     }
     mc_table_t *tab = mc_table_new(res, "per_thread", thread_cols, 5);
     for (int t = 0; t < nt; t++) {
@@ -226,8 +244,9 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
         mc_result_note(res, "--tlb-locality %zu: hops stay inside groups of %zu pages (%zu nodes)",
                        cfg->tlb_pages, cfg->tlb_pages, p.group_nodes);
     cache_note(res, cfg);
-    mc_result_note(res, "level of a %s per-thread working set: %s",
-                   mb_format_bytes(slice, why, sizeof why), mc_cache_level(&cfg->caches, slice));
+    mc_result_note(res, "working set %s per thread, %d threads: %s",
+                   mb_format_bytes(slice, why, sizeof why), nt,
+                   mc_cache_level(&cfg->caches, slice, total));
     free(lat), free(raw), free(gbps);
     free(thr_ns), free(wall_ns), free(ovh_ns), free(cal), free(cpu), free(node);
     return rc;
@@ -235,9 +254,13 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
 
 /* ---- the latency curve ------------------------------------------------ */
 
+#define MAX_SWEEP_REPS 1000
+
 typedef struct {
     double median, min, max, cv, gbps, hops;
     bool ok;
+    int n;
+    double lat[MAX_SWEEP_REPS];   /* ns per hop of each repetition */
 } point_t;
 
 static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t *pt,
@@ -272,10 +295,10 @@ static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t
     size_t rounds = rounds_for(SWEEP_TARGET_NS, mb_now_ns() - a, 256);
     const double hops = (double)rounds * MC_CHASE_UNROLL;   /* per chain */
     double ovh = (double)mc_chase_overhead_ns(K, rounds) / (hops * K);
-    double lat[1000];
+    double *lat = pt->lat;
     int n = 0;
     double wall = 0;
-    for (int r = 0; r < cfg->reps && r < 1000 && !*cfg->stop; r++) {
+    for (int r = 0; r < cfg->reps && r < MAX_SWEEP_REPS && !*cfg->stop; r++) {
         uint64_t s = mb_now_ns();
         mc_chase(start, K, rounds);
         double dt = (double)(mb_now_ns() - s);
@@ -285,6 +308,7 @@ static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t
     mb_stats_t st;
     if (n == 0 || mb_stats_compute(lat, (size_t)n, 0, &st) != 0)
         return;
+    pt->n = n;
     pt->median = st.median;
     pt->min = st.min;
     pt->max = st.max;
@@ -306,7 +330,12 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     mc_pin_self(cfg->cpu[0]);
     int failed = 0;
     double loads = 0;
-    point_t first = { 0 }, last = { 0 };
+    point_t *pts = calloc(3, sizeof *pts);   /* large: kept off the stack */
+    if (!pts) {
+        mc_buffer_free(buf, total);
+        return mc_result_fail(res, 3, "out of memory");
+    }
+    point_t *const first = &pts[0], *const last = &pts[1], *const pt = &pts[2];
     size_t last_bytes = 0;
     mc_counters_begin(res, cfg);
     for (size_t bytes = 16384; bytes <= total && !failed; bytes *= 2) {
@@ -314,22 +343,21 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
             res->complete = false;
             break;
         }
-        point_t pt;
-        sweep_point(cfg, buf, bytes, &pt, &loads, &failed);
-        if (!pt.ok)
+        sweep_point(cfg, buf, bytes, pt, &loads, &failed);
+        if (!pt->ok)
             continue;
         long row = mc_table_row(tab);
         mc_table_num(tab, row, 0, (double)bytes);
-        mc_table_str(tab, row, 1, mc_cache_level(&cfg->caches, bytes));
-        mc_table_num(tab, row, 2, pt.median);
-        mc_table_num(tab, row, 3, pt.min);
-        mc_table_num(tab, row, 4, pt.max);
-        mc_table_num(tab, row, 5, pt.cv);
-        mc_table_num(tab, row, 6, pt.gbps);
-        mc_table_num(tab, row, 7, pt.hops);
-        if (!first.ok)
-            first = pt;
-        last = pt;
+        mc_table_str(tab, row, 1, mc_cache_level(&cfg->caches, bytes, bytes));
+        mc_table_num(tab, row, 2, pt->median);
+        mc_table_num(tab, row, 3, pt->min);
+        mc_table_num(tab, row, 4, pt->max);
+        mc_table_num(tab, row, 5, pt->cv);
+        mc_table_num(tab, row, 6, pt->gbps);
+        mc_table_num(tab, row, 7, pt->hops);
+        if (!first->ok)
+            *first = *pt;
+        *last = *pt;
         last_bytes = bytes;
         if (bytes > SIZE_MAX / 2)
             break;
@@ -339,13 +367,18 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     mc_buffer_thp(res, buf, total);
     mc_buffer_placement(res, buf, total);
     mc_buffer_free(buf, total);
+    int rc = 0;
     if (failed == 1)
-        return mc_result_fail(res, 3, "building the chains failed: out of memory");
-    if (failed == 2)
-        return mc_result_fail(res, 1, "validation failed: a chain is not a single cycle");
-    if (first.ok) {
-        mc_metric(res, "latency_smallest", "ns", first.median);
-        mc_metric(res, "latency_largest", "ns", last.median);
+        rc = mc_result_fail(res, 3, "building the chains failed: out of memory");
+    else if (failed == 2)
+        rc = mc_result_fail(res, 1, "validation failed: a chain is not a single cycle");
+    if (rc) {
+        free(pts);
+        return rc;
+    }
+    if (first->ok) {
+        mc_metric_samples(res, "latency_smallest", "ns", first->lat, (size_t)first->n, "no sample");
+        mc_metric_samples(res, "latency_largest", "ns", last->lat, (size_t)last->n, "no sample");
         mc_metric(res, "largest_size", "bytes", (double)last_bytes);
         mc_metric(res, "points", "", (double)tab->nrows);
     } else {
@@ -356,6 +389,7 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
                    "of two", cfg->cpu[0], cfg->chains, cfg->chains > 1 ? "s" : "",
                    mb_format_bytes(total, why, sizeof why));
     cache_note(res, cfg);
+    free(pts);
     return 0;
 }
 

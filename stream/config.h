@@ -73,7 +73,8 @@ typedef struct {
     bool standard_kernels;      /* exactly copy,scale,add,triad */
 
     int threads;                /* threads OpenMP will use */
-    bool threads_given;
+    bool threads_given;         /* -t was given */
+    bool threads_set;           /* main must call omp_set_num_threads(threads) */
     int allowed_cpus;
 
     bool nt;                    /* non-temporal store kernels */

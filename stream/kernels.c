@@ -8,6 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+/* Eight double lanes: Dot's partial sums. */
+typedef double st_v8d_t __attribute__((vector_size(64)));
+
 #define ST_T double
 #define ST_SUF d
 #include "kernels_tmpl.h"

@@ -6,6 +6,7 @@
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "affinity.h"
@@ -327,6 +328,14 @@ int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
 void st_plan_finish(st_plan_t *p)
 {
     p->allowed_cpus = mb_affinity_allowed_cpus();
+    p->threads_set = p->threads_given;
+    /* OpenMP sized its default team before --cpunodebind shrank the CPU
+     * set: follow the binding unless the user chose a count. */
+    if (!p->threads_given && p->numa.cpunodebind && !getenv("OMP_NUM_THREADS") &&
+        p->allowed_cpus > 0 && p->threads != p->allowed_cpus) {
+        p->threads = p->allowed_cpus;
+        p->threads_set = true;
+    }
     if (p->allowed_cpus > 0 && p->threads > p->allowed_cpus)
         st_plan_add_reason(p, 0, "%d threads on %d allowed CPUs: oversubscribed, not a standard "
                            "result", p->threads, p->allowed_cpus);

@@ -84,7 +84,7 @@ void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)
             t1 = mb_now_s();
             if (c)
                 mb_counters_stop(c);
-            run->times_s[(size_t)k * nk + i] = t1 - t0;
+            run->times_s[i * (size_t)plan->ntimes + (size_t)k] = t1 - t0;
             if (kd->dot)
                 run->dot_last = r;
         }
@@ -93,12 +93,12 @@ void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)
     mb_counters_stop(&run->total);
 }
 
-int st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum)
+void st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum)
 {
-    const size_t nk = plan->nkernels;
+    const size_t nt = (size_t)plan->ntimes;
     const double n = (double)plan->n, eb = (double)plan->elem_bytes;
 
-    for (size_t i = 0; i < nk; i++) {
+    for (size_t i = 0; i < plan->nkernels; i++) {
         const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
         st_summary_t *s = &sum[i];
         /* Streaming stores bypass the cache: no write-allocate read. */
@@ -108,27 +108,17 @@ int st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *s
         s->id = kd->id;
         s->bytes = (double)kd->words * eb * n;
         s->bytes_wa = (double)wa * eb * n;
-        s->samples = malloc((size_t)plan->ntimes * sizeof *s->samples);
-        if (!s->samples)
-            return -ENOMEM;
-        for (int k = 0; k < plan->ntimes; k++)
-            s->samples[k] = run->times_s[(size_t)k * nk + i];
-        s->stats_ok = mb_stats_compute(s->samples, (size_t)plan->ntimes, 1, &s->stats) == 0;
+        s->samples = &run->times_s[i * nt];
+        s->stats_ok = mb_stats_compute(s->samples, nt, 1, &s->stats) == 0;
         /* A zero minimum (too small to time) gives an infinite rate: it
          * renders as inf in text and null with a reason in JSON. */
         s->best_rate_mbps = s->stats_ok ? 1.0e-6 * s->bytes / s->stats.min : NAN;
         s->best_rate_wa_mbps = s->stats_ok ? 1.0e-6 * s->bytes_wa / s->stats.min : NAN;
     }
-    return 0;
 }
 
-void st_run_free(const st_plan_t *plan, st_run_t *run, st_summary_t *sum)
+void st_run_free(const st_plan_t *plan, st_run_t *run)
 {
-    if (sum)
-        for (size_t i = 0; i < plan->nkernels; i++) {
-            free(sum[i].samples);
-            sum[i].samples = NULL;
-        }
     if (run->counters) {
         for (size_t i = 0; i < plan->nkernels; i++)
             mb_counters_finish(&run->counters[i]);

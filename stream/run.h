@@ -16,7 +16,7 @@
 #include "stats.h"
 
 typedef struct {
-    double *times_s;            /* ntimes x nkernels: times_s[k * nkernels + i] */
+    double *times_s;            /* nkernels x ntimes: kernel i's round k is times_s[i * ntimes + k] */
     double dot_last;            /* the last Dot sum */
     double init_s;              /* parallel initialisation */
     double calib_us;            /* the a = 2a pass, microseconds */
@@ -36,7 +36,7 @@ typedef struct {
     bool stats_ok;
     double best_rate_mbps;      /* 1e-6 * bytes / min time */
     double best_rate_wa_mbps;
-    double *samples;            /* all ntimes raw times (points into times_s column copy) */
+    const double *samples;      /* all ntimes raw times (points into run->times_s) */
 } st_summary_t;
 
 /* Allocates the time table and, when plan->counters is set, the per-kernel
@@ -49,8 +49,8 @@ void st_run_init(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 /* The timed rounds. */
 void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
-/* Fills sum[0..nkernels).  samples buffers are allocated here. */
-int st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum);
-void st_run_free(const st_plan_t *plan, st_run_t *run, st_summary_t *sum);
+/* Fills sum[0..nkernels); the samples point into run. */
+void st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum);
+void st_run_free(const st_plan_t *plan, st_run_t *run);
 
 #endif

@@ -14,12 +14,28 @@ mbw       mbw     2      no       MEMCPY   10           -
 mencal    mencal  1      yes      *        5            seqread
 '
 
-# ms_bench_field NAME COLUMN(2..7): one column of the table
-ms_bench_field() {
-    awk -v n="$1" -v c="$2" '$1 == n { print $c; found = 1 } END { exit !found }' <<<"$MS_BENCH_TABLE"
+declare -gA MS_BENCH_F=()     # "name,column" -> value, from the table
+MS_BENCH_LIST=()
+ms_bench_load() {
+    local line
+    local -a f
+    while IFS= read -r line; do
+        read -r -a f <<<"$line"
+        [ "${#f[@]}" -ge 7 ] || continue
+        MS_BENCH_LIST+=("${f[0]}")
+        local c
+        for c in 1 2 3 4 5 6 7; do MS_BENCH_F["${f[0]},$c"]="${f[$((c - 1))]}"; done
+    done <<<"$MS_BENCH_TABLE"
 }
-ms_bench_names() { awk 'NF { print $1 }' <<<"$MS_BENCH_TABLE"; }
-ms_bench_known() { ms_bench_field "$1" 1 >/dev/null 2>&1; }
+ms_bench_load
+
+# ms_bench_field NAME COLUMN(1..7): one column of the table
+ms_bench_field() {
+    [ -n "${MS_BENCH_F["$1,$2"]+x}" ] || return 1
+    printf '%s\n' "${MS_BENCH_F["$1,$2"]}"
+}
+ms_bench_names() { printf '%s\n' "${MS_BENCH_LIST[@]}"; }
+ms_bench_known() { [ -n "${MS_BENCH_F["$1,1"]+x}" ]; }
 
 # ms_bench_split SPEC -> "name<TAB>scenario" (scenario "-" when none);
 # prints an error message and returns 1 on a bad spec.
@@ -67,22 +83,34 @@ ms_bench_reps() {            # ms_bench_reps NAME REPS_OPTION
 # Memory one cell needs, in bytes: arrays x size.
 ms_bench_need_bytes() { printf '%s\n' "$(( $(ms_bench_field "$1" 3) * $2 ))"; }
 
+# The LLC the cells are sized against (bytes; 0 unknown).  A cell below
+# 4x LLC is run on purpose (the "1x" row): the tools are told so, and
+# label the result.
+MS_CELL_LLC=0
+ms_cell_in_cache() { [ "$MS_CELL_LLC" -gt 0 ] && [ "$1" -lt $((4 * MS_CELL_LLC)) ]; }
+
 # --- per-tool argument builders: fill MS_ARGV (after the tool path) ---
-# ms_argv_<tool> SCENARIO SIZE_BYTES THREADS REPS
+# ms_argv_<tool> SCENARIO SIZE_BYTES THREADS REPS OUTPUT_FILE
+# Every tool writes its JSON result to OUTPUT_FILE (atomically); its
+# stdout and stderr go to the cell's log.
 ms_argv_stream() {
-    # STREAM discards its first iteration: NTIMES = samples + 1.
-    MS_ARGV=(--format json --array-size "$(( $2 / 8 ))" --ntimes "$(( $4 + 1 ))")
+    # STREAM discards its first pass: NTIMES = samples + 1.  Doubles.
+    MS_ARGV=(--format json --output "$5" --array-size "$(( $2 / 8 ))" --ntimes "$(( $4 + 1 ))")
+    if ms_cell_in_cache "$2"; then MS_ARGV+=(--allow-small); fi
 }
 ms_argv_mbw() {
+    # mbw's size is MiB per array; --strict gives the 0/1/2/3 exit codes.
     local mib=$(( ($2 + 1048575) / 1048576 ))
-    MS_ARGV=(-q -n "$4" --format json "$mib")
+    MS_ARGV=(--strict -q -n "$4" --format json --output "$5" "$mib")
 }
 ms_argv_mencal() {
-    if [ "$1" = sweep ]; then
-        MS_ARGV=(run randread --sweep --size "$2" --threads "$3" --reps "$4" --format json)
-    else
-        MS_ARGV=(run "$1" --size "$2" --threads "$3" --reps "$4" --format json)
-    fi
+    case "$1" in
+        sweep) MS_ARGV=(run randread --sweep --size "$2" --threads "$3") ;;
+        concurrent) MS_ARGV=(run concurrent --size "$2" --procs "$3") ;;
+        *) MS_ARGV=(run "$1" --size "$2" --threads "$3") ;;
+    esac
+    MS_ARGV+=(--reps "$4" --format json --output "$5")
+    if ms_cell_in_cache "$2"; then MS_ARGV+=(--allow-cache); fi
 }
 
 # ms_bind_check MODE NODES...: prints an error and returns 1 when invalid
@@ -106,15 +134,15 @@ ms_bind_check() {
     esac
 }
 
-# ms_cell_command BENCH SCEN SIZE THREADS REPS BIND TUNABLES: fills
+# ms_cell_command BENCH SCEN SIZE THREADS REPS BIND TUNABLES OUTPUT: fills
 # MS_CMDV with the exact command (env VAR=... [numactl ...] tool args).
 # The tool path must already be checked (ms_tool_require).
 ms_cell_command() {
-    local bench="$1" scen="$2" size="$3" threads="$4" reps="$5" bind="$6" tunables="$7"
+    local bench="$1" scen="$2" size="$3" threads="$4" reps="$5" bind="$6" tunables="$7" out="$8"
     local tool path
     tool=$(ms_bench_field "$bench" 2)
     path=$(ms_tool_path "$tool") || path="$tool"
-    "ms_argv_$tool" "$scen" "$size" "$threads" "$reps"
+    "ms_argv_$tool" "$scen" "$size" "$threads" "$reps" "$out"
     MS_CMDV=(env "OMP_NUM_THREADS=$threads")
     case "$bind" in
         close|spread) MS_CMDV+=("OMP_PLACES=cores" "OMP_PROC_BIND=$bind") ;;

@@ -62,15 +62,15 @@ trap 'ms_on_signal INT' INT
 trap 'ms_on_signal TERM' TERM
 trap 'ms_on_signal HUP' HUP
 
-# ms_run_child OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR,
-# stdin from /dev/null, without our lock fd.  Returns CMD's status.
+# ms_run_child LOG CMD...: run CMD with stdout and stderr to LOG, stdin
+# from /dev/null, without our lock fd.  Returns CMD's status.
 ms_run_child() {
-    local out="$1" err="$2" rc=0
-    shift 2
+    local log="$1" rc=0
+    shift
     if [ -n "${MS_LOCK_FD:-}" ]; then
-        "$@" >"$out" 2>"$err" </dev/null {MS_LOCK_FD}>&- &
+        "$@" >"$log" 2>&1 </dev/null {MS_LOCK_FD}>&- &
     else
-        "$@" >"$out" 2>"$err" </dev/null &
+        "$@" >"$log" 2>&1 </dev/null &
     fi
     MS_CHILD=$!
     wait "$MS_CHILD" || rc=$?

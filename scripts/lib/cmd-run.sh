@@ -58,6 +58,7 @@ MS_RUN_BIND=spread
 MS_RUN_TUNABLES=""
 MS_RUN_DIR=""       # the results dir being written (for the exit hook)
 MS_RUN_ARGS=()
+MS_RUN_FAILED=0     # set when a cell failed (the run goes on)
 
 cmd_run() {
     local benches="stream" sizes="" threads="" reps="" cooldown="" bind="spread"
@@ -132,6 +133,7 @@ cmd_run() {
     local cores llc=0
     cores=$(ms_physical_cores)
     if ms_llc_detect; then llc="$MS_LLC_BYTES"; fi
+    MS_CELL_LLC="$llc"
     if [ -z "$sizes" ]; then
         if [ "$llc" -le 0 ]; then
             ms_die "$MS_EX_ENV" "cannot size the arrays: the last-level cache is unknown ($MS_LLC_NOTE); pass --sizes 256M,1G or set MEMSUITE_LLC"
@@ -139,7 +141,7 @@ cmd_run() {
         if [ "$quick" = 1 ]; then sizes="1x,4x"; else sizes="1x,4x,8x"; fi
     fi
     v=$(ms_parse_size_list "$sizes" "$llc") || ms_usage_error "--sizes: $v"
-    mapfile -t MS_RUN_SIZES <<<"$v"
+    mapfile -t MS_RUN_SIZES < <(sort -n <<<"$v")
     if [ "$quick" = 1 ]; then
         local -a capped=()
         for v in "${MS_RUN_SIZES[@]}"; do
@@ -160,13 +162,13 @@ cmd_run() {
     ms_run_plan "$llc" >"$plan"
     [ -s "$plan" ] || ms_die "$MS_EX_ENV" "no cell fits in the available memory; pass smaller --sizes"
 
+    [ -z "$out" ] && out="memsuite-results/$(ms_hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
     if [ "$dry" = 1 ]; then
-        ms_run_print_plan "$plan" "$llc"
+        ms_run_print_plan "$plan" "$llc" "$out"
         return 0
     fi
 
     ms_run_require_tools "$plan"
-    [ -z "$out" ] && out="memsuite-results/$(ms_hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
     if [ "$enforce" = 1 ] && ! ms_is_root; then
         ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
     fi
@@ -175,7 +177,6 @@ cmd_run() {
     fi
     ms_lock_take
 
-    local rc=0
     if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
         ms_rundir_create "$out"
         ms_rundir_create "$out/baseline"
@@ -189,12 +190,12 @@ cmd_run() {
     fi
     if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
         ms_note "baseline: the matrix as the machine is, into $out/baseline"
-        ms_run_new "$out/baseline" "$plan" || rc=1
+        ms_run_new "$out/baseline" "$plan"
         ms_profile_apply 0
         ms_at_exit ms_profile_restore_hook
         MS_RUN_TUNABLES=$(ms_profile_tunables_value)
         ms_note "profile $MS_PROF_NAME: the matrix again, into $out/$MS_PROF_NAME"
-        ms_run_new "$out/$MS_PROF_NAME" "$plan" || rc=1
+        ms_run_new "$out/$MS_PROF_NAME" "$plan"
         ms_profile_restore_hook
         ms_use compare
         ms_compare_dirs "$out/baseline" "$out/$MS_PROF_NAME" 0 0 >"$out/compare.txt"
@@ -203,13 +204,13 @@ cmd_run() {
         ms_profile_apply 0
         ms_at_exit ms_profile_restore_hook
         MS_RUN_TUNABLES=$(ms_profile_tunables_value)
-        ms_run_new "$out" "$plan" || rc=1
+        ms_run_new "$out" "$plan"
         ms_profile_restore_hook
     else
         MS_RUN_TUNABLES=$(ms_run_active_tunables)
-        ms_run_new "$out" "$plan" || rc=1
+        ms_run_new "$out" "$plan"
     fi
-    return "$rc"
+    [ "$MS_RUN_FAILED" = 0 ]
 }
 
 ms_run_active_tunables() {
@@ -234,7 +235,7 @@ ms_run_plan() {
         fi
         for size in "${sz[@]}"; do
             need=$(ms_bench_need_bytes "$bench" "$size")
-            if [ -n "$avail" ] && [ "$need" -gt $((avail / 10 * 9)) ]; then
+            if [ -n "$avail" ] && [ "$need" -gt $((avail * 9 / 10)) ]; then
                 ms_warn "skipping $bench at $(ms_human_bytes "$size") per array: needs $(ms_human_bytes "$need") but MemAvailable is $(ms_human_bytes "$avail")"
                 continue
             fi
@@ -257,7 +258,7 @@ ms_run_require_tools() {
 }
 
 ms_run_print_plan() {
-    local plan="$1" llc="$2" n i=0 id bench scen size t reps s
+    local plan="$1" llc="$2" out="$3" n i=0 id bench scen size t reps s
     n=$(wc -l <"$plan")
     printf 'memsuite run plan: %s cell(s); bind %s; cooldown %s s\n' "$n" "$MS_RUN_BIND" "$MS_RUN_COOLDOWN"
     if [ "$llc" -gt 0 ]; then
@@ -271,7 +272,7 @@ ms_run_print_plan() {
     printf '\nthreads: %s\n' "$(printf '%s\n' "${MS_RUN_THREADS[@]}" | paste -sd, -)"
     while IFS=$'\t' read -r id bench scen size t reps; do
         i=$((i + 1))
-        ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)"
+        ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)" "$out/cells/$id.json"
         printf '[%s/%s] %s: %s\n' "$i" "$n" "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
     done <"$plan"
 }
@@ -294,9 +295,9 @@ ms_run_new() {
         --arg cooldown "$MS_RUN_COOLDOWN" --arg tunables "$MS_RUN_TUNABLES" \
         --arg llc "${MS_LLC_BYTES:-0}" --arg enforce "${MS_ENFORCE_SUMMARY:-}" \
         --arg profile "${MS_PROF_STATE:+$MS_PROF_NAME}" \
-        --arg cells "$(wc -l <"$plan")" --args '
+        --arg cells "$(wc -l <"$plan")" --argjson args "$(ms_json_array "${MS_RUN_ARGS[@]}")" '
         { schema: $schema, memsuite_version: $version, created: $created, host: $host,
-          complete: false, status: "running", args: $ARGS.positional,
+          complete: false, status: "running", args: $args,
           config: { benches: $benches, sizes_bytes: $sizes, threads: $threads,
                     reps: (if $reps == "" then null else ($reps | tonumber) end),
                     bind: $bind, cooldown_s: ($cooldown | tonumber),
@@ -304,11 +305,10 @@ ms_run_new() {
                     llc_bytes: ($llc | tonumber),
                     enforce: (if $enforce == "" then null else $enforce end),
                     profile: (if $profile == "" then null else $profile end) },
-          cells_total: ($cells | tonumber), cells_done: 0, failed: [] }' \
-        "${MS_RUN_ARGS[@]}" >"$d/run.json"
+          cells_total: ($cells | tonumber), cells_done: 0, failed: [] }' >"$d/run.json"
     ms_facts_collect 2>/dev/null
     ms_facts_json >"$d/env.json"
-    : >"$d/commands.txt"
+    printf '# memsuite %s run; every command ran from this directory:\n# cwd: %s\n' "$MS_VERSION" "$(pwd)" >"$d/commands.txt"
     ms_run_matrix "$d"
 }
 
@@ -317,6 +317,7 @@ ms_run_resume() {
     ms_rundir_check "$d"
     MS_RUN_BIND=$(ms_run_json_get "$d" '.config.bind // "none"')
     MS_RUN_TUNABLES=$(ms_run_json_get "$d" '.config.glibc_tunables // ""')
+    MS_CELL_LLC=$(ms_run_json_get "$d" '.config.llc_bytes // 0')
     if [ "$(ms_run_json_get "$d" '.complete')" = true ]; then
         ms_note "$d is already complete; nothing to resume"
         return 0
@@ -327,7 +328,7 @@ ms_run_resume() {
         local id scen size t reps
         while IFS=$'\t' read -r id bench scen size t reps; do
             ms_rundir_cell_done "$d" "$id" && continue
-            ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES"
+            ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES" "$d/cells/$id.json"
             printf '%s: %s\n' "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
         done <"$plan"
         return 0
@@ -349,6 +350,7 @@ ms_run_resume() {
     ms_run_json_update "$d" '.status = "running" | .resumed = ((.resumed // 0) + 1)'
     ms_note "resuming $d: $(ms_rundir_done_count "$d") of $(wc -l <"$plan") cell(s) already done"
     ms_run_matrix "$d"
+    [ "$MS_RUN_FAILED" = 0 ]
 }
 
 # Exit hook: a run that stops early is marked incomplete.
@@ -357,7 +359,7 @@ ms_run_mark_stopped() {
     local d="$MS_RUN_DIR" status=failed
     MS_RUN_DIR=""
     [ -n "$MS_SIGNAL" ] && status="interrupted by SIG$MS_SIGNAL"
-    rm -f -- "$d"/cells/.*.tmp.* 2>/dev/null
+    rm -f -- "$d"/cells/*.tmp.* 2>/dev/null
     ms_run_json_update "$d" '.complete = false | .status = $s' --arg s "$status"
     ms_rundir_summary "$d"
     ms_note "$d is incomplete ($status); finish it with: memsuite run --resume $(printf '%q' "$d")"
@@ -380,9 +382,10 @@ ms_fmt_secs() {
     fi
 }
 
-# Run every cell of DIR's plan that has no valid result yet.
+# Run every cell of DIR's plan that has no valid result yet.  A failed
+# cell sets MS_RUN_FAILED; the others still run.
 ms_run_matrix() {
-    local d="$1" id bench scen size t reps total done_n=0 ran=0 failed=0 start now eta tmp rc
+    local d="$1" id bench scen size t reps total done_n=0 ran=0 failed=0 start now eta res rc
     local -a cells=()
     mapfile -t cells < <(ms_rundir_cells "$d")
     total=${#cells[@]}
@@ -403,30 +406,32 @@ ms_run_matrix() {
             eta="unknown"
         fi
         ms_note "[$((done_n + failed + 1))/$total] $(ms_bench_label "$bench" "$scen") $(ms_human_bytes "$size") x $t thread(s); elapsed $(ms_fmt_secs $((now - start))), ETA $eta"
-        ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES"
+        res="$d/cells/$id.json"
+        rm -f -- "$res"
+        ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES" "$res"
         printf '# %s\n%s\n' "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")" >>"$d/commands.txt"
-        tmp=$(mktemp "$d/cells/.$id.tmp.XXXXXX")
         rc=0
-        ms_run_child "$tmp" "$d/logs/$id.log" "${MS_CMDV[@]}" || rc=$?
+        ms_run_child "$d/logs/$id.log" "${MS_CMDV[@]}" || rc=$?
         ran=$((ran + 1))
         local why=""
         if [ "$rc" -ne 0 ]; then
             why="exit $rc"
-        elif ! why=$(ms_res_check "$tmp"); then
-            :
-        elif ! ms_res_complete "$tmp"; then
-            why="the result says it is incomplete"
         else
-            why=""
+            why=$(ms_res_state "$res")
+            case "$why" in
+                complete) why="" ;;
+                incomplete) why="the result says it is incomplete" ;;
+            esac
         fi
         if [ -z "$why" ]; then
-            mv -f -- "$tmp" "$d/cells/$id.json"
             done_n=$((done_n + 1))
             ms_run_json_update "$d" '.cells_done = $n | .failed -= [$id]' --argjson n "$done_n" --arg id "$id"
         else
-            if [ -s "$tmp" ]; then mv -f -- "$tmp" "$d/logs/$id.out"; else rm -f -- "$tmp"; fi
+            if [ -e "$res" ]; then mv -f -- "$res" "$d/logs/$id.bad.json"; fi
             failed=$((failed + 1))
-            ms_error "cell $id failed: $why: $(tail -n 1 "$d/logs/$id.log" 2>/dev/null); see $d/logs/$id.log"
+            local tail_line
+            tail_line=$(tail -n 1 "$d/logs/$id.log" 2>/dev/null || true)
+            ms_error "cell $id failed: $why${tail_line:+: $tail_line}; see $d/logs/$id.log"
             ms_run_json_update "$d" '.failed = ((.failed - [$id]) + [$id])' --arg id "$id"
         fi
     done
@@ -436,7 +441,8 @@ ms_run_matrix() {
     if [ "$failed" -gt 0 ]; then
         ms_run_json_update "$d" '.complete = false | .status = "failed cells"'
         ms_error "$failed of $total cell(s) failed; $d is incomplete; rerun them with: memsuite run --resume $(printf '%q' "$d")"
-        return 1
+        MS_RUN_FAILED=1
+        return 0
     fi
     ms_run_json_update "$d" '.complete = true | .status = "complete" | .finished = $t' --arg t "$(ms_now_utc)"
     ms_note "done: $total cell(s) in $(ms_fmt_secs $(( $(date +%s) - start ))); results in $d"

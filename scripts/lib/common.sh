@@ -126,6 +126,13 @@ ms_quote_cmd() {
     printf '%s\n' "$out"
 }
 
+# The arguments as a compact JSON array of strings (one per line of input,
+# so an argument holding a newline is split).
+ms_json_array() {
+    if [ $# -eq 0 ]; then echo '[]'; return; fi
+    printf '%s\n' "$@" | jq -R . | jq -s -c .
+}
+
 # State directory for saved knob values (profile apply, enforce).
 ms_state_dir() {
     if [ -n "${MEMSUITE_STATE_DIR:-}" ]; then

@@ -75,9 +75,11 @@ ms_dimm_summary() {
             nt = 0; tl = ""; for (t in types) { nt++; tl = tl (tl == "" ? "" : "/") t }
             nsp = 0; for (s in speeds) nsp++
             nch = 0; for (c in chans) nch++
-            per = ""; mn = -1; mx = -1
-            for (s in sock) {
-                p = psock[s] + 0
+            per = ""; mn = -1; mx = -1; nk = 0
+            for (s in sock) keys[++nk] = s
+            for (i = 2; i <= nk; i++) for (j = i; j > 1 && keys[j] < keys[j - 1]; j--) { x = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = x }
+            for (i = 1; i <= nk; i++) {
+                s = keys[i]; p = psock[s] + 0
                 per = per (per == "" ? "" : ", ") "socket " s " " p "/" sock[s]
                 if (mn < 0 || p < mn) mn = p
                 if (p > mx) mx = p
@@ -86,14 +88,14 @@ ms_dimm_summary() {
             if (mx != mn) unb = unb "populated DIMMs differ between sockets; "
             if (ns > 1) unb = unb "mixed DIMM sizes; "
             if (nsp > 1) unb = unb "mixed DIMM speeds (all run at the slowest); "
-            if (pop == 0) { print "empty\t" slots; exit }
+            if (pop == 0) { print "empty\037" slots; exit }
             sz = ""; for (s in sizes) sz = sz (sz == "" ? "" : "/") (s + 0 >= 1024 ? s / 1024 " GB" : s " MB")
             text = pop "/" slots " slots populated, " tl ", " sz " each"
             if (minsp != "") text = text ", " minsp " MT/s"
             text = text " (" per ")"
             if (nochan > 0 || nch == 0) { channels = pop; chnote = "channels not named in the locators; counted one per DIMM" }
             else { channels = nch; chnote = "" }
-            printf "ok\t%s\t%s\t%s\t%s\t%s\t%s\n", text, unb, (minsp == "" || nospeed > 0 ? "" : minsp), channels, chnote, pop
+            printf "ok\037%s\037%s\037%s\037%s\037%s\037%s\n", text, unb, (minsp == "" || nospeed > 0 ? "" : minsp), channels, chnote, pop
         }' "$1")
     MS_DIMM_TEXT="" MS_DIMM_WHY="" MS_PEAK_MBPS="" MS_PEAK_TEXT=""
     case "$out" in
@@ -102,12 +104,12 @@ ms_dimm_summary() {
             MS_PEAK_TEXT="no DIMM data"
             return 0 ;;
         empty*)
-            MS_DIMM_VERDICT=unavailable MS_DIMM_WHY="dmidecode lists ${out#*$'\t'} slots but none populated (VM?)"
+            MS_DIMM_VERDICT=unavailable MS_DIMM_WHY="dmidecode lists ${out#*$'\037'} slots but none populated (VM?)"
             MS_PEAK_TEXT="no populated DIMM data"
             return 0 ;;
     esac
     local ok text unb speed channels chnote
-    IFS=$'\t' read -r ok text unb speed channels chnote _ <<<"$out"
+    IFS=$'\037' read -r ok text unb speed channels chnote _ <<<"$out"
     MS_DIMM_TEXT="$text"
     if [ -n "$unb" ]; then
         MS_DIMM_VERDICT=warn MS_DIMM_WHY="unbalanced: ${unb%; }"
@@ -117,7 +119,7 @@ ms_dimm_summary() {
     if [ -n "$speed" ]; then
         MS_PEAK_MBPS=$((channels * speed * 8))
         MS_PEAK_TEXT="$channels channel(s) x $speed MT/s x 8 bytes"
-        [ -n "$chnote" ] && MS_PEAK_TEXT+=" ($chnote)"
+        if [ -n "$chnote" ]; then MS_PEAK_TEXT+=" ($chnote)"; fi
     else
         MS_PEAK_TEXT="DIMM speed unknown in dmidecode"
     fi

@@ -22,7 +22,7 @@ ms_lock_take() {
     local path holder
     path=$(ms_lock_path)
     ms_require_cmd flock "install util-linux"
-    exec {MS_LOCK_FD}>>"$path" 2>/dev/null ||
+    { exec {MS_LOCK_FD}>>"$path"; } 2>/dev/null ||
         ms_die "$MS_EX_ENV" "cannot open the lock file $path; set MEMSUITE_LOCK to a writable path"
     if ! flock -n "$MS_LOCK_FD"; then
         holder=$(ms_read_line "$path" 2>/dev/null || true)

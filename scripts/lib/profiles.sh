@@ -83,8 +83,9 @@ ms_profile_load() {
     else
         ms_usage_error "invalid profile name '$spec'; choose from: $(ms_profile_names | paste -sd, -)"
     fi
-    [ -f "$file" ] && [ -r "$file" ] ||
+    if [ ! -f "$file" ] || [ ! -r "$file" ]; then
         ms_usage_error "no profile '$spec' ($file); choose from: $(ms_profile_names | paste -sd, -)"
+    fi
     MS_PROF_NAME="${file##*/}"
     MS_PROF_NAME="${MS_PROF_NAME%.profile}"
     MS_PROF_FILE="$file"

@@ -11,20 +11,26 @@
 #                                            "stddev", "cv", "mad" } } } } ],
 #     "llc": { "total_bytes": N }, "warnings": [ "..." ] }
 # "metrics" may also be an array of { "name": ..., "value": ... } objects.
-# stats.cv is a fraction (stddev / mean).
+# stats.cv is a fraction (stddev / mean).  Real documents seen:
+#   stream  Copy/Scale/Add/Triad: best_rate_mbps (MB/s, no stats),
+#           min_time_s (s, stats), cv_time (fraction)
+#   mbw     MEMCPY/DUMB/MCBLOCK: avg_rate_mibps, best_rate_mibps (MiB/s),
+#           time_s (s, stats)
+#   mencal  seqread: bandwidth (GB/s); randread: latency (ns), bandwidth;
+#           mixed: read/write/total_bandwidth; concurrent: total_bandwidth;
+#           randread --sweep: records[].tables.sweep[] {size_bytes, latency}
 
 # Each record's headline metric: the first of these it has; otherwise its
 # first metric with a rate unit; otherwise its first metric in ns.
 MS_PRIMARY_METRICS=(
     best_rate_mbps          # stream: Best Rate MB/s
-    mean_rate_mibps         # mbw: AVG MiB/s
-    avg_rate_mibps
-    rate_mibps
-    bandwidth_gbps          # mencal bandwidth scenarios
-    total_gbps
-    read_gbps
-    latency_ns              # mencal randread
-    median_latency_ns
+    avg_rate_mibps          # mbw: the AVG line, MiB/s
+    mean_rate_mibps
+    latency                 # mencal randread: ns per dependent load
+    latency_ns
+    total_bandwidth         # mencal mixed, concurrent
+    bandwidth               # mencal seqread
+    bandwidth_gbps
 )
 
 MS_JQ_LIB='
@@ -35,6 +41,15 @@ def metrics_of:
 def mbps_factor(u):
     {"B/s": 0.000001, "KB/s": 0.001, "KiB/s": 0.001024, "MB/s": 1, "MiB/s": 1.048576,
      "GB/s": 1000, "GiB/s": 1073.741824, "TB/s": 1000000}[u];
+# The run-to-run CV of a record: its headline metric'"'"'s stats.cv, else a
+# "cv*" metric in fraction units, else the first stats.cv of the record
+# (stream keeps the stats on its times, whose CV is the rate'"'"'s).
+def record_cv($prim):
+    . as $m
+    | ($m[$prim].stats.cv
+       // first($m | to_entries[] | select((.key | startswith("cv")) and (.value.unit // "") == "fraction") | .value.value)
+       // first($m | to_entries[] | .value.stats.cv // empty)
+       // "");
 def primary_of($prefs):
     . as $m
     | (first($prefs[] as $p | select($m[$p] != null) | $p)
@@ -43,28 +58,39 @@ def primary_of($prefs):
        // "");
 '
 
-ms_res_prefs_json() { printf '%s\n' "${MS_PRIMARY_METRICS[@]}" | jq -R . | jq -s -c .; }
+# The list as a JSON array (the names are plain [a-z_] words).
+MS_RES_PREFS=$(printf '"%s",' "${MS_PRIMARY_METRICS[@]}")
+MS_RES_PREFS="[${MS_RES_PREFS%,}]"
+
+# ms_res_state FILE: "complete", "incomplete", or why FILE is not a
+# result document (one jq call).
+ms_res_state() {
+    local f="$1" s
+    if [ ! -r "$f" ]; then echo "cannot read $f"; return 0; fi
+    s=$(jq -r --arg want "$MS_RESULT_SCHEMA" '
+        if type != "object" then "is not a JSON object"
+        elif .schema != $want then "has schema \(.schema // "none" | tostring), expected \($want)"
+        elif (.records | type) != "array" then "has no records array"
+        elif .complete == true then "complete"
+        else "incomplete" end' "$f" 2>/dev/null) || s=""
+    case "$s" in
+        complete|incomplete) echo "$s" ;;
+        "") echo "$f is not valid JSON" ;;
+        *) echo "$f $s" ;;
+    esac
+}
 
 # ms_res_check FILE: 0 when FILE is a result document; else prints why.
 ms_res_check() {
-    local f="$1" schema
-    if [ ! -r "$f" ]; then echo "cannot read $f"; return 1; fi
-    if ! jq -e 'type == "object"' "$f" >/dev/null 2>&1; then
-        echo "$f is not a JSON object"
-        return 1
-    fi
-    schema=$(jq -r '.schema // "none"' "$f")
-    if [ "$schema" != "$MS_RESULT_SCHEMA" ]; then
-        echo "$f has schema '$schema', expected '$MS_RESULT_SCHEMA'"
-        return 1
-    fi
-    if ! jq -e '(.records | type) == "array"' "$f" >/dev/null 2>&1; then
-        echo "$f has no records array"
-        return 1
-    fi
+    local s
+    s=$(ms_res_state "$1")
+    case "$s" in
+        complete|incomplete) return 0 ;;
+        *) printf '%s\n' "$s"; return 1 ;;
+    esac
 }
 
-ms_res_complete() { jq -e '.complete == true' "$1" >/dev/null 2>&1; }
+ms_res_complete() { [ "$(ms_res_state "$1")" = complete ]; }
 ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
 ms_res_llc_bytes() { jq -r '.llc.total_bytes // empty' "$1" 2>/dev/null; }
 ms_res_warnings() { jq -r '.warnings[]? | tostring' "$1" 2>/dev/null; }
@@ -72,20 +98,22 @@ ms_res_records() { jq -r '.records[]?.name' "$1"; }
 
 # ms_res_flatten FILE: one TSV line per metric:
 #   record metric unit value n cv median primary(1|0) value_mbps
+# (the headline metric's cv is the record's run-to-run CV, see record_cv)
 # value is "NA" when the tool reported it unavailable; value_mbps is empty
 # when the unit is not a rate.
 ms_res_flatten() {
-    jq -r --argjson prefs "$(ms_res_prefs_json)" "$MS_JQ_LIB"'
+    jq -r --argjson prefs "$MS_RES_PREFS" "$MS_JQ_LIB"'
         .records[]? as $r
         | ($r | metrics_of) as $m
         | ($m | primary_of($prefs)) as $prim
+        | ($m | record_cv($prim)) as $rcv
         | $m | to_entries[]
         | [ ($r.name // "?" | tostring | gsub("[\t\n,]"; " ")),
             (.key | gsub("[\t\n,]"; " ")),
             (.value.unit // ""),
             (if .value.value == null then "NA" else .value.value end),
             (.value.stats.n // ""),
-            (.value.stats.cv // ""),
+            (if .key == $prim then $rcv else (.value.stats.cv // "") end),
             (.value.stats.median // ""),
             (if .key == $prim then 1 else 0 end),
             (if .value.value != null and mbps_factor(.value.unit // "") != null
@@ -99,15 +127,12 @@ ms_res_value() {
         first(.records[]? | select(.name == $r)) | metrics_of | .[$k].value // empty' "$1"
 }
 
-# ms_res_latency_points FILE: "bytes<TAB>ns" lines from a latency sweep:
-# either a top-level "sweep" array of {size_bytes, latency_ns}, or records
-# carrying one metric in bytes and one in ns.
+# ms_res_latency_points FILE: "bytes<TAB>ns" lines of a latency sweep
+# (mencal run randread --sweep: records[].tables.sweep[] with size_bytes
+# and latency in ns).
 ms_res_latency_points() {
-    jq -r "$MS_JQ_LIB"'
-        ( .sweep[]? | select(.size_bytes != null and .latency_ns != null)
-          | [.size_bytes, .latency_ns] | @tsv ),
-        ( .records[]? | metrics_of
-          | [ (to_entries[] | select((.value.unit // "") == "bytes") | .value.value) ][0] as $b
-          | [ (to_entries[] | select((.value.unit // "") == "ns") | .value.value) ][0] as $ns
-          | select($b != null and $ns != null) | [$b, $ns] | @tsv )' "$1" | sort -n
+    jq -r '
+        .records[]?.tables.sweep[]?
+        | select(.size_bytes != null and (.latency // .latency_ns) != null)
+        | [.size_bytes, (.latency // .latency_ns)] | @tsv' "$1" | sort -n
 }

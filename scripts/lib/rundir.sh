@@ -67,7 +67,7 @@ ms_rundir_cells() { grep -v '^#' "$1/plan.tsv"; }
 
 ms_rundir_cell_done() {   # DIR ID
     local f="$1/cells/$2.json"
-    [ -f "$f" ] && ms_res_check "$f" >/dev/null && ms_res_complete "$f"
+    [ -f "$f" ] && [ "$(ms_res_state "$f")" = complete ]
 }
 
 # Rebuild summary.csv from the plan and every finished cell.

@@ -31,7 +31,7 @@ ms_bracket_choices() { printf '%s\n' "$1" | tr -d '[]'; }
 ms_cpu_list() {
     local d
     for d in "$(ms_sysfs /devices/system/cpu)"/cpu[0-9]*; do
-        [ -d "$d" ] && printf '%s\n' "${d##*/cpu}"
+        if [ -d "$d" ]; then printf '%s\n' "${d##*/cpu}"; fi
     done | sort -n
 }
 
@@ -76,7 +76,7 @@ ms_numa_nodes() {
         [ -d "$d" ] || continue
         n="${d##*/node}"
         cpus=$(ms_read_line "$d/cpulist" 2>/dev/null) || cpus="?"
-        [ -n "$cpus" ] && printf '%s\n' "$n"
+        if [ -n "$cpus" ]; then printf '%s\n' "$n"; fi
     done | sort -n
 }
 

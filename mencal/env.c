@@ -1,0 +1,223 @@
+/* env: `mencal env`, the environment that changes a memory figure:
+ * every mb_sysinfo fact, GLIBC_TUNABLES parsed into keys, the huge page
+ * pools and the allocator actually in effect in this process. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "log.h"
+#include "mencal.h"
+#include "sysinfo.h"
+
+#define MAX_TUNABLES 32
+#define MAX_POOLS 8
+
+typedef struct {
+    char key[128], value[128];
+} tunable_t;
+
+typedef struct {
+    long long size_kib, total, free_pages, surplus, reserved;
+} pool_t;
+
+typedef struct {
+    const mb_sysinfo_t *si;
+    bool tunables_set;
+    int ntun;
+    tunable_t tun[MAX_TUNABLES];
+    int npool;
+    pool_t pool[MAX_POOLS];
+    char pools_why[200];
+    char alloc_name[32], alloc_detail[128];
+} env_t;
+
+/* "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=2" */
+static void parse_tunables(env_t *e)
+{
+    const char *v = getenv("GLIBC_TUNABLES");
+    e->tunables_set = v != NULL;
+    if (!v)
+        return;
+    while (*v && e->ntun < MAX_TUNABLES) {
+        size_t len = strcspn(v, ":");
+        if (len) {
+            tunable_t *t = &e->tun[e->ntun++];
+            size_t eq = strcspn(v, "=");
+            size_t klen = eq < len ? eq : len;
+            snprintf(t->key, sizeof t->key, "%.*s", (int)klen, v);
+            if (eq < len)
+                snprintf(t->value, sizeof t->value, "%.*s", (int)(len - eq - 1), v + eq + 1);
+            else
+                t->value[0] = '\0';
+        }
+        v += len;
+        if (*v == ':')
+            v++;
+    }
+}
+
+static long long read_ll(const char *dir, const char *name)
+{
+    char path[4400], line[64];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return -1;
+    if (mb_read_line(path, line, sizeof line) != 0)
+        return -1;
+    return strtoll(line, NULL, 10);
+}
+
+/* <sysfs>/kernel/mm/hugepages/hugepages-<size>kB/{nr,free,surplus,resv}_hugepages */
+static void read_pools(env_t *e)
+{
+    char dir[4096];
+    mb_sysfs_path(dir, sizeof dir, "/kernel/mm/hugepages");
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (snprintf(e->pools_why, sizeof e->pools_why, "%s: cannot open", dir) < 0)
+            e->pools_why[0] = '?';
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) && e->npool < MAX_POOLS) {
+        long long kib;
+        if (sscanf(de->d_name, "hugepages-%lldkB", &kib) != 1)
+            continue;
+        char sub[4400];
+        if (snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name) >= (int)sizeof sub)
+            continue;
+        pool_t *p = &e->pool[e->npool++];
+        p->size_kib = kib;
+        p->total = read_ll(sub, "nr_hugepages");
+        p->free_pages = read_ll(sub, "free_hugepages");
+        p->surplus = read_ll(sub, "surplus_hugepages");
+        p->reserved = read_ll(sub, "resv_hugepages");
+    }
+    closedir(d);
+    /* smallest page size first */
+    for (int i = 1; i < e->npool; i++)
+        for (int k = i; k > 0 && e->pool[k].size_kib < e->pool[k - 1].size_kib; k--) {
+            pool_t t = e->pool[k];
+            e->pool[k] = e->pool[k - 1];
+            e->pool[k - 1] = t;
+        }
+}
+
+static void ll_or_unavailable(mb_json_t *j, const char *key, long long v)
+{
+    if (v >= 0)
+        mb_json_int(j, key, v);
+    else
+        mb_json_unavailable(j, key, "unreadable");
+}
+
+static void env_config_json(mb_json_t *j, const void *ctx)
+{
+    const env_t *e = ctx;
+    mb_json_string(j, "subcommand", "env");
+    mb_json_object_begin(j, "allocator");
+    mb_json_string(j, "name", e->alloc_name);
+    mb_json_string(j, "detail", e->alloc_detail);
+    mb_json_object_end(j);
+    if (e->tunables_set) {
+        mb_json_object_begin(j, "glibc_tunables");
+        for (int i = 0; i < e->ntun; i++)
+            mb_json_string(j, e->tun[i].key, e->tun[i].value);
+        mb_json_object_end(j);
+    } else {
+        mb_json_unavailable(j, "glibc_tunables", "GLIBC_TUNABLES is not set: glibc defaults");
+    }
+    if (e->pools_why[0]) {
+        mb_json_unavailable(j, "hugepage_pools", e->pools_why);
+    } else {
+        mb_json_array_begin(j, "hugepage_pools");
+        for (int i = 0; i < e->npool; i++) {
+            const pool_t *p = &e->pool[i];
+            mb_json_object_begin(j, NULL);
+            mb_json_int(j, "page_size_kib", p->size_kib);
+            ll_or_unavailable(j, "total", p->total);
+            ll_or_unavailable(j, "free", p->free_pages);
+            ll_or_unavailable(j, "surplus", p->surplus);
+            ll_or_unavailable(j, "reserved", p->reserved);
+            mb_json_object_end(j);
+        }
+        mb_json_array_end(j);
+    }
+}
+
+static void env_text(FILE *f, const env_t *e)
+{
+    const mb_sysinfo_t *si = e->si;
+    for (size_t i = 0; i < si->n && i < MB_SYSINFO_MAX; i++) {
+        const mb_fact_t *fa = &si->fact[i];
+        if (fa->ok)
+            fprintf(f, "%-24s %s\n", fa->key, fa->value);
+        else
+            fprintf(f, "%-24s unavailable: %s\n", fa->key, fa->why);
+    }
+    fprintf(f, "%-24s %s (%s)\n", "allocator_in_effect", e->alloc_name, e->alloc_detail);
+    if (!e->tunables_set)
+        fprintf(f, "%-24s not set (glibc defaults)\n", "glibc_tunables_parsed");
+    for (int i = 0; i < e->ntun; i++)
+        fprintf(f, "%-24s %s = %s\n", i ? "" : "glibc_tunables_parsed", e->tun[i].key,
+                e->tun[i].value);
+    if (e->pools_why[0])
+        fprintf(f, "%-24s unavailable: %s\n", "hugepage_pools", e->pools_why);
+    for (int i = 0; i < e->npool; i++) {
+        const pool_t *p = &e->pool[i];
+        fprintf(f, "%-24s %lld kB pages: total %lld, free %lld, surplus %lld, reserved %lld\n",
+                i ? "" : "hugepage_pools", p->size_kib, p->total, p->free_pages, p->surplus,
+                p->reserved);
+    }
+}
+
+int mc_env_main(const mc_config_t *cfg, int argc, char **argv)
+{
+    static mb_sysinfo_t si;
+    static env_t e;
+    mb_sysinfo_collect(&si);
+    e.si = &si;
+    parse_tunables(&e);
+    read_pools(&e);
+    const char *name = mb_allocator_detect(e.alloc_detail, sizeof e.alloc_detail);
+    snprintf(e.alloc_name, sizeof e.alloc_name, "%s", name ? name : "unknown");
+
+    char msg[512];
+    mb_out_t out;
+    if (mb_out_open(&out, cfg->o.output, msg, sizeof msg) != 0) {
+        mb_error("%s", msg);
+        return 3;
+    }
+    int rc = 0;
+    if (cfg->format == MB_FMT_TEXT) {
+        env_text(out.f, &e);
+    } else if (cfg->format == MB_FMT_JSON) {
+        static mb_result_t r;
+        memset(&r, 0, sizeof r);
+        r.tool = "mencal";
+        r.label = "standard";
+        r.complete = true;
+        r.argc = argc + 1;
+        r.argv = argv - 1;
+        r.config = env_config_json;
+        r.config_ctx = &e;
+        r.sysinfo = &si;
+        rc = mb_report_json(&r, out.f);
+    } else {
+        mb_error("env: --format csv is not supported; use text or json");
+        mb_out_abort(&out);
+        return 2;
+    }
+    if (rc) {
+        mb_out_abort(&out);
+        mb_error("env: writing failed");
+        return 3;
+    }
+    if (mb_out_commit(&out, msg, sizeof msg) != 0) {
+        mb_error("%s", msg);
+        return 3;
+    }
+    return 0;
+}

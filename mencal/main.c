@@ -1,0 +1,366 @@
+/* mencal: memory compute efficiency.
+ *
+ *   mencal list
+ *   mencal run SCENARIO...|all [options]
+ *   mencal env [--format text|json] [-O FILE]
+ *
+ * main parses, resolves the configuration, runs the scenarios (each fills
+ * an mc_result_t and prints nothing) and renders the results. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildinfo.h"
+#include "log.h"
+#include "mencal.h"
+#include "sysinfo.h"
+
+/* The one mutable global: set by SIGINT/SIGTERM, polled by scenarios. */
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+static const char usage_line[] =
+    "mencal list\n"
+    "       mencal run SCENARIO...|all [options]\n"
+    "       mencal env [--format text|json] [-O FILE]\n"
+    "       mencal --help | --version";
+
+static void usage(FILE *f)
+{
+    size_t n;
+    const mb_opt_t *t = mc_options(&n);
+    mb_opts_help(f, usage_line, t, n);
+    fputs("\nScenarios (mencal list for details):\n", f);
+    for (size_t i = 0; i < mc_scenario_count(); i++)
+        fprintf(f, "  %-11s %s\n", mc_scenario_at(i)->name, mc_scenario_at(i)->summary);
+    fputs("\n'run all' uses a short stability profile (10 samples x 1 s) unless --iterations,\n"
+          "--interval or --duration is given.  Exit: 0 ok, 1 run failure or interrupted,\n"
+          "2 usage, 3 resource unavailable, 4 feature not built.  See mencal(1).\n", f);
+}
+
+/* Parse argv[1..argc) into cfg; positionals into pos. 0 or 2. */
+static int parse(int argc, char **argv, mc_config_t *cfg, char **pos, int *npos, bool *seen)
+{
+    size_t n;
+    const mb_opt_t *t = mc_options(&n);
+    mc_opts_defaults(&cfg->o);
+    mb_opts_out_t out = { .pos = pos, .seen = seen };
+    char msg[512];
+    if (mb_opts_parse(t, n, argc, argv, &cfg->o, &out, msg, sizeof msg) != 0) {
+        mb_error("%s; see 'mencal --help'", msg);
+        return 2;
+    }
+    cfg->seen = seen;
+    *npos = out.npos;
+    if (cfg->o.quiet)
+        mb_log_quiet(1);
+    return 0;
+}
+
+static int cmd_list(int argc, char **argv, mc_config_t *cfg, char **pos, bool *seen)
+{
+    int npos;
+    if (parse(argc, argv, cfg, pos, &npos, seen))
+        return 2;
+    if (npos) {
+        mb_error("list: unexpected argument '%s'; 'mencal list' takes none", pos[0]);
+        return 2;
+    }
+    for (size_t i = 0; i < mc_scenario_count(); i++) {
+        const mc_scenario_t *sc = mc_scenario_at(i);
+        printf("%-11s %s\n", sc->name, sc->summary);
+        printf("%-11s options:", "");
+        if (!sc->options || !sc->options[0])
+            printf(" (common options only)");
+        for (const char *const *o = sc->options; o && *o; o++)
+            printf(" --%s", *o);
+        printf("\n");
+    }
+    return 0;
+}
+
+/* A scenario option given while no selected scenario takes it. */
+static int check_scenario_options(const mc_config_t *cfg, const mc_scenario_t **sel, size_t nsel)
+{
+    size_t n;
+    const mb_opt_t *t = mc_options(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (!cfg->seen[i])
+            continue;
+        bool specific = false, taken = false;
+        char owners[256] = "";
+        size_t used = 0;
+        for (size_t s = 0; s < mc_scenario_count(); s++)
+            if (mc_scenario_accepts(mc_scenario_at(s), t[i].long_name)) {
+                specific = true;
+                used += (size_t)snprintf(owners + used, used < sizeof owners ? sizeof owners - used : 0,
+                                         "%s%s", used ? ", " : "", mc_scenario_at(s)->name);
+            }
+        for (size_t s = 0; s < nsel; s++)
+            taken |= mc_scenario_accepts(sel[s], t[i].long_name);
+        if (specific && !taken) {
+            mb_error("--%s applies to %s, which is not in this run; add the scenario or drop "
+                     "the option", t[i].long_name, owners);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static void print_plan(const mc_config_t *cfg, const mc_scenario_t **sel, size_t nsel)
+{
+    char a[32], b[32];
+    printf("plan:");
+    for (size_t i = 0; i < nsel; i++)
+        printf(" %s", sel[i]->name);
+    printf("\nsize: %zu bytes (%s; %s)\n", cfg->size_bytes,
+           mb_format_bytes(cfg->size_bytes, a, sizeof a), cfg->size_how);
+    printf("llc: %zu bytes (%s, %s)\n", cfg->caches.llc.total_bytes,
+           mb_format_bytes(cfg->caches.llc.total_bytes, b, sizeof b),
+           mb_llc_source_name(cfg->caches.llc.source));
+    printf("cache_resident: %s\n", cfg->cache_resident ? "yes" : "no");
+    printf("threads: %d\ncpus:", cfg->nthreads);
+    for (int t = 0; t < cfg->nthreads; t++)
+        printf(" %d", cfg->cpu[t]);
+    printf("\nthreads_how: %s\nphysical_cores: %d\n", cfg->threads_how, cfg->ncores);
+    printf("reps: %d\nhugepages: %s\nnuma: %s\nseed: %llu\n", cfg->reps,
+           mc_hugepages_name(cfg->hugepages), cfg->numa_desc, (unsigned long long)cfg->seed);
+    printf("procs: %d\nduration_s: %g\n", cfg->procs, cfg->duration_s);
+    printf("stability: %d x %g s (%s)\n", cfg->iterations, cfg->interval_s, cfg->stability_how);
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *seen)
+{
+    int npos;
+    /* a scenario with its own command line: `mencal run NAME ...` */
+    const mc_scenario_t *own = argc > 1 ? mc_scenario_find(argv[1]) : NULL;
+    if (own && own->cli) {
+        install_signals();
+        return own->cli(argc - 1, argv + 1, &g_stop);
+    }
+    if (parse(argc, argv, cfg, pos, &npos, seen))
+        return 2;
+    if (cfg->o.help) {
+        usage(stdout);
+        return 0;
+    }
+    char names[256];
+    mc_scenario_names(names, sizeof names);
+    if (npos == 0) {
+        mb_error("run: no scenario named; name one or more of %s, or 'all'", names);
+        return 2;
+    }
+    const mc_scenario_t *sel[64];
+    size_t nsel = 0;
+    bool all = false;
+    for (int i = 0; i < npos; i++) {
+        if (strcmp(pos[i], "all") == 0) {
+            all = true;
+            continue;
+        }
+        const mc_scenario_t *sc = mc_scenario_find(pos[i]);
+        if (!sc) {
+            mb_error("run: unknown scenario '%s'; valid scenarios: %s, all", pos[i], names);
+            return 2;
+        }
+    }
+    for (size_t s = 0; s < mc_scenario_count(); s++) {
+        const mc_scenario_t *sc = mc_scenario_at(s);
+        bool want = all;
+        for (int i = 0; i < npos && !want; i++)
+            want = strcmp(pos[i], sc->name) == 0;
+        if (want && nsel < 64)
+            sel[nsel++] = sc;
+    }
+    if (check_scenario_options(cfg, sel, nsel))
+        return 2;
+
+    char msg[1024];
+    bool with_stability = false;
+    for (size_t i = 0; i < nsel; i++)
+        with_stability |= strcmp(sel[i]->name, "stability") == 0;
+    int rc = mc_config_resolve(cfg, all, with_stability, msg, sizeof msg);
+    if (rc) {
+        mb_error("%s", msg);
+        return rc;
+    }
+    for (size_t i = 0; i < cfg->nwarn; i++)
+        mb_warn("%s", cfg->warn[i]);
+    if (cfg->o.dry_run) {
+        print_plan(cfg, sel, nsel);
+        return 0;
+    }
+
+    mb_out_t out;
+    if ((rc = mb_out_open(&out, cfg->o.output, msg, sizeof msg)) != 0) {
+        mb_error("%s", msg);
+        return 3;
+    }
+    /* before the first parallel region, so worker threads are counted */
+    static mb_counters_t counters;
+    if (mb_counters_init(&counters, cfg->counters_list, msg, sizeof msg) != 0) {
+        mb_error("--counters: %s", msg);
+        mb_out_abort(&out);
+        return 2;
+    }
+    cfg->counters = &counters;
+    if (cfg->counters_on && !counters.hw_available)
+        mb_warn("--counters: hardware counters unavailable: %s; rusage figures only",
+                counters.hw_why[0] ? counters.hw_why : "no reason given");
+
+    static mb_sysinfo_t si;
+    mb_sysinfo_collect(&si);
+    static mb_affinity_t aff;
+    mc_team_record(cfg, &aff);
+
+    install_signals();
+    cfg->stop = &g_stop;
+
+    static mc_result_t res[64];
+    const char *scen_names[64];
+    for (size_t i = 0; i < nsel; i++) {
+        mc_result_t *r = &res[i];
+        mc_result_init(r, sel[i]);
+        scen_names[i] = sel[i]->name;
+        if (g_stop) {
+            r->skipped = true;
+            r->complete = false;
+            snprintf(r->why, sizeof r->why, "interrupted before it started");
+            continue;
+        }
+        char why[256] = "";
+        int sup = sel[i]->supported(cfg, why, sizeof why);
+        if (sup) {
+            r->skipped = true;
+            snprintf(r->why, sizeof r->why, "%s", why);
+            if (!all)
+                r->status = sup;
+            mb_warn("%s: cannot run here: %s", sel[i]->name, why);
+            continue;
+        }
+        mb_note("running %s", sel[i]->name);
+        int st = sel[i]->run(cfg, r);
+        mc_restore_mask(cfg);
+        if (st && !r->status)
+            r->status = st;
+        if (r->status)
+            mb_error("%s: %s", sel[i]->name, r->why);
+    }
+
+    mc_run_t run = { .cfg = cfg, .res = res, .nres = nsel, .subcommand = "run",
+                     .scenarios = scen_names, .nscenarios = nsel };
+    static mb_result_t result;
+    memset(&result, 0, sizeof result);
+    result.tool = "mencal";
+    result.argc = argc + 1;
+    result.argv = argv - 1;
+    result.affinity = &aff;
+    result.sysinfo = &si;
+    for (size_t i = 0; i < cfg->nwarn; i++)
+        mb_result_warn(&result, "%s", cfg->warn[i]);
+    if (cfg->stability_short)
+        for (size_t i = 0; i < nsel; i++)
+            if (strcmp(sel[i]->name, "stability") == 0)
+                mb_result_warn(&result, "stability: %s", cfg->stability_how);
+    rc = mc_render(&run, &result, out.f);
+    if (rc) {
+        mb_error("writing the result failed: %s", strerror(-rc));
+        mb_out_abort(&out);
+        return 3;
+    }
+    if ((rc = mb_out_commit(&out, msg, sizeof msg)) != 0) {
+        mb_error("%s", msg);
+        return 3;
+    }
+    int code = 0;
+    for (size_t i = 0; i < nsel && !code; i++)
+        code = res[i].status;
+    if (!code && (g_stop || !result.complete))
+        code = 1;
+    if (g_stop)
+        mb_warn("interrupted: the result holds what was measured so far (complete: false)");
+    for (size_t i = 0; i < nsel; i++)
+        mc_result_free(&res[i]);
+    mb_counters_finish(&counters);
+    return code;
+}
+
+static int cmd_env(int argc, char **argv, mc_config_t *cfg, char **pos, bool *seen)
+{
+    int npos;
+    if (parse(argc, argv, cfg, pos, &npos, seen))
+        return 2;
+    if (npos) {
+        mb_error("env: unexpected argument '%s'", pos[0]);
+        return 2;
+    }
+    if (mb_format_parse(cfg->o.format, &cfg->format) != 0)
+        return 2;
+    return mc_env_main(cfg, argc, argv);
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **, mc_config_t *, char **, bool *);
+} commands[] = {
+    { "list", cmd_list },
+    { "run", cmd_run },
+    { "env", cmd_env },
+};
+
+int main(int argc, char **argv)
+{
+    mb_log_init("mencal");
+    if (argc < 2) {
+        mb_error("no command; use 'mencal list', 'mencal run SCENARIO...|all' or 'mencal env' "
+                 "(mencal --help)");
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        mb_print_version("mencal");
+        return 0;
+    }
+    static mc_config_t cfg;
+    size_t nopt;
+    mc_options(&nopt);
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    bool *seen = calloc(nopt, sizeof *seen);
+    if (!pos || !seen) {
+        mb_error("out of memory");
+        return 3;
+    }
+    int rc = 2;
+    bool found = false;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0) {
+            found = true;
+            rc = commands[i].fn(argc - 1, argv + 1, &cfg, pos, seen);
+        }
+    if (!found)
+        mb_error("unknown command '%s'; use list, run or env (mencal --help)", cmd);
+    free(pos);
+    free(seen);
+    return rc;
+}

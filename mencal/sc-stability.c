@@ -1,0 +1,273 @@
+/* stability: a long read-modify-write loop over a large buffer, its
+ * bandwidth sampled every --interval seconds by a sampler thread that
+ * reads the workers' byte counters (atomics).  Each sample also records
+ * the reclaim, swap, THP and compaction counters of /proc/vmstat, so a
+ * drop can be matched with its cause.  Reported: min/median/max, drift
+ * (median of the first third vs the last third, %), slope, and every
+ * sample with its timestamp. */
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "mencal.h"
+#include "timer.h"
+
+#define CHUNK_WORDS (128u * 1024u)   /* 1 MiB between counter updates */
+
+typedef struct {
+    _Alignas(64) _Atomic uint64_t bytes;
+} counter_t;
+
+typedef struct {
+    const mc_config_t *cfg;
+    counter_t *ctr;
+    int nt;
+    _Atomic int stop;
+    uint64_t t0;
+    int n;                              /* samples taken */
+    double *t_s, *unix_s, *gbps;
+    long long (*vm)[MC_VMSTAT_KEYS];    /* deltas per sample, -1 unknown */
+    bool vm_ok;
+    char vm_why[256];
+    bool interrupted;
+} stab_t;
+
+static uint64_t total_bytes(const stab_t *s)
+{
+    uint64_t b = 0;
+    for (int t = 0; t < s->nt; t++)
+        b += atomic_load_explicit(&s->ctr[t].bytes, memory_order_relaxed);
+    return b;
+}
+
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *sampler(void *arg)
+{
+    stab_t *s = arg;
+    const mc_config_t *cfg = s->cfg;
+    long long prev_vm[MC_VMSTAT_KEYS], vm[MC_VMSTAT_KEYS];
+    s->vm_ok = mc_vmstat_read(prev_vm, s->vm_why, sizeof s->vm_why) == 0;
+    uint64_t prev_b = total_bytes(s), prev_t = s->t0;
+    const uint64_t step = (uint64_t)(cfg->interval_s * 1e9);
+    for (int i = 1; i <= cfg->iterations; i++) {
+        uint64_t deadline = s->t0 + step * (uint64_t)i, now;
+        while ((now = mb_now_ns()) < deadline) {
+            if (*cfg->stop) {
+                s->interrupted = true;
+                goto out;
+            }
+            uint64_t left = deadline - now, nap = left < 50000000ULL ? left : 50000000ULL;
+            struct timespec ts = { 0, (long)nap };
+            nanosleep(&ts, NULL);
+        }
+        uint64_t b = total_bytes(s);
+        now = mb_now_ns();
+        int k = s->n;
+        s->t_s[k] = (double)(now - s->t0) * 1e-9;
+        s->unix_s[k] = unix_now();
+        s->gbps[k] = (double)(b - prev_b) / (double)(now - prev_t);   /* bytes/ns = GB/s */
+        if (s->vm_ok && mc_vmstat_read(vm, s->vm_why, sizeof s->vm_why) == 0) {
+            for (int j = 0; j < MC_VMSTAT_KEYS; j++)
+                s->vm[k][j] = vm[j] >= 0 && prev_vm[j] >= 0 ? vm[j] - prev_vm[j] : -1;
+            memcpy(prev_vm, vm, sizeof vm);
+        } else {
+            s->vm_ok = false;
+            for (int j = 0; j < MC_VMSTAT_KEYS; j++)
+                s->vm[k][j] = -1;
+        }
+        prev_b = b, prev_t = now;
+        s->n = k + 1;
+    }
+out:
+    atomic_store(&s->stop, 1);
+    return NULL;
+}
+
+/* one pass over a slice, read-modify-write, publishing bytes per chunk */
+static bool rmw_pass(uint64_t *w, size_t words, counter_t *c, _Atomic int *stop)
+{
+    for (size_t off = 0; off < words; off += CHUNK_WORDS) {
+        size_t n = words - off < CHUNK_WORDS ? words - off : CHUNK_WORDS;
+        uint64_t *p = w + off;
+#pragma omp simd
+        for (size_t i = 0; i < n; i++)
+            p[i] += 1;
+        atomic_fetch_add_explicit(&c->bytes, 2 * n * sizeof(uint64_t), memory_order_relaxed);
+        if (atomic_load_explicit(stop, memory_order_relaxed))
+            return false;
+    }
+    return true;
+}
+
+static const mc_col_t sample_cols[] = {
+    { "sample", "", false },
+    { "t", "s", false },
+    { "unix_time", "s", false },
+    { "bandwidth", "GB/s", false },
+    { "pgscan_kswapd", "pages", false },
+    { "pgscan_direct", "pages", false },
+    { "pgsteal_kswapd", "pages", false },
+    { "pgsteal_direct", "pages", false },
+    { "pswpin", "pages", false },
+    { "pswpout", "pages", false },
+    { "pgmajfault", "", false },
+    { "thp_fault_alloc", "", false },
+    { "thp_fault_fallback", "", false },
+    { "compact_stall", "", false },
+    { "numa_pages_migrated", "pages", false },
+};
+_Static_assert(sizeof sample_cols / sizeof sample_cols[0] == 4 + MC_VMSTAT_KEYS,
+               "one column per vmstat key");
+
+static double slope_per_min(const double *t, const double *v, int n)
+{
+    double mt = 0, mv = 0, sxy = 0, sxx = 0;
+    for (int i = 0; i < n; i++)
+        mt += t[i], mv += v[i];
+    mt /= n, mv /= n;
+    for (int i = 0; i < n; i++) {
+        sxy += (t[i] - mt) * (v[i] - mv);
+        sxx += (t[i] - mt) * (t[i] - mt);
+    }
+    return sxx > 0 ? sxy / sxx * 60.0 : NAN;
+}
+
+static int stability_run(const mc_config_t *cfg, mc_result_t *res)
+{
+    const int nt = cfg->nthreads, ns = cfg->iterations;
+    const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
+    const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
+    char why[256];
+    void *buf;
+    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+        return mc_result_fail(res, 3, "%s", why);
+    stab_t s = { .cfg = cfg, .nt = nt };
+    s.ctr = aligned_alloc(64, sizeof(counter_t) * (size_t)nt);
+    s.t_s = calloc((size_t)ns, sizeof *s.t_s);
+    s.unix_s = calloc((size_t)ns, sizeof *s.unix_s);
+    s.gbps = calloc((size_t)ns, sizeof *s.gbps);
+    s.vm = calloc((size_t)ns, sizeof *s.vm);
+    if (!s.ctr || !s.t_s || !s.unix_s || !s.gbps || !s.vm) {
+        free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
+        mc_buffer_free(buf, total);
+        return mc_result_fail(res, 3, "out of memory for %d samples", ns);
+    }
+    for (int t = 0; t < nt; t++)
+        atomic_init(&s.ctr[t].bytes, 0);
+    atomic_init(&s.stop, 0);
+    pthread_t th;
+    int thread_rc = 0;
+    uint64_t passes_total = 0;
+
+#pragma omp parallel num_threads(nt) reduction(+ : passes_total)
+    {
+        int t = omp_get_thread_num();
+        mc_pin_self(cfg->cpu[t]);
+        uint64_t *w = (uint64_t *)((char *)buf + (size_t)t * slice);
+        memset(w, 0, slice);   /* first touch by the owner, outside the sampled time */
+#pragma omp barrier
+#pragma omp master
+        {
+            mc_counters_begin(res, cfg);
+            s.t0 = mb_now_ns();
+            thread_rc = pthread_create(&th, NULL, sampler, &s);
+            if (thread_rc)
+                atomic_store(&s.stop, 1);
+        }
+#pragma omp barrier
+        while (rmw_pass(w, words, &s.ctr[t], &s.stop))
+            passes_total++;
+#pragma omp barrier
+#pragma omp master
+        {
+            if (!thread_rc)
+                pthread_join(th, NULL);
+            mc_counters_end(res, cfg);
+        }
+    }
+    mc_restore_mask(cfg);
+    mc_buffer_thp(res, buf, total);
+    mc_buffer_placement(res, buf, total);
+    mc_buffer_free(buf, total);
+    if (thread_rc) {
+        free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
+        return mc_result_fail(res, 3, "cannot start the sampler thread: %s", strerror(thread_rc));
+    }
+    if (s.interrupted)
+        res->complete = false;
+
+    const int n = s.n;
+    const char *none = s.interrupted ? "interrupted before the first sample" : "no sample taken";
+    mb_metric_t *m = mc_metric_samples(res, "bandwidth", "GB/s", s.gbps, (size_t)n, none);
+    (void)m;
+    if (n >= 3) {
+        int third = n / 3;
+        double a = mb_median(s.gbps, (size_t)third), b = mb_median(s.gbps + n - third, (size_t)third);
+        mc_metric(res, "drift", "%", a > 0 ? (b - a) / a * 100.0 : NAN);
+    } else {
+        mc_metric_na(res, "drift", "%", "needs at least 3 samples (median of first vs last third)");
+    }
+    if (n >= 2)
+        mc_metric(res, "slope", "GB/s per min", slope_per_min(s.t_s, s.gbps, n));
+    else
+        mc_metric_na(res, "slope", "GB/s per min", "needs at least 2 samples");
+    mc_metric(res, "samples", "", n);
+    mc_metric(res, "interval", "s", cfg->interval_s);
+    mc_metric(res, "passes", "", (double)passes_total / nt);
+    if (s.vm_ok) {
+        long long scan = 0, swp = 0;
+        for (int i = 0; i < n; i++) {
+            scan += (s.vm[i][0] > 0 ? s.vm[i][0] : 0) + (s.vm[i][1] > 0 ? s.vm[i][1] : 0);
+            swp += s.vm[i][5] > 0 ? s.vm[i][5] : 0;
+        }
+        mc_metric(res, "pages_scanned", "pages", (double)scan);
+        mc_metric(res, "pages_swapped_out", "pages", (double)swp);
+    } else {
+        const char *w = mc_result_keep(res, s.vm_why[0] ? s.vm_why : "vmstat unreadable");
+        mc_metric_na(res, "pages_scanned", "pages", w);
+        mc_metric_na(res, "pages_swapped_out", "pages", w);
+    }
+    mc_table_t *tab = mc_table_new(res, "samples", sample_cols, 4 + MC_VMSTAT_KEYS);
+    for (int i = 0; i < n; i++) {
+        long row = mc_table_row(tab);
+        mc_table_num(tab, row, 0, i + 1);
+        mc_table_num(tab, row, 1, s.t_s[i]);
+        mc_table_num(tab, row, 2, s.unix_s[i]);
+        mc_table_num(tab, row, 3, s.gbps[i]);
+        for (int j = 0; j < MC_VMSTAT_KEYS; j++) {
+            if (s.vm[i][j] >= 0) {
+                mc_table_num(tab, row, 4 + j, (double)s.vm[i][j]);
+            } else {
+                mc_table_str(tab, row, 4 + j, s.vm_ok ? "not in this kernel's vmstat"
+                                                      : s.vm_why);
+            }
+        }
+    }
+    mc_result_note(res, "%s; read-modify-write passes over %s per thread; bandwidth counts "
+                   "read + write bytes; vmstat columns are deltas per interval",
+                   cfg->stability_how, mb_format_bytes(slice, why, sizeof why));
+    free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
+    return 0;
+}
+
+static const char *const stability_options[] = { "iterations", "interval", "duration", NULL };
+
+const mc_scenario_t mc_sc_stability = {
+    .name = "stability",
+    .summary = "long loop over a large buffer, bandwidth sampled every --interval (drift, slope)",
+    .options = stability_options,
+    .supported = mc_supported_always,
+    .run = stability_run,
+};

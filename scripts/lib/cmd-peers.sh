@@ -1,0 +1,50 @@
+# Summary: run the peer-comparison scripts (scripts/peers-*.sh) and show their output
+# Usage: memsuite peers [NAME...]
+#
+# Runs each scripts/peers-<name>.sh that exists (peers-stream.sh,
+# peers-mbw.sh, peers-mencal.sh: memsuite's tools next to established
+# implementations), or only the NAMEs given, and prints their output under
+# a "== peers-<name>.sh ==" heading.  MEMSUITE_PEERS_DIR overrides the
+# directory.  Exit 0 when every script succeeded, 1 when one failed, 3
+# when there is no script to run.
+
+cmd_peers() {
+    local dir f n rc=0 ran=0 status
+    local -a want=() files=()
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            -h|--help) ms_cmd_help ;;
+            -*) ms_unknown_option "$1" ;;
+            *) [[ "$1" =~ ^[a-z0-9_-]+$ ]] || ms_usage_error "invalid peer name '$1'"
+               want+=("$1") ;;
+        esac
+        shift
+    done
+    dir="${MEMSUITE_PEERS_DIR:-$MS_SCRIPTS_DIR}"
+    if [ "${#want[@]}" -gt 0 ]; then
+        for n in "${want[@]}"; do
+            f="$dir/peers-$n.sh"
+            [ -f "$f" ] || ms_usage_error "no peer script $f"
+            files+=("$f")
+        done
+    else
+        for f in "$dir"/peers-*.sh; do
+            [ -f "$f" ] && files+=("$f")
+        done
+    fi
+    [ "${#files[@]}" -gt 0 ] ||
+        ms_die "$MS_EX_ENV" "no peer scripts (peers-*.sh) in $dir"
+    for f in "${files[@]}"; do
+        printf '== %s ==\n' "${f##*/}"
+        status=0
+        MEMSUITE_BIN="${MEMSUITE_BIN:-}" bash "$f" </dev/null || status=$?
+        ran=$((ran + 1))
+        if [ "$status" -ne 0 ]; then
+            printf '== %s: exit %s ==\n' "${f##*/}" "$status"
+            rc=1
+        fi
+        echo
+    done
+    ms_note "$ran peer script(s) run$([ "$rc" -ne 0 ] && echo ', some failed')"
+    return "$rc"
+}

@@ -1,0 +1,177 @@
+# Summary: tables, health checks and plots for a results directory
+# Usage: memsuite report [--markdown] [--plots] [--tolerance PCT] [--efficiency PCT]
+#                        [--cv-max PCT] [--peak-min PCT] DIR
+#
+# One table per benchmark: a row per size and thread count, a column per
+# kernel (its headline metric, e.g. stream's Best Rate MB/s), flags for
+# in-cache rows (array < 4 x LLC) and noisy rows.  Then the health checks,
+# each "pass", "warn" or "skip" with its numbers:
+#   kernel-order   Triad ~ Add >= Copy ~ Scale within --tolerance (10%)
+#   scaling        thread-scaling efficiency per step >= --efficiency (70%)
+#   peak           best bandwidth >= --peak-min (50%) of the theoretical
+#                  peak from env.json (DIMM channels x MT/s x 8 bytes)
+#   in-cache       sizes below 4 x LLC
+#   noise          CV over the repetitions above --cv-max (5%)
+#
+#   --markdown   Markdown tables instead of plain text
+#   --plots      also write gnuplot PNGs to DIR/plots/: bandwidth vs
+#                threads and vs size per kernel, and the latency curve
+#                when mencal:sweep cells are present
+# Exit 0 once the report is printed (a "warn" does not fail it).
+
+ms_use rundir health
+
+cmd_report() {
+    local md=0 plots=0 tol=10 eff=70 cvmax=5 peakmin=50 v
+    local -a dirs=()
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --markdown|--md) md=1 ;;
+            --plots) plots=1 ;;
+            --tolerance) ms_need_arg "$1" $#; tol=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$tol"; shift ;;
+            --efficiency) ms_need_arg "$1" $#; eff=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$eff"; shift ;;
+            --cv-max) ms_need_arg "$1" $#; cvmax=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cvmax"; shift ;;
+            --peak-min) ms_need_arg "$1" $#; peakmin=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$peakmin"; shift ;;
+            -h|--help) ms_cmd_help ;;
+            --) shift; dirs+=("$@"); break ;;
+            -*) ms_unknown_option "$1" ;;
+            *) dirs+=("$1") ;;
+        esac
+        shift
+    done
+    [ "${#dirs[@]}" -eq 1 ] || ms_usage_error "needs one results directory (got ${#dirs[@]}); see 'memsuite help report'"
+    local d="${dirs[0]}"
+    ms_rundir_check "$d"
+    [ -f "$d/summary.csv" ] || ms_rundir_summary "$d"
+
+    local llc peak peaknote
+    llc=$(jq -r '.config.llc_bytes // 0' "$d/run.json")
+    peak="" peaknote="no env.json"
+    if [ -f "$d/env.json" ]; then
+        peak=$(jq -r '.peak_mbps // empty' "$d/env.json")
+        peaknote=$(jq -r '.peak_note // "unknown"' "$d/env.json")
+        [ "$llc" = 0 ] && llc=$(jq -r '.llc_bytes // 0' "$d/env.json")
+    fi
+
+    ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote"
+    ms_report_tables "$d/summary.csv" "$md" "$llc" "$cvmax"
+    local health
+    health=$(ms_mktemp)
+    ms_health "$d/summary.csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin" >"$health"
+    ms_report_health "$health" "$md"
+    if [ "$plots" = 1 ]; then
+        ms_use plot
+        local -a pngs
+        mapfile -t pngs < <(ms_plot_dir "$d")
+        echo
+        if [ "$md" = 1 ]; then
+            echo "## Plots"
+            echo
+            for v in "${pngs[@]}"; do printf '![%s](%s)\n' "${v##*/}" "plots/${v##*/}"; done
+        else
+            echo "Plots:"
+            for v in "${pngs[@]}"; do printf '  %s\n' "$v"; done
+        fi
+        [ "${#pngs[@]}" -gt 0 ] || echo "  (no data to plot: a plot needs 2+ thread counts or sizes)"
+    fi
+}
+
+ms_report_header() {
+    local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" info warns
+    info=$(jq -r '"host \(.host // "?"), created \(.created // "?"), \(.cells_done // 0)/\(.cells_total // 0) cells, " +
+        (if .complete then "complete" else "INCOMPLETE (\(.status // "?"))" end) +
+        ", bind \(.config.bind // "?")" + (if .config.profile then ", profile \(.config.profile)" else "" end) +
+        (if .config.enforce then ", enforced: \(.config.enforce)" else "" end)' "$d/run.json")
+    warns=""
+    [ -f "$d/env.json" ] && warns=$(jq -r '[.facts[]? | select(.verdict == "warn") | "\(.key)=\(.value)"] | join(", ")' "$d/env.json")
+    if [ "$md" = 1 ]; then
+        printf '# memsuite report: `%s`\n\n- %s\n' "$d" "$info"
+        [ "$llc" -gt 0 ] && printf -- '- LLC %s; in-cache below %s per array\n' "$(ms_human_bytes "$llc")" "$(ms_human_bytes $((4 * llc)))"
+        if [ -n "$peak" ]; then printf -- '- theoretical peak %s MB/s (%s)\n' "$peak" "$peaknote"; else printf -- '- theoretical peak unavailable: %s\n' "$peaknote"; fi
+        [ -n "$warns" ] && printf -- '- environment warnings: %s\n' "$warns"
+        echo
+    else
+        printf 'memsuite report: %s\n  %s\n' "$d" "$info"
+        [ "$llc" -gt 0 ] && printf '  LLC %s; in-cache below %s per array\n' "$(ms_human_bytes "$llc")" "$(ms_human_bytes $((4 * llc)))"
+        if [ -n "$peak" ]; then printf '  theoretical peak %s MB/s (%s)\n' "$peak" "$peaknote"; else printf '  theoretical peak unavailable: %s\n' "$peaknote"; fi
+        [ -n "$warns" ] && printf '  environment warnings: %s\n' "$warns"
+        echo
+    fi
+    return 0
+}
+
+# One table per bench[:scenario] from summary.csv (headline metrics).
+ms_report_tables() {
+    awk -F, -v md="$2" -v llc="$3" -v cvmax="$4" '
+    function human(b,   u, i) {
+        split("B KiB MiB GiB TiB", u, " "); i = 1
+        while (b >= 1024 && i < 5) { b /= 1024; i++ }
+        return (i == 1 ? sprintf("%d B", b) : sprintf("%.1f %s", b, u[i]))
+    }
+    NR == 1 { next }
+    $14 != 1 { next }
+    {
+        g = $2 (($3 == "-") ? "" : ":" $3)
+        if (!(g in seen)) { seen[g] = 1; groups[++ng] = g }
+        row = $4 SUBSEP $5
+        if (!((g, row) in seenrow)) { seenrow[g, row] = 1; nrow[g]++; rs[g, nrow[g]] = $4; rt[g, nrow[g]] = $5 }
+        if (!((g, $7) in seenrec)) { seenrec[g, $7] = 1; nrec[g]++; rec[g, nrec[g]] = $7; mname[g, $7] = $8 " (" $9 ")" }
+        val[g, $4, $5, $7] = $10
+        if ($12 != "" && $12 * 100 > cvmax) noisy[g, $4, $5] = 1
+    }
+    END {
+        for (gi = 1; gi <= ng; gi++) {
+            g = groups[gi]
+            for (i = 2; i <= nrow[g]; i++) for (j = i; j > 1 && (rs[g, j] + 0 < rs[g, j - 1] + 0 || (rs[g, j] + 0 == rs[g, j - 1] + 0 && rt[g, j] + 0 < rt[g, j - 1] + 0)); j--) {
+                x = rs[g, j]; rs[g, j] = rs[g, j - 1]; rs[g, j - 1] = x
+                x = rt[g, j]; rt[g, j] = rt[g, j - 1]; rt[g, j - 1] = x
+            }
+            units = ""; for (k = 1; k <= nrec[g]; k++) { u = mname[g, rec[g, k]]; if (index(units, u) == 0) units = units (units == "" ? "" : ", ") u }
+            if (md) {
+                printf "## %s\n\nvalues: %s\n\n| size | threads |", g, units
+                for (k = 1; k <= nrec[g]; k++) printf " %s |", rec[g, k]
+                printf " flags |\n|---:|---:|"
+                for (k = 1; k <= nrec[g]; k++) printf "---:|"
+                printf "---|\n"
+            } else {
+                printf "%s: %s\n%12s %8s", g, units, "size", "threads"
+                for (k = 1; k <= nrec[g]; k++) printf " %12s", rec[g, k]
+                printf "  flags\n"
+            }
+            for (i = 1; i <= nrow[g]; i++) {
+                s = rs[g, i]; t = rt[g, i]
+                flags = ""
+                if (llc > 0 && s + 0 < 4 * llc) flags = "in-cache"
+                if ((g, s, t) in noisy) flags = flags (flags == "" ? "" : ",") "noisy"
+                if (md) printf "| %s | %s |", human(s), t
+                else printf "%12s %8s", human(s), t
+                for (k = 1; k <= nrec[g]; k++) {
+                    v = ((g, s, t, rec[g, k]) in val) ? val[g, s, t, rec[g, k]] : "-"
+                    if (v != "-" && v != "NA") v = sprintf("%.1f", v)
+                    if (md) printf " %s |", v; else printf " %12s", v
+                }
+                if (md) printf " %s |\n", flags; else printf "  %s\n", flags
+            }
+            print ""
+        }
+        if (ng == 0) print "(no finished cells)\n"
+    }' "$1"
+}
+
+ms_report_health() {
+    local f="$1" md="$2" v c d np nw ns
+    np=$(awk -F '\t' '$1 == "pass"' "$f" | wc -l)
+    nw=$(awk -F '\t' '$1 == "warn"' "$f" | wc -l)
+    ns=$(awk -F '\t' '$1 == "skip"' "$f" | wc -l)
+    if [ "$md" = 1 ]; then
+        printf '## Health checks\n\n| verdict | check | detail |\n|---|---|---|\n'
+    else
+        echo "Health checks:"
+    fi
+    while IFS=$'\t' read -r v c d; do
+        if [ "$md" = 1 ]; then printf '| %s | %s | %s |\n' "$v" "$c" "$d"
+        else printf '  %-5s %-13s %s\n' "$v" "$c" "$d"; fi
+    done <"$f"
+    echo
+    printf 'health: %s pass, %s warn, %s skip\n' "$np" "$nw" "$ns"
+}

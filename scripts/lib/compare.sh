@@ -1,0 +1,103 @@
+# shellcheck shell=bash
+# compare: two results directories side by side (seed 000's before/after
+# table): environment and run differences first, then metric by metric
+# with the % change and a marker where the change exceeds the noise.
+#
+# Noise of a row: 2 x sqrt(cvA^2 + cvB^2) (both runs' coefficients of
+# variation, in %).  "*" marks |change| above it; "?" marks rows where a
+# CV is unknown (a single repetition).
+
+ms_use rundir
+
+# ms_compare_env A B: "key<TAB>valueA<TAB>valueB" for every differing fact
+ms_compare_env() {
+    local a="$1/env.json" b="$2/env.json"
+    if [ ! -f "$a" ] || [ ! -f "$b" ]; then
+        printf 'env.json\t%s\t%s\n' "$([ -f "$a" ] && echo present || echo missing)" "$([ -f "$b" ] && echo present || echo missing)"
+        return 0
+    fi
+    jq -r -n --slurpfile A "$a" --slurpfile B "$b" '
+        def facts($d): $d[0].facts // [] | map({ key: .key, value: (if .verdict == "unavailable" then "unavailable" else .value end) }) | from_entries;
+        facts($A) as $fa | facts($B) as $fb
+        | (($fa | keys_unsorted) + ($fb | keys_unsorted) | unique) as $keys
+        | ($fa | keys_unsorted) as $order
+        | ($order + ($keys - $order))[]
+        | select($fa[.] != $fb[.])
+        | [., ($fa[.] // "absent"), ($fb[.] // "absent")] | @tsv'
+}
+
+# ms_compare_config A B: differing run settings
+ms_compare_config() {
+    jq -r -n --slurpfile A "$1/run.json" --slurpfile B "$2/run.json" '
+        ($A[0].config // {}) as $a | ($B[0].config // {}) as $b
+        | ["benches", "bind", "reps", "glibc_tunables", "profile", "enforce", "llc_bytes"][]
+        | select($a[.] != $b[.])
+        | [., ($a[.] | tostring), ($b[.] | tostring)] | @tsv'
+}
+
+# ms_compare_dirs A B ALL(0|1) MARKDOWN(0|1)
+ms_compare_dirs() {
+    local a="$1" b="$2" all="$3" md="$4" k va vb n=0
+    ms_rundir_check "$a"
+    ms_rundir_check "$b"
+    [ -f "$a/summary.csv" ] || ms_rundir_summary "$a"
+    [ -f "$b/summary.csv" ] || ms_rundir_summary "$b"
+    local ha hb
+    ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
+    hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
+    if [ "$md" = 1 ]; then
+        printf '# memsuite compare\n\n- A: `%s` (%s)\n- B: `%s` (%s)\n\n## Environment differences\n\n' "$a" "$ha" "$b" "$hb"
+    else
+        printf 'memsuite compare\n  A: %s (%s)\n  B: %s (%s)\n\nEnvironment differences (A -> B):\n' "$a" "$ha" "$b" "$hb"
+    fi
+    while IFS=$'\t' read -r k va vb; do
+        n=$((n + 1))
+        if [ "$md" = 1 ]; then printf -- '- %s: `%s` -> `%s`\n' "$k" "$va" "$vb"
+        else printf '  %-22s %s -> %s\n' "$k" "$va" "$vb"; fi
+    done < <(ms_compare_env "$a" "$b"; ms_compare_config "$a" "$b" | sed 's/^/run./')
+    if [ "$n" = 0 ]; then
+        if [ "$md" = 1 ]; then echo "- none"; else echo "  none"; fi
+    fi
+    echo
+    awk -F, -v all="$all" -v md="$md" '
+        function key() { return $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $7 SUBSEP $8 }
+        function human(b,   u, i) {
+            split("B KiB MiB GiB TiB", u, " "); i = 1
+            while (b >= 1024 && i < 5) { b /= 1024; i++ }
+            return (i == 1 ? sprintf("%d B", b) : sprintf("%.1f %s", b, u[i]))
+        }
+        FNR == 1 { file++; next }
+        !all && $14 != 1 { next }
+        file == 1 { k = key(); if (!(k in A)) order[++n] = k; A[k] = $10; cA[k] = $12; row[k] = $0; unit[k] = $9; next }
+        file == 2 { k = key(); if (!(k in A) && !(k in B)) order[++n] = k; B[k] = $10; cB[k] = $12; if (!(k in row)) row[k] = $0; unit[k] = $9 }
+        END {
+            if (md) {
+                print "## Results\n"
+                print "| bench | size | threads | record | metric | A | B | change | noise | |"
+                print "|---|---:|---:|---|---|---:|---:|---:|---:|---|"
+            } else {
+                printf "%-16s %10s %7s %-10s %-16s %12s %12s %8s %7s\n", "bench", "size", "threads", "record", "metric", "A", "B", "change", "noise"
+            }
+            marked = 0
+            for (i = 1; i <= n; i++) {
+                k = order[i]; split(row[k], f, ",")
+                bench = f[2] (f[3] == "-" ? "" : ":" f[3])
+                a = (k in A) ? A[k] : "-"; b = (k in B) ? B[k] : "-"
+                ch = "-"; noise = "-"; mark = ""
+                if (a != "-" && b != "-" && a != "NA" && b != "NA" && a + 0 != 0) {
+                    ch = sprintf("%+.1f%%", (b - a) / a * 100)
+                    if (cA[k] != "" && cB[k] != "") {
+                        nz = 2 * sqrt(cA[k] * cA[k] + cB[k] * cB[k]) * 100
+                        noise = sprintf("%.1f%%", nz)
+                        if ((b - a) / a * 100 > nz || (a - b) / a * 100 > nz) { mark = "*"; marked++ }
+                    } else mark = "?"
+                }
+                if (a != "-" && a != "NA") a = sprintf("%.1f", a)
+                if (b != "-" && b != "NA") b = sprintf("%.1f", b)
+                if (md) printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", bench, human(f[4]), f[5], f[7], f[8], a, b, ch, noise, mark
+                else printf "%-16s %10s %7s %-10s %-16s %12s %12s %8s %7s %s\n", bench, human(f[4]), f[5], f[7], f[8], a, b, ch, noise, mark
+            }
+            print ""
+            printf "%d row(s); %d change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2); ?: CV unknown)\n", n, marked
+        }' "$a/summary.csv" "$b/summary.csv"
+}

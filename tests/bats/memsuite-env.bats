@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# memsuite env: facts with verdicts and fixes, on fake sysfs/procfs trees
+# and stubbed numactl / perf / dmidecode.
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+@test "host tree: governor per CPU, SMT on, NUMA balancing are warnings with fixes" {
+    run "$MS" env
+    assert_success
+    local c
+    for c in 0 1 2 3; do
+        assert_line --regexp "^warn +governor\.cpu$c +powersave"
+    done
+    assert_line --regexp "^ +fix: .*performance"
+    assert_line --regexp '^warn +smt +on: '
+    assert_line --regexp "^ +fix: echo off > $MEMSUITE_SYSFS/devices/system/cpu/smt/control"
+    assert_line --regexp '^ok +thp +madvise$'
+    assert_line --regexp '^ok +numa +2 node\(s\): node0 cpus 0,2 32000 MB; node1 cpus 1,3 32000 MB$'
+    assert_line --regexp '^warn +kernel\.numa_balancing +1: '
+    assert_line --regexp '^ +fix: sysctl -w kernel.numa_balancing=0$'
+    assert_line --regexp '^warn +vm\.swappiness +60: '
+    assert_line --regexp '^ok +llc +32\.0 MiB \(sysfs'
+    assert_line --regexp '^ok +cpus +4 online, 2 physical core\(s\), 2 socket\(s\)$'
+}
+
+@test "performance governor and SMT off are ok" {
+    local c
+    for c in 0 1 2 3; do echo performance >"$MEMSUITE_SYSFS/devices/system/cpu/cpu$c/cpufreq/scaling_governor"; done
+    echo off >"$MEMSUITE_SYSFS/devices/system/cpu/smt/control"
+    run "$MS" env
+    assert_success
+    assert_line --regexp '^ok +governor\.cpu3 +performance$'
+    assert_line --regexp '^ok +smt +off$'
+}
+
+@test "VM tree: no cpufreq is unavailable with the reason; SMT notsupported is ok" {
+    use_tree memsuite-vm
+    run "$MS" env
+    assert_success
+    assert_line --regexp '^unavailable +governor +no cpufreq under .*cpufreq \(VM, or no cpufreq driver loaded\)$'
+    assert_line --regexp '^ok +smt +notsupported \(no SMT siblings\)$'
+    assert_line --regexp '^unavailable +kernel\.numa_balancing +'
+    refute_line --regexp 'governor\.cpu'
+}
+
+@test "DIMMs as root: type, speed, population per socket and the theoretical peak" {
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" env
+    assert_success
+    assert_line --regexp '^ok +dimms +8/16 slots populated, DDR4, 16 GB each, 3200 MT/s \(socket 0 4/8, socket 1 4/8\)$'
+    assert_line --regexp '^ok +peak +204800 MB/s \(8 channel\(s\) x 3200 MT/s x 8 bytes\)$'
+}
+
+@test "unbalanced DIMM population is flagged" {
+    FAKE_DMI=unbalanced MEMSUITE_ASSUME_ROOT=1 run "$MS" env
+    assert_success
+    assert_line --regexp '^warn +dimms +8/16 slots populated, .*\(socket 0 6/8, socket 1 2/8\): unbalanced: populated DIMMs differ between sockets$'
+    assert_line --regexp '^ok +peak +153600 MB/s \(6 channel'
+}
+
+@test "DIMMs without root are unavailable, and so is the peak" {
+    MEMSUITE_ASSUME_ROOT=0 run "$MS" env
+    assert_success
+    assert_line --regexp '^unavailable +dimms +dmidecode needs root'
+    assert_line --regexp '^unavailable +peak +no DIMM data \(needs root\)$'
+}
+
+@test "a VM's DIMM without a speed gives no peak" {
+    FAKE_DMI=vm MEMSUITE_ASSUME_ROOT=1 run "$MS" env
+    assert_success
+    assert_line --regexp '^ok +dimms +1/1 slots populated, RAM, 4 GB each'
+    assert_line --regexp '^unavailable +peak +DIMM speed unknown in dmidecode$'
+}
+
+@test "hardware counters: perf counting, not supported, paranoid, papi fallback" {
+    stub perf 'echo "123456,,instructions,800000,100.00,," >&2'
+    run "$MS" env
+    assert_line --regexp '^ok +counters +perf: instructions counted \(123456'
+    stub perf 'echo "<not supported>,,instructions,0,100.00,," >&2'
+    run "$MS" env
+    assert_line --regexp '^unavailable +counters +perf: instructions <not supported> \(no hardware PMU exposed; VM\?\)$'
+    stub perf 'echo "Error: Access to performance monitoring and observability operations is limited. Consider adjusting /proc/sys/kernel/perf_event_paranoid" >&2; exit 255'
+    run "$MS" env
+    assert_line --regexp '^unavailable +counters +perf: access denied by kernel.perf_event_paranoid$'
+    assert_line --regexp '^ +fix: sysctl -w kernel.perf_event_paranoid=1$'
+    stub perf 'exit 127'
+    stub papi_avail 'echo "Number Hardware Counters : 6"'
+    run "$MS" env
+    assert_line --regexp '^ok +counters +papi: 6 hardware counters$'
+}
+
+@test "--json: a memsuite/env/1 document with a verdict per fact" {
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" env --json
+    assert_success
+    echo "$output" >env.json
+    run jq -r '.schema' env.json
+    assert_output "memsuite/env/1"
+    run jq -r '[.facts[].verdict] | unique | map(select(. != "ok" and . != "warn" and . != "unavailable")) | length' env.json
+    assert_output 0
+    run jq -r '.peak_mbps, .llc_bytes, .cores, .sockets, (.numa_nodes | join(","))' env.json
+    assert_output $'204800\n33554432\n2\n2\n0,1'
+    run jq -r '.facts[] | select(.key == "smt") | "\(.verdict) \(.value) \(.fix)"' env.json
+    assert_output --regexp '^warn on echo off > '
+}
+
+@test "an applied profile shows up in env" {
+    mkdir -p "$MEMSUITE_STATE_DIR"
+    printf '#memsuite-state 1\nprofile\ttuned\nenv\tGLIBC_TUNABLES\tglibc.malloc.tcache_count=1024\n' >"$MEMSUITE_STATE_DIR/profile.state"
+    run "$MS" env
+    assert_line --regexp '^ok +profile +tuned \(applied\)$'
+    assert_line --regexp '^ok +glibc_tunables +glibc.malloc.tcache_count=1024$'
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# memsuite help, dispatch, the Summary/Usage headers and MEMSUITE_DEBUG.
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+@test "help lists every command with its summary" {
+    run "$MS" help
+    assert_success
+    local f name summary
+    for f in "$ROOT"/scripts/lib/cmd-*.sh; do
+        name="${f##*/cmd-}"; name="${name%.sh}"
+        summary=$(sed -n 's/^# Summary: //p' "$f")
+        [ -n "$summary" ]
+        assert_line --partial "$name"
+        assert_output --partial "$summary"
+    done
+}
+
+@test "every command file starts with Summary and Usage lines" {
+    local f
+    for f in "$ROOT"/scripts/lib/cmd-*.sh; do
+        run head -n 1 "$f"
+        assert_output --regexp '^# Summary: .+'
+        run grep -c '^# Usage: memsuite ' "$f"
+        assert_output 1
+    done
+}
+
+@test "help CMD prints the usage and the help text" {
+    run "$MS" help check
+    assert_success
+    assert_line --index 0 --regexp '^Usage: memsuite check --ref FILE'
+    assert_output --partial "--retries N"
+    run "$MS" run --help
+    assert_success
+    assert_line --index 0 --regexp '^Usage: memsuite run '
+}
+
+@test "no command: usage on stderr, exit 2" {
+    run "$MS"
+    assert_failure 2
+    assert_output --partial "Usage: memsuite <command>"
+}
+
+@test "unknown command and unknown help topic exit 2" {
+    run "$MS" frobnicate
+    assert_failure 2
+    assert_output "memsuite: no such command 'frobnicate'; run 'memsuite help' for the list"
+    run "$MS" help frobnicate
+    assert_failure 2
+    assert_output --partial "no such command 'frobnicate'"
+    run "$MS" "../etc"
+    assert_failure 2
+}
+
+@test "unknown option of a command exits 2 and names it" {
+    run "$MS" env --bogus
+    assert_failure 2
+    assert_output "memsuite: env: unknown option '--bogus'; see 'memsuite help env'"
+}
+
+@test "MEMSUITE_DEBUG=1 turns on tracing" {
+    MEMSUITE_DEBUG=1 run "$MS" help env
+    assert_success
+    assert_output --partial "+ ms_main help env"
+    run "$MS" help env
+    refute_output --partial "+ ms_main"
+}
+
+@test "version" {
+    run "$MS" --version
+    assert_success
+    assert_output --regexp '^memsuite [0-9]+\.[0-9]+\.[0-9]+$'
+}

@@ -1,0 +1,347 @@
+#!/usr/bin/env bats
+# memsuite run: the matrix, the results directory, resume, enforcement
+# with restore on every exit path, the lock, and bad input.  Benchmarks
+# are the fakes in tests/fixtures/memsuite-bin; sysfs/procfs are private
+# copies of tests/fixtures/memsuite-host (2 physical cores, LLC 32 MiB).
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+# start_bg ARGS...: memsuite run in the background with job control, so
+# it receives SIGINT like a foreground job would; sets BG_PID.
+start_bg() {
+    set -m
+    "$MS" run "$@" >"$SANDBOX/bg.out" 2>&1 &
+    BG_PID=$!
+    set +m
+}
+
+@test "--dry-run prints the plan and exact commands, runs and writes nothing" {
+    run "$MS" run --dry-run --out out
+    assert_success
+    assert_line "sizes per array: 32.0MiB(1x LLC) 128.0MiB(4x LLC) 256.0MiB(8x LLC)"
+    assert_line "threads: 1,2"
+    assert_line --regexp "^memsuite run plan: 6 cell\(s\); bind spread; cooldown 5 s$"
+    assert_line "[1/6] stream-s33554432-t1: env OMP_NUM_THREADS=1 OMP_PLACES=cores OMP_PROC_BIND=spread $MEMSUITE_BIN/stream --format json --output out/cells/stream-s33554432-t1.json --array-size 4194304 --ntimes 21 --allow-small"
+    assert_line --regexp '^\[6/6\] stream-s268435456-t2: env OMP_NUM_THREADS=2 .* --array-size 33554432 --ntimes 21$'
+    [ ! -e out ]
+    [ "$(bench_calls)" = 0 ]
+}
+
+@test "a run writes one JSON per cell, env.json, commands.txt and summary.csv" {
+    run "$MS" run --sizes 4x,64M --threads 1,2 --reps 3 --cooldown 0 --out res
+    assert_success
+    assert_output --partial "[1/4] stream 64.0 MiB x 1 thread(s); elapsed 0:00, ETA unknown"
+    assert_output --regexp '\[4/4\] stream 128\.0 MiB x 2 thread\(s\); elapsed [0-9:]+, ETA [0-9:]+'
+    run jq -r '"\(.schema) \(.complete) \(.status) \(.cells_total) \(.cells_done)"' res/run.json
+    assert_output "memsuite/run/1 true complete 4 4"
+    run ls res/cells
+    assert_output $'stream-s134217728-t1.json\nstream-s134217728-t2.json\nstream-s67108864-t1.json\nstream-s67108864-t2.json'
+    run jq -r .schema res/env.json
+    assert_output "memsuite/env/1"
+    # commands.txt holds exactly what ran: each line, run again, gives the same call
+    run grep -c '^env OMP_NUM_THREADS=' res/commands.txt
+    assert_output 4
+    grep '^env ' res/commands.txt >cmds
+    : >"$FAKE_LOG.2"
+    while IFS= read -r line; do
+        FAKE_LOG="$FAKE_LOG.2" bash -c "$line" >/dev/null
+    done <cmds
+    run diff "$FAKE_LOG" "$FAKE_LOG.2"
+    assert_success
+    run grep -c 'OMP_NUM_THREADS=2 OMP_PROC_BIND=spread GLIBC_TUNABLES= --format json --output res/cells/stream-s67108864-t2.json --array-size 8388608 --ntimes 4 --allow-small$' "$FAKE_LOG"
+    assert_output 1
+    # summary.csv: header + 4 cells x 4 kernels x 3 metrics
+    run wc -l <res/summary.csv
+    assert_output 49
+    run grep -c ',Triad,best_rate_mbps,MB/s,' res/summary.csv
+    assert_output 4
+}
+
+@test "--bind close/none and node:N (numactl) reach the benchmark" {
+    run "$MS" run --sizes 1M --threads 2 --cooldown 0 --bind close --out a
+    assert_success
+    run grep -c 'OMP_PROC_BIND=close' "$FAKE_LOG"
+    assert_output 1
+    run "$MS" run --sizes 1M --threads 2 --cooldown 0 --bind none --out b
+    assert_success
+    run grep -c 'OMP_NUM_THREADS=2 OMP_PROC_BIND= ' "$FAKE_LOG"
+    assert_output 1
+    run "$MS" run --sizes 1M --threads 1 --cooldown 0 --bind node:1 --out c
+    assert_success
+    run grep '^numactl' "$FAKE_LOG"
+    assert_output "numactl --cpunodebind=1 --membind=1 $MEMSUITE_BIN/stream --format json --output c/cells/stream-s1048576-t1.json --array-size 131072 --ntimes 21 --allow-small"
+}
+
+@test "mbw runs once per size (single-threaded); mencal takes a scenario" {
+    run "$MS" run --bench mbw,mencal:randread --sizes 3M --threads 1,2 --reps 2 --cooldown 0 --out r
+    assert_success
+    run grep -c '^mbw --strict -q -n 2 --format json --output r/cells/mbw-s3145728-t1.json 3$' "$FAKE_LOG"
+    assert_output 1
+    run grep -c '^mencal run randread --size 3145728 --threads \([12]\) --reps 2 --format json --output r/cells/mencal-randread-s3145728-t\1.json --allow-cache$' "$FAKE_LOG"
+    assert_output 2
+    run grep -c ',MEMCPY,avg_rate_mibps,MiB/s,8000,' r/summary.csv
+    assert_output 1
+}
+
+@test "--quick: small sizes, one repetition, no cooldown" {
+    run "$MS" run --quick --out q
+    assert_success
+    run grep -c -- '--ntimes 2 ' "$FAKE_LOG"
+    assert_output 4
+    run jq -r '.config | "\(.sizes_bytes | join(",")) \(.reps) \(.cooldown_s)"' q/run.json
+    assert_output "33554432,134217728 1 0"
+}
+
+@test "malformed lists and options: exit 2 with a clear message, nothing created" {
+    run "$MS" run --sizes 12Q --out x
+    assert_failure 2
+    assert_output "memsuite: run: --sizes: in size list '12Q': invalid size '12Q': unknown unit 'Q'; use K, M, G, T, KiB.. or KB.."
+    run "$MS" run --sizes 1M,,2M --out x
+    assert_failure 2
+    assert_output --partial "invalid size list '1M,,2M'"
+    run "$MS" run --sizes 0.5 --out x
+    assert_failure 2
+    assert_output --partial "not a whole number of bytes"
+    run "$MS" run --threads 0,2 --out x
+    assert_failure 2
+    assert_output --partial "invalid thread count '0' in '0,2'"
+    run "$MS" run --threads 1,two --out x
+    assert_failure 2
+    run "$MS" run --bench stream,nbody --out x
+    assert_failure 2
+    assert_output "memsuite: run: --bench: unknown benchmark 'nbody'; choose from: stream,mbw,mencal"
+    run "$MS" run --bind node:7 --out x
+    assert_failure 2
+    assert_output "memsuite: run: --bind: NUMA node 7 does not exist (nodes with CPUs: 0,1)"
+    run "$MS" run --bind sideways --out x
+    assert_failure 2
+    run "$MS" run --reps -1 --out x
+    assert_failure 2
+    run "$MS" run --cooldown soon --out x
+    assert_failure 2
+    run "$MS" run --thp always --out x
+    assert_failure 2
+    assert_output "memsuite: run: --thp needs --enforce"
+    run "$MS" run --sizes
+    assert_failure 2
+    assert_output "memsuite: run: option --sizes needs a value; see 'memsuite help run'"
+    run "$MS" run --frobnicate
+    assert_failure 2
+    [ ! -e x ]
+    [ "$(bench_calls)" = 0 ]
+}
+
+@test "unwritable or non-empty results directory; missing benchmark" {
+    touch afile
+    run "$MS" run --sizes 1M --cooldown 0 --out afile/res
+    assert_failure 3
+    assert_output "memsuite: run: cannot create results directory afile/res; choose a writable --out"
+    mkdir full && touch full/x
+    run "$MS" run --sizes 1M --cooldown 0 --out full
+    assert_failure 2
+    assert_output --partial "results directory full is not empty"
+    rm "$MEMSUITE_BIN/stream"
+    run "$MS" run --sizes 1M --cooldown 0 --out r
+    assert_failure 3
+    assert_output --partial "benchmark 'stream' not found in MEMSUITE_BIN=$MEMSUITE_BIN; build it with 'make'"
+    [ ! -e r ]
+}
+
+@test "a failed cell: exit 1, marked incomplete; --resume reruns only what is missing" {
+    FAKE_HOOK='case "$OMP_NUM_THREADS" in 2) exit 1 ;; esac' \
+        run "$MS" run --sizes 1M,2M --threads 1,2 --cooldown 0 --out r
+    assert_failure 1
+    assert_output --partial "cell stream-s1048576-t2 failed: exit 1; see r/logs/stream-s1048576-t2.log"
+    run jq -r '"\(.complete) \(.status) \(.failed | join(","))"' r/run.json
+    assert_output "false failed cells stream-s1048576-t2,stream-s2097152-t2"
+    [ "$(bench_calls)" = 4 ]
+    run "$MS" run --resume r --cooldown 0
+    assert_success
+    assert_output --partial "2 of 4 cell(s) already done"
+    [ "$(bench_calls)" = 6 ]
+    run jq -r '"\(.complete) \(.failed | length) \(.resumed)"' r/run.json
+    assert_output "true 0 1"
+    run "$MS" run --resume r
+    assert_success
+    assert_output --partial "already complete"
+}
+
+@test "SIGTERM mid-run: incomplete with the reason; --resume finishes it" {
+    FAKE_SLEEP=30 start_bg --sizes 1M --threads 1,2 --cooldown 0 --out r
+    wait_for "$FAKE_STARTED"
+    kill -TERM "$BG_PID"
+    local st=0
+    wait "$BG_PID" || st=$?
+    [ "$st" = 143 ]
+    run cat "$SANDBOX/bg.out"
+    assert_output --partial "interrupted by SIGTERM"
+    assert_output --partial "finish it with: memsuite run --resume r"
+    run jq -r '"\(.complete) \(.status)"' r/run.json
+    assert_output "false interrupted by SIGTERM"
+    run ls -A r/cells
+    assert_output ""
+    run "$MS" run --resume r
+    assert_success
+    run jq -r .complete r/run.json
+    assert_output true
+}
+
+@test "a results directory from another version is refused" {
+    run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    jq '.schema = "memsuite/run/0" | .complete = false' r/run.json >tmp && mv tmp r/run.json
+    run "$MS" run --resume r
+    assert_failure 2
+    assert_output "memsuite: run: r was written by another memsuite version (schema 'memsuite/run/0', this one reads 'memsuite/run/1'); use that version or rerun"
+    run "$MS" run --resume nowhere
+    assert_failure 2
+    assert_output "memsuite: run: no such results directory: nowhere"
+}
+
+@test "the lock keeps a second run out" {
+    exec {lockfd}>"$MEMSUITE_LOCK"
+    flock "$lockfd"
+    run "$MS" run --sizes 1M --cooldown 0 --out r
+    exec {lockfd}>&-
+    assert_failure 3
+    assert_output --partial "another memsuite run holds the lock $MEMSUITE_LOCK"
+    [ "$(bench_calls)" = 0 ]
+}
+
+# --- enforcement ---
+
+@test "--enforce without root: exit 3, nothing changed" {
+    tree_state >before
+    MEMSUITE_ASSUME_ROOT=0 run "$MS" run --enforce --sizes 1M --cooldown 0 --out r
+    assert_failure 3
+    assert_output "memsuite: run: --enforce needs root (it writes to sysfs); run as root or drop --enforce"
+    tree_state >after
+    diff before after
+    [ ! -e r ]
+}
+
+@test "--enforce: performance governor, SMT off and THP during the run; restored after" {
+    tree_state >before
+    export FAKE_HOOK="cat $MEMSUITE_SYSFS/devices/system/cpu/cpu*/cpufreq/scaling_governor $MEMSUITE_SYSFS/devices/system/cpu/smt/control $MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled >>$SANDBOX/seen"
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --thp always --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    run cat "$SANDBOX/seen"
+    assert_output $'performance\nperformance\nperformance\nperformance\noff\nalways'
+    tree_state >after
+    run diff before after
+    assert_output --partial "transparent_hugepage/enabled: always [madvise] never"
+    assert_output --partial "transparent_hugepage/enabled: madvise"
+    run diff <(grep -v transparent_hugepage/enabled before) <(grep -v transparent_hugepage/enabled after)
+    assert_success
+    [ ! -e "$MEMSUITE_STATE_DIR/enforce.state" ]
+    run jq -r .config.enforce r/run.json
+    assert_output "governor=performance on 4 cpu(s), smt=off, thp=always"
+}
+
+@test "--enforce restores after a benchmark failure" {
+    tree_state >before
+    FAKE_FAIL=1 MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_failure 1
+    assert_output --partial "enforce: prior state restored"
+    tree_state >after
+    diff before after
+}
+
+@test "--enforce restores after SIGINT while the benchmark runs" {
+    tree_state >before
+    FAKE_SLEEP=30 MEMSUITE_ASSUME_ROOT=1 start_bg --enforce --sizes 1M --threads 1 --cooldown 0 --out r
+    wait_for "$FAKE_STARTED"
+    run cat "$MEMSUITE_SYSFS/devices/system/cpu/smt/control"
+    assert_output off
+    kill -INT "$BG_PID"
+    local st=0
+    wait "$BG_PID" || st=$?
+    [ "$st" = 130 ]
+    tree_state >after
+    diff before after
+    [ ! -e "$MEMSUITE_STATE_DIR/enforce.state" ]
+    run jq -r .status r/run.json
+    assert_output "interrupted by SIGINT"
+}
+
+@test "--enforce restores after SIGTERM during the cooldown" {
+    tree_state >before
+    MEMSUITE_ASSUME_ROOT=1 start_bg --enforce --sizes 1M --threads 1,2 --cooldown 30 --out r
+    wait_for r/cells/stream-s1048576-t1.json
+    kill -TERM "$BG_PID"
+    local st=0
+    wait "$BG_PID" || st=$?
+    [ "$st" = 143 ]
+    tree_state >after
+    diff before after
+}
+
+@test "--enforce restores when a set -e abort ends the run" {
+    tree_state >before
+    FAKE_HOOK="echo garbage >$SANDBOX/r/run.json" MEMSUITE_ASSUME_ROOT=1 \
+        run "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_failure
+    assert_output --partial "enforce: prior state restored"
+    tree_state >after
+    diff before after
+}
+
+@test "--enforce on a VM: missing knobs skipped with the reason; --strict refuses" {
+    use_tree memsuite-vm
+    tree_state >before
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    assert_output --regexp "enforce: skipped governor: no cpufreq for cpu0 \(.*missing: VM or no cpufreq driver\)"
+    assert_output --partial "enforce: skipped smt: control says 'notsupported' (no SMT to switch off)"
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --strict --sizes 1M --threads 1 --cooldown 0 --out r2
+    assert_failure 3
+    assert_output --partial "enforce: --strict: cannot enforce governor: no cpufreq for cpu0"
+    tree_state >after
+    diff before after
+}
+
+@test "--enforce first restores a state file left by a killed run" {
+    mkdir -p "$MEMSUITE_STATE_DIR"
+    echo performance >"$MEMSUITE_SYSFS/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+    printf '#memsuite-state 1\nknob\tgovernor.cpu0\tpowersave\n' >"$MEMSUITE_STATE_DIR/enforce.state"
+    FAKE_HOOK='true' MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    assert_output --partial "was left by a run that did not finish; restoring it first"
+    run cat "$MEMSUITE_SYSFS/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+    assert_output powersave
+}
+
+# --- profiles within a run ---
+
+@test "--profile needs root; an unknown profile is a usage error" {
+    MEMSUITE_ASSUME_ROOT=0 run "$MS" run --profile tuned --sizes 1M --cooldown 0 --out r
+    assert_failure 3
+    run "$MS" run --profile nosuch --sizes 1M --cooldown 0 --out r
+    assert_failure 2
+    assert_output --partial "no profile 'nosuch'"
+    run "$MS" run --baseline --sizes 1M --out r
+    assert_failure 2
+}
+
+@test "--profile tuned --baseline: both states, compared, and restored" {
+    tree_state >before
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --profile tuned --baseline --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    [ -f r/baseline/cells/stream-s1048576-t1.json ]
+    [ -f r/tuned/cells/stream-s1048576-t1.json ]
+    run cat r/compare.txt
+    assert_line --regexp '^  thp +madvise -> always$'
+    assert_line --regexp '^  vm.swappiness +60 -> 10$'
+    assert_line --regexp '^  run.glibc_tunables +null -> glibc.malloc.tcache_count=1024$'
+    run cat "$FAKE_LOG"
+    assert_line --index 0 --partial "GLIBC_TUNABLES= --format"
+    assert_line --index 1 --partial "GLIBC_TUNABLES=glibc.malloc.tcache_count=1024 --format"
+    run jq -r .config.profile r/tuned/run.json
+    assert_output tuned
+    tree_state >after
+    run diff before after
+    refute_output --partial swappiness
+    refute_output --partial numa_balancing
+    [ ! -e "$MEMSUITE_STATE_DIR/profile.state" ]
+}

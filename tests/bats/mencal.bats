@@ -1,0 +1,418 @@
+#!/usr/bin/env bats
+# mencal: every scenario on small working sets, with assertions on the
+# structure and sanity of the results, the error paths, signals and
+# children, and allocator detection.
+
+load test_helper
+
+SMALL=(--size 16M --allow-cache --reps 2 -q)
+
+# JSON value of a metric: m FILE RECORD METRIC
+m() { jq -r --arg r "$2" --arg k "$3" '.records[] | select(.name == $r) | .metrics[$k].value' "$1"; }
+
+# a MemAvailable of $1 kB in a fake procfs
+fake_meminfo() {
+    mkdir -p "$SANDBOX/proc"
+    printf 'MemTotal:       %s kB\nMemFree:        %s kB\nMemAvailable:   %s kB\n' \
+        "$(($1 * 2))" "$1" "$1" > "$SANDBOX/proc/meminfo"
+    export MEMSUITE_PROCFS="$SANDBOX/proc"
+}
+
+# wait until process $1 has $2 children (max ~10 s)
+wait_children() {
+    local i
+    for i in $(seq 1 200); do
+        [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+@test "mencal --help lists the commands, options and scenarios" {
+    run mencal --help
+    assert_success
+    assert_output --partial "mencal run SCENARIO...|all"
+    assert_output --partial "--read-pct"
+    for s in seqread randread mixed concurrent stability; do
+        assert_output --partial "$s"
+    done
+}
+
+@test "mencal --version prints the build line" {
+    run mencal --version
+    assert_success
+    assert_line --index 0 --regexp '^mencal \(memsuite\) [0-9]+\.[0-9]+\.[0-9]+'
+}
+
+@test "mencal list shows every scenario with its options" {
+    run mencal list
+    assert_success
+    assert_line --regexp '^seqread '
+    assert_line --regexp '^randread '
+    assert_line --regexp '^concurrent '
+    assert_output --partial "--chains --tlb-locality --sweep"
+    assert_output --partial "--iterations --interval --duration"
+}
+
+@test "no command and an unknown command are usage errors" {
+    run mencal
+    assert_failure 2
+    run mencal frobnicate
+    assert_failure 2
+    assert_output --partial "unknown command 'frobnicate'"
+}
+
+@test "an unknown scenario exits 2 and lists the valid ones" {
+    run mencal run seqread nosuch
+    assert_failure 2
+    assert_output --partial "unknown scenario 'nosuch'"
+    assert_output --partial "seqread, randread, mixed, concurrent, stability"
+}
+
+@test "bad values exit 2 without running anything" {
+    local -a bad=(
+        "mixed --read-pct 101"
+        "mixed --read-pct -1"
+        "concurrent --procs 0"
+        "concurrent --procs 5000"
+        "concurrent --procs 4000"
+        "stability --interval 0"
+        "stability --interval 5 --duration 2"
+        "randread --chains 0"
+        "randread --chains 17"
+        "seqread --chains 2"
+        "seqread --size 0"
+        "seqread --size 12Q"
+    )
+    local a
+    for a in "${bad[@]}"; do
+        # shellcheck disable=SC2086
+        run mencal run $a --allow-cache --size 16M -q
+        [ "$status" -eq 2 ] || { echo "'$a' exited $status: $output"; return 1; }
+        [[ "$output" == *"mencal: error:"* ]] || { echo "'$a': no error message"; return 1; }
+    done
+}
+
+@test "a working set under 4x the LLC is refused unless --allow-cache" {
+    export MEMSUITE_LLC=8M
+    run mencal run seqread --size 16M -q
+    assert_failure 2
+    assert_output --partial "under 4x the last-level cache"
+    assert_output --partial "--allow-cache"
+    run mencal run seqread --size 16M --allow-cache --reps 1 -q --format json -O r.json
+    assert_success
+    run jq -r '.label, (.label_reasons | join(";")), .config.cache_resident' r.json
+    assert_line --index 0 "not-standard"
+    assert_line --index 1 --partial "cache-resident"
+    assert_line --index 2 "true"
+    # 4x LLC exactly is accepted without --allow-cache
+    run mencal run seqread --size 32M --reps 1 -q --format json -O s.json
+    assert_success
+    run jq -r '.label' s.json
+    assert_output "standard"
+}
+
+@test "a size beyond memory exits 3 before allocating" {
+    fake_meminfo 1048576     # 1 GiB available
+    run mencal run seqread --size 4G -q -O out.json
+    assert_failure 3
+    assert_output --partial "MemAvailable"
+    # refused while resolving: neither the result file nor its temp exists
+    run ls -A
+    refute_output --partial "out.json"
+}
+
+@test "the default size is clamped to half of MemAvailable with a warning" {
+    fake_meminfo 2097152     # 2 GiB available
+    run mencal run seqread --dry-run
+    assert_success
+    assert_output --partial "exceeds half of MemAvailable"
+    assert_line "size: 1073741824 bytes (1.0 GiB; default 8 GiB, clamped to MemAvailable/2)"
+}
+
+@test "threads default to one per physical core, never two SMT siblings" {
+    taskset -c 0,1 true 2>/dev/null || skip "needs CPUs 0 and 1"
+    local sys="$SANDBOX/sys/devices/system/cpu"
+    mkdir -p "$sys/cpu0/topology" "$sys/cpu1/topology"
+    echo 0-1 > "$sys/cpu0/topology/thread_siblings_list"
+    echo 0-1 > "$sys/cpu1/topology/thread_siblings_list"
+    export MEMSUITE_SYSFS="$SANDBOX/sys"
+    run taskset -c 0,1 mencal run seqread --dry-run
+    assert_success
+    assert_line "threads: 1"
+    assert_line "cpus: 0"
+    run taskset -c 0,1 mencal run seqread --dry-run --threads 2
+    assert_success
+    assert_line "cpus: 0 1"
+    assert_output --partial "SMT siblings"
+}
+
+@test "seqread: JSON validates; total and per-thread bandwidth are sane" {
+    run mencal run seqread "${SMALL[@]}" --threads 2 --format json -O r.json
+    assert_success
+    validate_json r.json
+    local bw min max
+    bw=$(m r.json seqread bandwidth)
+    min=$(m r.json seqread per_thread_min)
+    max=$(m r.json seqread per_thread_max)
+    awk -v b="$bw" -v lo="$min" -v hi="$max" 'BEGIN { exit !(b > 0 && lo > 0 && lo <= hi) }'
+    run jq '.records[0].tables.per_thread | length' r.json
+    assert_output 2
+    run jq -r '.records[0].status, .complete, .sysinfo.swappiness != null or .sysinfo.swappiness_unavailable != null' r.json
+    assert_line --index 0 ok
+    assert_line --index 1 true
+    assert_line --index 2 true
+}
+
+@test "seqread text output: environment lines and the summary table" {
+    run mencal run seqread "${SMALL[@]}"
+    assert_success
+    assert_output --partial "threads: "
+    assert_output --partial "tuning: swappiness"
+    assert_line --regexp '^Record +Metric +Value +Unit +Median +Min +Max +CV'
+    assert_line --regexp '^seqread +bandwidth '
+}
+
+@test "randread: latency, K chains, TLB groups, and --seed reproduces the permutation" {
+    run mencal run randread "${SMALL[@]}" --format json -O a.json
+    assert_success
+    validate_json a.json
+    awk -v l="$(m a.json randread latency)" 'BEGIN { exit !(l > 0 && l < 100000) }'
+    run mencal run randread "${SMALL[@]}" --format json -O b.json
+    assert_success
+    [ "$(m a.json randread permutation_signature)" = "$(m b.json randread permutation_signature)" ]
+    run mencal run randread "${SMALL[@]}" --seed 7 --format json -O c.json
+    assert_success
+    [ "$(m a.json randread permutation_signature)" != "$(m c.json randread permutation_signature)" ]
+    run mencal run randread "${SMALL[@]}" --chains 4 --tlb-locality 8 --format json -O d.json
+    assert_success
+    validate_json d.json
+    [ "$(m d.json randread chains)" = 4 ]
+    awk -v g="$(m d.json randread bandwidth)" 'BEGIN { exit !(g > 0) }'
+}
+
+@test "randread --sweep: levels labelled, latency rises from the smallest to the largest point" {
+    run mencal run randread --sweep --size 64M --allow-cache --reps 2 -q --format json -O w.json
+    assert_success
+    validate_json w.json
+    run jq '.records[0].tables.sweep | length' w.json
+    assert_output 13                        # 16 KiB .. 64 MiB
+    run jq -r '.records[0].tables.sweep[0].size_bytes, .records[0].tables.sweep[0].level' w.json
+    assert_line --index 0 16384
+    assert_line --index 1 L1
+    local small large
+    small=$(m w.json randread latency_smallest)
+    large=$(m w.json randread latency_largest)
+    awk -v s="$small" -v l="$large" 'BEGIN { exit !(s > 0 && l > s) }'
+    run jq -r '.records[0].notes[]' w.json
+    assert_output --partial "cache levels: L1d"
+}
+
+@test "mixed: exact read share and read + write bytes add up" {
+    local pct
+    for pct in 70 0 100; do
+        run mencal run mixed "${SMALL[@]}" --read-pct "$pct" --format json -O x.json
+        assert_success
+        validate_json x.json
+        local r w t a share
+        r=$(m x.json mixed read_bytes); w=$(m x.json mixed write_bytes)
+        t=$(m x.json mixed total_bytes); a=$(m x.json mixed bytes_with_write_allocate)
+        share=$(m x.json mixed read_share)
+        awk -v r="$r" -v w="$w" -v t="$t" -v a="$a" -v s="$share" -v p="$pct" \
+            'BEGIN { exit !(r + w == t && a == r + 2 * w && s == p && t > 0) }' ||
+            { echo "pct $pct: r=$r w=$w t=$t a=$a share=$share"; return 1; }
+    done
+    [ "$(m x.json mixed write_bytes)" = 0 ]
+}
+
+@test "mixed --pattern sequential runs and reports both directions" {
+    run mencal run mixed "${SMALL[@]}" --pattern sequential --format json -O x.json
+    assert_success
+    awk -v r="$(m x.json mixed read_bandwidth)" -v w="$(m x.json mixed write_bandwidth)" \
+        'BEGIN { exit !(r > 0 && w > 0) }'
+}
+
+@test "concurrent: per-worker figures, total, and fairness in (0,1]" {
+    run mencal run concurrent --size 16M --allow-cache --procs 3 --duration 0.5 -q \
+        --format json -O c.json
+    assert_success
+    validate_json c.json
+    run jq -r '.records[0].tables.workers | length' c.json
+    assert_output 3
+    run jq -r '[.records[0].tables.workers[].status] | unique | join(",")' c.json
+    assert_output ok
+    local j
+    j=$(m c.json concurrent fairness_jain)
+    awk -v j="$j" 'BEGIN { exit !(j > 0 && j <= 1) }'
+    # the total is the sum of the workers
+    run jq -r '([.records[0].tables.workers[].bandwidth] | add) - .records[0].metrics.total_bandwidth.value | fabs < 1e-9' c.json
+    assert_output true
+    [ "$(m c.json concurrent workers_failed)" = 0 ]
+}
+
+@test "concurrent: SIGINT stops and reaps every worker and writes an incomplete result" {
+    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 30 -q \
+        --format json -O int.json 3>&- &
+    local pid=$!
+    wait_children "$pid" 2 || { kill -9 "$pid"; echo "workers never started"; return 1; }
+    local kids
+    kids=$(pgrep -P "$pid")
+    sleep 0.3
+    kill -INT "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 1 ]
+    local k
+    for k in $kids; do
+        ! kill -0 "$k" 2>/dev/null || { echo "worker $k survived"; return 1; }
+    done
+    run pgrep -P "$pid"
+    assert_failure
+    validate_json int.json
+    run jq -r '.complete, .records[0].status, .records[0].complete' int.json
+    assert_line --index 0 false
+    assert_line --index 1 interrupted
+    assert_line --index 2 false
+}
+
+@test "concurrent: a worker that dies is reported with its signal, not averaged away" {
+    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 2 -q \
+        --format json -O dead.json 3>&- &
+    local pid=$!
+    wait_children "$pid" 2 || { kill -9 "$pid"; return 1; }
+    sleep 0.3
+    kill -9 "$(pgrep -P "$pid" | head -n1)"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 1 ]
+    validate_json dead.json
+    run jq -r '.records[0].status, (.records[0].tables.workers | map(.status) | join("|"))' dead.json
+    assert_line --index 0 failed
+    assert_line --index 1 --partial "killed by signal 9"
+    [ "$(m dead.json concurrent workers_failed)" = 1 ]
+    run jq -r '.records[0].reason' dead.json
+    assert_output --partial "1 of 2 workers failed"
+}
+
+@test "stability: samples with timestamps, drift and slope; CSV sample block" {
+    run mencal run stability --size 16M --allow-cache --iterations 3 --interval 0.2 -q \
+        --format json -O s.json
+    assert_success
+    validate_json s.json
+    [ "$(m s.json stability samples)" = 3 ]
+    run jq -r '.records[0].tables.samples | length, (.[0] | has("t") and has("unix_time") and has("bandwidth") and has("pswpout"))' s.json
+    assert_line --index 0 3
+    assert_line --index 1 true
+    run jq -r '.records[0].metrics.drift.value | type' s.json
+    assert_output number
+    run mencal run stability --size 16M --allow-cache --iterations 3 --interval 0.2 -q --format csv
+    assert_success
+    assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note"
+    assert_line --regexp '^record,table,sample,t,unix_time,bandwidth,pgscan_kswapd,'
+    [ "$(grep -c '^stability,samples,' <<<"$output")" -eq 3 ]
+    assert_line "stability,status,ok,true,\"\""
+}
+
+@test "stability: --duration/--interval sets the sample count" {
+    run mencal run stability --dry-run --duration 3 --interval 0.5
+    assert_success
+    assert_line --partial "stability: 6 x 0.5 s"
+}
+
+@test "stability: SIGINT writes the samples gathered so far, marked incomplete" {
+    mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 -q \
+        --format json -O st.json 3>&- &
+    local pid=$!
+    sleep 0.8
+    kill -INT "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 1 ]
+    validate_json st.json
+    run jq -r '.complete, .records[0].status, (.records[0].tables.samples | length > 0)' st.json
+    assert_line --index 0 false
+    assert_line --index 1 interrupted
+    assert_line --index 2 true
+}
+
+@test "run all: every scenario in one valid document, short stability profile said" {
+    run mencal run all --size 16M --allow-cache --reps 1 --duration 0.3 --iterations 2 \
+        --interval 0.1 -q --format json -O all.json
+    assert_success
+    validate_json all.json
+    run jq -r '[.records[].name] | join(" ")' all.json
+    assert_output --partial "seqread randread mixed concurrent stability"
+    run mencal run all --dry-run
+    assert_success
+    assert_output --partial "short profile under 'run all'"
+}
+
+@test "--hugepages madvise reports the THP share actually obtained" {
+    run mencal run seqread "${SMALL[@]}" --hugepages madvise --format json -O h.json
+    assert_success
+    validate_json h.json
+    run jq -r '.label, .records[0].buffer.thp_share' h.json
+    assert_line --index 0 not-standard      # cache-resident and tuned
+    awk -v s="${lines[1]}" 'BEGIN { exit !(s >= 0 && s <= 1) }'
+}
+
+@test "--counters: figures or 'unavailable: reason', rusage always" {
+    run mencal run randread "${SMALL[@]}" --counters --format json -O k.json
+    assert_success
+    validate_json k.json
+    run jq -r '.records[0].metrics.dtlb_miss_rate | if .value == null then .value_unavailable else "number" end' k.json
+    [[ "$output" == number || "$output" == unavailable:* ]]
+    run jq -r '.records[0].counters.rusage | has("minflt") and has("maxrss_kib")' k.json
+    assert_output true
+}
+
+@test "an unwritable -O path fails before measuring" {
+    run mencal run seqread "${SMALL[@]}" -O /nonexistent/dir/r.json
+    assert_failure 3
+    assert_output --partial "/nonexistent/dir/r.json"
+}
+
+@test "env: the tuning facts in text, GLIBC_TUNABLES parsed into keys" {
+    GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=2 run mencal env
+    assert_success
+    local k
+    for k in swappiness numa_balancing numa_balancing_cmdline thp_enabled thp_defrag \
+        thp_khugepaged_defrag zone_reclaim_mode overcommit_memory governor smt allocator_in_effect; do
+        assert_line --regexp "^$k "
+    done
+    assert_output --partial "glibc.malloc.tcache_count = 0"
+    assert_output --partial "glibc.malloc.arena_max = 2"
+    assert_line --regexp '^hugepage_pools '
+}
+
+@test "env --format json validates and carries the parsed tunables" {
+    GLIBC_TUNABLES=glibc.malloc.tcache_count=7 run mencal env --format json -O e.json
+    assert_success
+    validate_json e.json
+    run jq -r '.config.glibc_tunables["glibc.malloc.tcache_count"], .config.allocator.name' e.json
+    assert_line --index 0 7
+    assert_line --index 1 glibc
+}
+
+preload_check() {   # preload_check LIB NAME
+    local so="/usr/lib/x86_64-linux-gnu/$1"
+    [ -e "$so" ] || skip "$so is not installed"
+    LD_PRELOAD="$so" run mencal env --format json -O a.json
+    assert_success
+    validate_json a.json
+    run jq -r '.config.allocator.name, .sysinfo.allocator' a.json
+    assert_line --index 0 "$2"
+    assert_line --index 1 --partial "$2"
+}
+
+@test "allocator detection: jemalloc under LD_PRELOAD" {
+    preload_check libjemalloc.so.2 jemalloc
+}
+
+@test "allocator detection: tcmalloc under LD_PRELOAD" {
+    preload_check libtcmalloc.so.4 tcmalloc
+}
+
+@test "allocator detection: mimalloc under LD_PRELOAD" {
+    preload_check libmimalloc.so.2 mimalloc
+}

@@ -1,0 +1,531 @@
+#!/usr/bin/env bats
+# bin/stream: STREAM 5.10 text compatibility, validation and exit codes,
+# sizing policy, JSON/CSV results, tuned mode.
+#
+# Sizes stay small: --llc 256KiB makes 300000 elements (2.3 MiB per double
+# array, 1.1 MiB per float array) a standard size regardless of the host.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+SMALL=(--llc 256KiB -s 300000 -n 4)
+
+local_setup() {
+    ST="$BIN/stream"
+    [ -x "$ST" ] || skip "bin/stream not built (make bin/stream)"
+    # More threads than CPUs would make every run not-standard.
+    local n
+    n=$(cpus)
+    if [ "$OMP_NUM_THREADS" -gt "$n" ]; then
+        export OMP_NUM_THREADS=$n
+    fi
+}
+
+# CPUs this process may use (nproc itself honours OMP_NUM_THREADS).
+cpus() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }
+
+# The report STREAM 5.10 prints, one ERE per line.  $1: epsilon text
+# ("1\.000000e-13" or "1\.000000e-06"), $2: bytes per element.
+stream_patterns() {
+    local eps=$1 bytes=$2
+    local H='^-{61}$' T='[ 0-9]{3}[0-9]\.[0-9]{6}' R='[ 0-9]{9}[0-9]\.[0-9]'
+    printf '%s\n' \
+        "$H" \
+        '^STREAM version \$Revision: 5\.10 \$$' \
+        "$H" \
+        "^This system uses $bytes bytes per array element\\.\$" \
+        "$H" \
+        '^Array size = [0-9]+ \(elements\), Offset = [0-9]+ \(elements\)$' \
+        '^Memory per array = [0-9]+\.[0-9] MiB \(= [0-9]+\.[0-9] GiB\)\.$' \
+        '^Total memory required = [0-9]+\.[0-9] MiB \(= [0-9]+\.[0-9] GiB\)\.$' \
+        '^Each kernel will be executed [0-9]+ times\.$' \
+        '^ The \*best\* time for each kernel \(excluding the first iteration\)$' \
+        '^ will be used to compute the reported bandwidth\.$' \
+        "$H" \
+        '^Number of Threads requested = [0-9]+$' \
+        '^Number of Threads counted = [0-9]+$' \
+        "$H" \
+        '^(Your clock granularity/precision appears to be [0-9]+ microseconds\.|Your clock granularity appears to be less than one microsecond\.)$' \
+        '^Each test below will take on the order of [0-9]+ microseconds\.$' \
+        '^   \(= [0-9]+ clock ticks\)$' \
+        '^Increase the size of the arrays if this shows that$' \
+        '^you are not getting at least 20 clock ticks per test\.$' \
+        "$H" \
+        '^WARNING -- The above is only a rough guideline\.$' \
+        '^For best results, please be sure you know the$' \
+        '^precision of your system timer\.$' \
+        "$H" \
+        '^Function    Best Rate MB/s  Avg time     Min time     Max time$' \
+        "^Copy:      $R  $T  $T  $T\$" \
+        "^Scale:     $R  $T  $T  $T\$" \
+        "^Add:       $R  $T  $T  $T\$" \
+        "^Triad:     $R  $T  $T  $T\$" \
+        "$H" \
+        "^Solution Validates: avg error less than $eps on all three arrays\$" \
+        "$H"
+}
+
+# match_lines FILE PATTERNS: same number of lines, each matching its ERE.
+match_lines() {
+    local -a got pat
+    mapfile -t got < "$1"
+    mapfile -t pat < "$2"
+    if [ "${#got[@]}" -ne "${#pat[@]}" ]; then
+        echo "expected ${#pat[@]} lines, got ${#got[@]}:"
+        cat "$1"
+        return 1
+    fi
+    local i
+    for i in "${!pat[@]}"; do
+        if ! [[ "${got[$i]}" =~ ${pat[$i]} ]]; then
+            echo "line $((i + 1)): '${got[$i]}' does not match: ${pat[$i]}"
+            return 1
+        fi
+    done
+}
+
+# fake_meminfo KIB: a procfs fixture in the sandbox with that MemAvailable.
+fake_meminfo() {
+    mkdir -p "$SANDBOX/proc"
+    printf 'MemTotal:       %s kB\nMemFree:        %s kB\nMemAvailable:   %s kB\nCached:         0 kB\n' \
+        "$1" "$1" "$1" > "$SANDBOX/proc/meminfo"
+    export MEMSUITE_PROCFS="$SANDBOX/proc"
+}
+
+# ---- STREAM 5.10 text ---------------------------------------------------
+
+@test "standard text matches STREAM 5.10 line by line (double)" {
+    run --separate-stderr "$ST" "${SMALL[@]}"
+    assert_success
+    [[ "$stderr" != *"not a standard"* ]]
+    printf '%s\n' "$output" > out.txt
+    stream_patterns '1\.000000e-13' 8 > pat.txt
+    match_lines out.txt pat.txt
+    assert_line "Array size = 300000 (elements), Offset = 0 (elements)"
+    assert_line "Memory per array = 2.3 MiB (= 0.0 GiB)."
+    assert_line "Total memory required = 6.9 MiB (= 0.0 GiB)."
+    assert_line "Each kernel will be executed 4 times."
+    assert_line "Number of Threads requested = $OMP_NUM_THREADS"
+    assert_line "Number of Threads counted = $OMP_NUM_THREADS"
+}
+
+@test "standard text matches STREAM 5.10 line by line (float)" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --type float
+    assert_success
+    printf '%s\n' "$output" > out.txt
+    stream_patterns '1\.000000e-06' 4 > pat.txt
+    match_lines out.txt pat.txt
+    assert_line "Memory per array = 1.1 MiB (= 0.0 GiB)."
+}
+
+@test "no arguments: the build-time default runs like STREAM (warns when small)" {
+    default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)).*/\1/p')
+    [ -n "$default" ]
+    export MEMSUITE_LLC=1TiB     # every default size is then below 4x LLC
+    run --separate-stderr "$ST"
+    assert_success
+    printf '%s\n' "$output" > out.txt
+    stream_patterns '1\.000000e-(13|06)' '(8|4)' > pat.txt
+    match_lines out.txt pat.txt
+    assert_line "Array size = $default (elements), Offset = 0 (elements)"
+    [[ "$stderr" == *"below 4x the last-level cache"* ]]
+}
+
+@test "threads: -t sets the count; OMP_NUM_THREADS is the default" {
+    run "$ST" "${SMALL[@]}" -t 1 -q
+    assert_success
+    assert_line "Number of Threads requested = 1"
+    assert_line "Number of Threads counted = 1"
+    OMP_NUM_THREADS=1 run "$ST" "${SMALL[@]}" -q
+    assert_line "Number of Threads counted = 1"
+}
+
+@test "offset: -o shifts the arrays and still validates" {
+    run "$ST" "${SMALL[@]}" -o 5 -q
+    assert_success
+    assert_line "Array size = 300000 (elements), Offset = 5 (elements)"
+    assert_line --partial "Solution Validates"
+}
+
+# ---- validation --------------------------------------------------------
+
+@test "--inject-error: double fails loudly with STREAM's failure text, exit 1" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --inject-error
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" > out.txt
+    run grep -c 'Solution Validates' out.txt
+    assert_output 0
+    run grep -A2 '^Failed Validation' out.txt
+    assert_line --index 0 "Failed Validation on array a[], AvgRelAbsErr > epsilon (1.000000e-13)"
+    assert_line --index 1 --regexp '^     Expected Value: [0-9.e+-]+, AvgAbsErr: [0-9.e+-]+, AvgRelAbsErr: [0-9.e+-]+$'
+    assert_line --index 2 "     For array a[], 1 errors were found."
+    [ "$(grep -c '^Failed Validation' out.txt)" -eq 1 ]
+}
+
+@test "--inject-error=b: float failure text has the extra Epsilon line, exit 1" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --type float --inject-error=b
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" > out.txt
+    run grep -A3 '^Failed Validation' out.txt
+    assert_line --index 0 "Failed Validation on array b[], AvgRelAbsErr > epsilon (1.000000e-06)"
+    assert_line --index 1 --regexp '^     Expected Value: .*, AvgAbsErr: .*, AvgRelAbsErr: .*$'
+    assert_line --index 2 "     AvgRelAbsErr > Epsilon (1.000000e-06)"
+    assert_line --index 3 "     For array b[], 1 errors were found."
+    [[ "$stderr" == *"validation failed"* ]]
+}
+
+@test "float with -n 40 overflows to inf and fails validation (exit 1)" {
+    run "$ST" "${SMALL[@]}" --type float -n 40 -q
+    [ "$status" -eq 1 ]
+    assert_line "Failed Validation on array a[], AvgRelAbsErr > epsilon (1.000000e-06)"
+    assert_line "Failed Validation on array b[], AvgRelAbsErr > epsilon (1.000000e-06)"
+    assert_line "Failed Validation on array c[], AvgRelAbsErr > epsilon (1.000000e-06)"
+    assert_line --partial "Expected Value: inf"
+    refute_line --partial "Solution Validates"
+}
+
+@test "double with -n 40 still validates (overflow failure is float-specific)" {
+    run "$ST" "${SMALL[@]}" -n 40 -q
+    assert_success
+    assert_line "Solution Validates: avg error less than 1.000000e-13 on all three arrays"
+}
+
+# ---- JSON / CSV ---------------------------------------------------------
+
+@test "JSON: valid against the schema, standard label, per-kernel figures" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --format json -O r.json
+    assert_success
+    [ -z "$output" ]
+    validate_json r.json
+    [ "$(jq -r .tool r.json)" = stream ]
+    [ "$(jq -r .label r.json)" = standard ]
+    [ "$(jq -r '.label_reasons | length' r.json)" -eq 0 ]
+    [ "$(jq -r '[.records[].name] | join(",")' r.json)" = "Copy,Scale,Add,Triad" ]
+    [ "$(jq -r .validation.passed r.json)" = true ]
+    [ "$(jq -r .config.array_size r.json)" -eq 300000 ]
+    [ "$(jq -r .config.ntimes r.json)" -eq 4 ]
+    # STREAM counting: 2 words for Copy, 3 for Add; +1 word write-allocate.
+    [ "$(jq -r '.records[0].metrics.bytes.value' r.json)" -eq $((2 * 8 * 300000)) ]
+    [ "$(jq -r '.records[0].metrics.bytes_write_allocate.value' r.json)" -eq $((3 * 8 * 300000)) ]
+    [ "$(jq -r '.records[2].metrics.bytes.value' r.json)" -eq $((3 * 8 * 300000)) ]
+    [ "$(jq -r '.records[2].metrics.bytes_write_allocate.value' r.json)" -eq $((4 * 8 * 300000)) ]
+    # All raw times, statistics over rounds 2..N.
+    [ "$(jq -r '.records[0].metrics.min_time_s.samples | length' r.json)" -eq 4 ]
+    [ "$(jq -r '.records[0].metrics.min_time_s.stats.n' r.json)" -eq 3 ]
+    jq -e '.config.init_s > 0 and .config.kernels_total_s > 0' r.json
+    jq -e --argjson t "$OMP_NUM_THREADS" '.threads.counted == $t and (.threads.cpus | length) == $t' r.json
+    jq -e '.config.numa_placement | (.a | type == "object") or (.a_unavailable | type == "string")' r.json
+    jq -e '.validation.arrays.a.passed and .validation.arrays.c.errors == 0' r.json
+    jq -e '.sysinfo | type == "object"' r.json
+    jq -e '.llc.source == "override"' r.json
+}
+
+@test "JSON: best rate is 1e-6 * bytes / min time over rounds 2..N" {
+    "$ST" "${SMALL[@]}" --format json -O r.json
+    jq -e '.records[] | .metrics as $m
+        | ($m.bytes.value / $m.min_time_s.value * 1e-6) as $r
+        | (($r - $m.best_rate_mbps.value) | fabs) < 1e-6 * $r' r.json
+    jq -e '.records[] | .metrics.min_time_s
+        | .value == ([.samples[1:][]] | min) and .stats.max == ([.samples[1:][]] | max)' r.json
+}
+
+@test "JSON: a failed validation is recorded and exits 1" {
+    run "$ST" "${SMALL[@]}" --format json -O r.json --inject-error=c -q
+    [ "$status" -eq 1 ]
+    validate_json r.json
+    jq -e '.validation.passed == false' r.json
+    jq -e '.validation.arrays.c.passed == false and .validation.arrays.c.errors == 1' r.json
+    jq -e '.validation.arrays.a.passed' r.json
+}
+
+@test "CSV: header and one row per kernel metric" {
+    run "$ST" "${SMALL[@]}" --format csv -q
+    assert_success
+    assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note"
+    assert_line --regexp '^stream,standard,Triad,best_rate_mbps,MB/s,[0-9.e+]+,'
+    assert_line --regexp '^stream,standard,Copy,min_time_s,s,[0-9.e+-]+,3,'
+}
+
+@test "--output writes the text atomically; an unwritable path fails early (exit 3)" {
+    run "$ST" "${SMALL[@]}" -O out.txt -q
+    assert_success
+    [ -z "$output" ]
+    grep -q '^Solution Validates' out.txt
+    tmp=(out.txt.tmp.*)
+    [ ! -e "${tmp[0]}" ]
+    run --separate-stderr "$ST" "${SMALL[@]}" -O "$SANDBOX/missing/dir/r.json"
+    [ "$status" -eq 3 ]
+    [ -z "$output" ]                        # nothing was measured or printed
+    [[ "$stderr" == *"result file"* ]]
+}
+
+# ---- bad input ------------------------------------------------------------
+
+@test "bad array sizes are usage errors (exit 2) naming --array-size" {
+    for s in 0 -5 abc "" 1.5 2e3x 12XB 1e30 99999999999999999999999; do
+        run --separate-stderr "$ST" --llc 256KiB -s "$s"
+        [ "$status" -eq 2 ] || { echo "size '$s' gave $status"; return 1; }
+        [[ "$stderr" == *"--array-size"* ]] || { echo "size '$s': $stderr"; return 1; }
+    done
+}
+
+@test "byte sizes are bytes per array" {
+    run "$ST" --llc 256KiB -s 2400000B -n 2 -q
+    assert_success
+    assert_line "Array size = 300000 (elements), Offset = 0 (elements)"
+    run "$ST" --llc 256KiB -s 1200000B -n 2 --type float -q
+    assert_line "Array size = 300000 (elements), Offset = 0 (elements)"
+    run "$ST" --llc 256KiB -s 2MiB -n 2 -q
+    assert_line "Array size = 262144 (elements), Offset = 0 (elements)"
+}
+
+@test "NTIMES 0, 1, huge and non-numeric are rejected (exit 2), never silently changed" {
+    for n in 0 1 -3 1000001 99999999999999999999 abc; do
+        run --separate-stderr "$ST" "${SMALL[@]}" -n "$n"
+        [ "$status" -eq 2 ] || { echo "-n $n gave $status"; return 1; }
+        [[ "$stderr" == *"invalid value"* ]]
+    done
+}
+
+@test "unknown or repeated kernels are rejected (exit 2)" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --kernels copy,bogus
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"unknown kernel 'bogus'"* ]]
+    [[ "$stderr" == *"copy,scale,add,triad,dot,nstream"* ]]
+    run "$ST" "${SMALL[@]}" --kernels copy,copy
+    [ "$status" -eq 2 ]
+    run "$ST" "${SMALL[@]}" --kernels ""
+    [ "$status" -eq 2 ]
+}
+
+@test "--threads 0 and negative thread counts are rejected (exit 2)" {
+    run "$ST" "${SMALL[@]}" --threads 0
+    [ "$status" -eq 2 ]
+    run "$ST" "${SMALL[@]}" -t -1
+    [ "$status" -eq 2 ]
+}
+
+@test "more threads than CPUs: runs, warns, labelled not-standard" {
+    n=$(( $(cpus) + 1 ))
+    run --separate-stderr "$ST" "${SMALL[@]}" -t "$n" --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"oversubscribed"* ]]
+    jq -e '.label == "not-standard"' r.json
+    jq -e "(.label_reasons | join(\" \")) | test(\"$n threads\")" r.json
+}
+
+@test "--membind with --interleave conflict (exit 2)" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --membind 0 --interleave 0
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"conflict"* ]]
+}
+
+@test "a NUMA node that does not exist: exit 2 (or 4 when built without libnuma)" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --membind 999
+    if "$ST" --version | grep -q 'NUMA on'; then
+        [ "$status" -eq 2 ]
+    else
+        [ "$status" -eq 4 ]
+        [[ "$stderr" == *"libnuma"* ]]
+    fi
+}
+
+@test "positional arguments and unknown options are usage errors (exit 2)" {
+    run "$ST" 1000
+    [ "$status" -eq 2 ]
+    run "$ST" --bogus
+    [ "$status" -eq 2 ]
+    run "$ST" --format xml
+    [ "$status" -eq 2 ]
+    run "$ST" --inject-error=z
+    [ "$status" -eq 2 ]
+}
+
+# ---- sizing policy --------------------------------------------------------
+
+@test "explicit size below 4x LLC needs --allow-small (exit 2 names the minimum)" {
+    run --separate-stderr "$ST" --llc 1MiB -s 100000
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"--array-size 524288 or more"* ]]
+    [[ "$stderr" == *"--allow-small"* ]]
+    run --separate-stderr "$ST" --llc 1MiB -s 100000 -n 2 --allow-small --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"not a standard STREAM result"* ]]
+    validate_json r.json
+    jq -e '.label == "not-standard" and (.label_reasons | length) == 1' r.json
+}
+
+@test "-s auto: each array 4x the LLC" {
+    run "$ST" --llc 1MiB -s auto -n 2 -q
+    assert_success
+    assert_line "Array size = 524288 (elements), Offset = 0 (elements)"
+    run "$ST" --llc 1MiB -s auto -n 2 -q --type float
+    assert_line "Array size = 1048576 (elements), Offset = 0 (elements)"
+}
+
+@test "-s auto is clamped to memory with a warning (not-standard)" {
+    fake_meminfo 102400           # 100 MiB available
+    run --separate-stderr "$ST" --llc 1GiB -s auto -n 2 --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"clamped"* ]]
+    jq -e '.label == "not-standard"' r.json
+    jq -e '.config.total_bytes <= 0.9 * 100 * 1048576' r.json
+}
+
+@test "arrays beyond MemAvailable: exit 3 before allocating" {
+    fake_meminfo 102400           # 100 MiB available
+    run --separate-stderr "$ST" --llc 256KiB -s 20000000
+    [ "$status" -eq 3 ]
+    [ -z "$output" ]
+    [[ "$stderr" == *"do not fit in memory (nothing was allocated)"* ]]
+    [[ "$stderr" == *"457.8 MiB"* ]]
+}
+
+@test "2^31+16 float elements: size arithmetic is exact and the fit check refuses (exit 3)" {
+    fake_meminfo 16777216         # 16 GiB available
+    n=$(( (1 << 31) + 16 ))
+    run --separate-stderr "$ST" --type float -s "$n"
+    [ "$status" -eq 3 ]
+    # 3 x (2^31+16) x 4 bytes, computed without overflow
+    [[ "$stderr" == *"($(( 3 * n * 4 )) bytes)"* ]]
+}
+
+@test "element counts whose byte size overflows: exit 3, not a wrap-around" {
+    run --separate-stderr "$ST" -s 10000000000000000000
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == *"overflows"* ]]
+}
+
+@test "2^31+16 float elements run and validate (needs ~24 GiB)" {
+    avail_kib=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+    need=$(( 3 * ((1 << 31) + 16) * 4 ))
+    usable=$(( avail_kib * 1024 * 9 / 10 ))
+    if [ "$usable" -lt "$need" ]; then
+        skip "needs $need bytes for 3 arrays of 2^31+16 floats; 90% of MemAvailable is $usable bytes"
+    fi
+    run "$ST" --type float -s $(( (1 << 31) + 16 )) -n 2 -q
+    assert_success
+    assert_line "Array size = $(( (1 << 31) + 16 )) (elements), Offset = 0 (elements)"
+}
+
+# ---- tuned mode ---------------------------------------------------------
+
+@test "tuned text: one labelled line after the version block, the rest unchanged" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --nt-stores
+    assert_success
+    printf '%s\n' "$output" > out.txt
+    stream_patterns '1\.000000e-13' 8 | sed '3a ^\\*\\*\\* tuned run: non-temporal stores \\((avx512|avx2|sse2|portable)[^)]*\\) \\*\\*\\*$' > pat.txt
+    match_lines out.txt pat.txt
+}
+
+@test "standard text carries no tuned marker; JSON labels tuned runs" {
+    run "$ST" "${SMALL[@]}" -q
+    refute_line --partial "tuned"
+    run "$ST" "${SMALL[@]}" --nt-stores --format json -O r.json
+    assert_success
+    validate_json r.json
+    jq -e '.label == "tuned" and .config.nt_stores.enabled' r.json
+    jq -e '.config.nt_stores.isa | test("^(avx512|avx2|sse2|portable)$")' r.json
+    # Streaming stores skip the write-allocate read.
+    jq -e '.records[0].metrics.bytes_write_allocate.value == .records[0].metrics.bytes.value
+           or (.config.nt_stores.nontemporal | not)' r.json
+}
+
+@test "every non-temporal variant this CPU has validates, float and double, odd sizes" {
+    for isa in avx512 avx2 sse2 portable; do
+        for t in double float; do
+            run --separate-stderr "$ST" --llc 64KiB -s 100003 -o 3 -t 3 -n 3 --type "$t" \
+                --nt-isa "$isa" --kernels copy,scale,add,triad,nstream
+            if [ "$status" -eq 4 ]; then
+                [[ "$stderr" == *"not supported by this CPU"* ]]
+                continue
+            fi
+            [ "$status" -eq 0 ] || { echo "$isa $t: $status $stderr"; return 1; }
+            [[ "$output" == *"non-temporal stores ($isa"* ]]
+        done
+    done
+}
+
+@test "extra kernels: Dot and Nstream rows, their own validation, tuned" {
+    run "$ST" "${SMALL[@]}" --kernels copy,scale,add,triad,dot,nstream -q
+    assert_success
+    assert_line --regexp '^Dot:       [ 0-9]{9}[0-9]\.[0-9]  '
+    assert_line --regexp '^Nstream:   [ 0-9]{9}[0-9]\.[0-9]  '
+    assert_line --regexp '^Dot product validates: '
+    assert_line --partial "Solution Validates"
+    assert_line --regexp '^\*\*\* tuned run: kernels copy,scale,add,triad,dot,nstream \*\*\*$'
+}
+
+@test "Dot failure: --inject-error=dot exits 1; without Dot it is a usage error" {
+    run "$ST" "${SMALL[@]}" --kernels triad,dot --inject-error=dot -q
+    [ "$status" -eq 1 ]
+    assert_line --regexp '^Failed Validation on dot product: '
+    run "$ST" "${SMALL[@]}" --inject-error=dot
+    [ "$status" -eq 2 ]
+}
+
+@test "kernel subsets replay only what ran (nstream alone validates)" {
+    run "$ST" "${SMALL[@]}" --kernels nstream -q
+    assert_success
+    assert_line --partial "Solution Validates"
+    run "$ST" "${SMALL[@]}" --kernels dot --format json -q
+    assert_success
+    echo "$output" | jq -e '.validation.dot.passed and .validation.passed'
+}
+
+@test "--hugepages: advice applied and the THP share read back" {
+    run "$ST" --llc 256KiB -s 4MiB -n 2 --hugepages never --format json -O r.json -q
+    assert_success
+    validate_json r.json
+    jq -e '.label == "tuned" and .config.hugepages.mode == "never"' r.json
+    jq -e '.config.hugepages.thp.share == 0' r.json
+    run "$ST" --llc 256KiB -s 4MiB -n 2 --hugepages madvise --format json -O r.json -q
+    assert_success
+    jq -e '.config.hugepages.thp.share >= 0 and .config.hugepages.thp.share <= 1' r.json
+    run "$ST" --llc 256KiB -s 4MiB -n 2 --format json -O r.json -q
+    jq -e '.label == "standard" and .config.hugepages.mode == "thp"' r.json
+}
+
+@test "--counters: each kernel record carries counters or the reason they are unavailable" {
+    run "$ST" "${SMALL[@]}" --counters --format json -O r.json -q
+    assert_success
+    validate_json r.json
+    jq -e '[.records[].counters.hardware | has("available")] | all' r.json
+    jq -e '.records[0].counters.hardware.available or (.records[0].counters.hardware.reason | length > 0)' r.json
+}
+
+# ---- warnings, help, version ----------------------------------------------
+
+@test "fewer than 20 clock ticks per test warns on stderr; --quiet silences it" {
+    run --separate-stderr "$ST" --llc 256KiB -s 1 --allow-small -n 10 -t 1
+    assert_success
+    [[ "$stderr" == *"clock ticks"* ]]
+    run --separate-stderr "$ST" --llc 256KiB -s 1 --allow-small -n 10 -t 1 -q
+    [ -z "$stderr" ]
+}
+
+@test "--help lists every option; --version names the build" {
+    run "$ST" --help
+    assert_success
+    for o in --array-size --ntimes --offset --type --threads --cpunodebind --membind \
+             --interleave --format --output --counters --llc --allow-small --kernels \
+             --nt-stores --hugepages --inject-error --quiet --version; do
+        assert_output --partial -- "$o"
+    done
+    run "$ST" --version
+    assert_success
+    assert_line --index 0 --regexp '^stream \(memsuite\) [0-9]+\.[0-9]+\.[0-9]+$'
+    assert_output --partial "OpenMP"
+}
+
+@test "build-time defaults: make STREAM_ARRAY_SIZE= NTIMES= STREAM_TYPE=" {
+    command -v make >/dev/null || skip "make not installed"
+    run make -s -C "$ROOT" BUILD="$SANDBOX/b" BIN="$SANDBOX/bin" STREAM_ARRAY_SIZE=123457 \
+        NTIMES=3 OFFSET=2 STREAM_TYPE=float "$SANDBOX/bin/stream"
+    assert_success
+    run "$SANDBOX/bin/stream" --llc 64KiB -q
+    assert_success
+    assert_line "This system uses 4 bytes per array element."
+    assert_line "Array size = 123457 (elements), Offset = 2 (elements)"
+    assert_line "Each kernel will be executed 3 times."
+}
