@@ -348,7 +348,7 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
         lo[i].flag = NULL;
         lo[i].val = MBW_LONG_BASE + (int)i;
     }
-    memset(&lo[MBW_NLONG], 0, sizeof lo[MBW_NLONG]);
+    lo[MBW_NLONG] = (struct option){ NULL, 0, NULL, 0 };
 
     optind = 1;
     opterr = 1;

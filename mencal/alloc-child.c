@@ -61,7 +61,8 @@ static void emit_meas(FILE *f, const char *prefix, const mc_alloc_meas_t *m)
 {
     fprintf(f, "%swall_s %.17g\n%suser_s %.17g\n%ssys_s %.17g\n", prefix, m->wall_s, prefix,
             m->user_s, prefix, m->sys_s);
-    fprintf(f, "%scpu_s %.17g\n%srss_end_kib %ld\n", prefix, m->cpu_s, prefix, m->rss_end_kib);
+    fprintf(f, "%scpu_s %.17g\n%srss_end_kib %ld\n%shwm_kib %ld\n", prefix, m->cpu_s, prefix,
+            m->rss_end_kib, prefix, m->hwm_kib);
     fprintf(f, "%sminflt %ld\n%smajflt %ld\n", prefix, m->minflt, prefix, m->majflt);
     fprintf(f, "%sops %llu\n%sallocs %llu\n%sfrees %llu\n", prefix, (unsigned long long)m->ops,
             prefix, (unsigned long long)m->allocs, prefix, (unsigned long long)m->frees);
@@ -98,8 +99,10 @@ int mc_alloc_child_main(int argc, char **argv)
     }
     /* die with the parent rather than run on unobserved */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
+    if (getppid() == 1) {
+        fclose(f);
         return 1;
+    }
 
     /* one allocation first: jemalloc reads its configuration (and
      * reports a bad one) on the first call */

@@ -129,6 +129,22 @@ static bool from_ldconfig(const char *soname, char *path, size_t pathlen)
     return false;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN_BUILD 1
+#endif
+#endif
+#ifndef ASAN_BUILD
+#define ASAN_BUILD 0
+#endif
+
+bool mc_alloc_asan_build(void)
+{
+    return ASAN_BUILD;
+}
+
 int mc_allocator_locate(const mc_allocator_t *a, char *path, size_t pathlen, char *why,
                         size_t whylen)
 {
@@ -136,6 +152,12 @@ int mc_allocator_locate(const mc_allocator_t *a, char *path, size_t pathlen, cha
         path[0] = '\0';
     if (!a->sonames)
         return 0;   /* the C library: nothing to preload */
+    if (mc_alloc_asan_build()) {
+        /* ASan must be the first library loaded and replaces malloc itself */
+        snprintf(why, whylen, "this is an AddressSanitizer build, whose own malloc cannot be "
+                 "replaced by a preloaded allocator; compare allocators with a normal build");
+        return -ENOTSUP;
+    }
     const char *libdir = getenv(MC_ALLOC_LIBDIR_ENV);
     if (libdir) {
         char dirs[4096];

@@ -73,6 +73,8 @@ void mc_alloc_defaults(mc_alloc_cfg_t *c)
     c->reps = 3;
     c->seed = 1;
     c->rss_interval_s = 0.05;
+    c->auto_bytes = MC_ALLOC_AUTO_BYTES;
+    c->auto_min_ops = MC_ALLOC_AUTO_MIN_OPS;
     c->format = "text";
 }
 
@@ -115,9 +117,9 @@ uint64_t mc_alloc_ops_for(const mc_alloc_cfg_t *c, size_t block_bytes)
     if (c->duration_s > 0)
         return 0;
     /* half the steps are copies */
-    uint64_t ops = 2 * (MC_ALLOC_AUTO_BYTES / (block_bytes ? block_bytes : 1));
-    if (ops < MC_ALLOC_AUTO_MIN_OPS)
-        ops = MC_ALLOC_AUTO_MIN_OPS;
+    uint64_t ops = 2 * (c->auto_bytes / (block_bytes ? block_bytes : 1));
+    if (ops < c->auto_min_ops)
+        ops = c->auto_min_ops;
     if (ops > MC_ALLOC_AUTO_MAX_OPS)
         ops = MC_ALLOC_AUTO_MAX_OPS;
     return ops;

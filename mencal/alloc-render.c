@@ -32,7 +32,8 @@ static const view_t views[] = {
       "%.0f", NO_BEST, false },
     { "minor page faults, lower is better", offsetof(mc_cell_t, st_minflt), 1, "%.0f",
       LOWER_BETTER, false },
-    { "max RSS (MiB, wait4), lower is better", offsetof(mc_cell_t, st_rss), 1.0 / 1024, "%.1f",
+    { "max RSS (MiB, VmHWM of the child), lower is better", offsetof(mc_cell_t, st_rss),
+      1.0 / 1024, "%.1f",
       LOWER_BETTER, false },
     { "p50 allocate+memcpy latency (us), lower is better", offsetof(mc_cell_t, st_p50), 1e-3,
       "%.3g", LOWER_BETTER, false },
@@ -48,6 +49,11 @@ static double cell_value(const mc_cell_t *c, const view_t *v)
         return NAN;
     const mb_stats_t *st = (const mb_stats_t *)((const char *)c + v->stats_off);
     return st->median * v->scale;
+}
+
+static const char *plural(int n)
+{
+    return n == 1 ? "" : "s";
 }
 
 static const char *alloc_name(const mc_cell_t *c)
@@ -155,7 +161,8 @@ static void verdict(FILE *f, const mc_alloc_run_t *r, int ti, size_t ri)
             smallest = ai;
     }
     char a[32], b[32];
-    fprintf(f, "  %d threads, %s (%s", cfg->threads_list[ti], ranges[ri].name,
+    fprintf(f, "  %d thread%s, %s (%s", cfg->threads_list[ti], plural(cfg->threads_list[ti]),
+            ranges[ri].name,
             mc_alloc_size_name(lo, a, sizeof a));
     if (lo != hi)
         fprintf(f, "..%s", mc_alloc_size_name(hi, b, sizeof b));
@@ -259,7 +266,8 @@ int mc_alloc_render_text(const mc_alloc_run_t *r, FILE *f)
         if (same == cells && cells > 1)
             fprintf(f, "  %s %s (all %zu cells): %s\n", alloc_name(c), what, cells, c->why);
         else
-            fprintf(f, "  %s %s (%d threads, %s): %s\n", alloc_name(c), what, c->threads,
+            fprintf(f, "  %s %s (%d thread%s, %s): %s\n", alloc_name(c), what, c->threads,
+                    plural(c->threads),
                     mc_alloc_size_name(c->block_bytes, bname, sizeof bname), c->why);
     }
     if (r->nnotes)
@@ -418,7 +426,7 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
     mb_record_t *recs = calloc(r->ncells ? r->ncells : 1, sizeof *recs);
     rec_ctx_t *ctx = calloc(r->ncells ? r->ncells : 1, sizeof *ctx);
     char (*names)[96] = calloc(r->ncells ? r->ncells : 1, sizeof *names);
-    double *scaled = calloc((r->ncells ? r->ncells : 1) * 3 * (size_t)cfg->reps, sizeof *scaled);
+    double *scaled = calloc((r->ncells ? r->ncells : 1) * 4 * (size_t)cfg->reps, sizeof *scaled);
     int rc = -ENOMEM;
     if (!res || !recs || !ctx || !names || !scaled)
         goto out;
@@ -445,7 +453,8 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
         ctx[i].cell = c;
         rec->extra = rec_extra;
         rec->extra_ctx = &ctx[i];
-        double *s0 = scaled + i * 3 * (size_t)cfg->reps, *s1 = s0 + cfg->reps, *s2 = s1 + cfg->reps;
+        double *s0 = scaled + i * 4 * (size_t)cfg->reps, *s1 = s0 + cfg->reps;
+        double *s2 = s1 + cfg->reps, *s3 = s2 + cfg->reps;
         add_metric(rec, c, "wall_time", "s", &c->st_wall, c->wall_s, 1, NULL);
         add_metric(rec, c, "ops_per_s", "1/s", &c->st_ops, c->ops_per_s, 1, NULL);
         add_metric(rec, c, "cpu_util", "ratio", &c->st_cpu, c->cpu_util, 1, NULL);
@@ -463,6 +472,7 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
             mb_record_add_unavailable(rec, "majflt_per_op", "faults/op", why);
         }
         add_metric(rec, c, "maxrss", "bytes", &c->st_rss, c->maxrss_kib, 1024, s0);
+        add_metric(rec, c, "maxrss_wait4", "bytes", &c->st_wait4_rss, c->wait4_rss_kib, 1024, s3);
         add_metric(rec, c, "rss_end", "bytes", &c->st_rss_end, c->rss_end_kib, 1024, s1);
         add_metric_why(rec, c, "rss_peak_sampled", "bytes", &c->st_rss_peak, c->rss_peak_kib,
                        1024, s2, "the child ended before the first VmRSS sample (see "

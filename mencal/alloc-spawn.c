@@ -141,6 +141,7 @@ static void parse_meas(mc_alloc_meas_t *m, const char *key, const char *val)
         { "sys_s", offsetof(mc_alloc_meas_t, sys_s), 'd' },
         { "cpu_s", offsetof(mc_alloc_meas_t, cpu_s), 'd' },
         { "rss_end_kib", offsetof(mc_alloc_meas_t, rss_end_kib), 'l' },
+        { "hwm_kib", offsetof(mc_alloc_meas_t, hwm_kib), 'l' },
         { "minflt", offsetof(mc_alloc_meas_t, minflt), 'l' },
         { "majflt", offsetof(mc_alloc_meas_t, majflt), 'l' },
         { "ops", offsetof(mc_alloc_meas_t, ops), 'u' },
@@ -154,11 +155,15 @@ static void parse_meas(mc_alloc_meas_t *m, const char *key, const char *val)
         if (strcmp(fields[i].key, key) != 0)
             continue;
         char *at = (char *)m + fields[i].off;
+        double d = strtod(val, NULL);
+        long l = strtol(val, NULL, 10);
+        uint64_t u = strtoull(val, NULL, 10);
+        size_t z = (size_t)u;
         switch (fields[i].type) {
-        case 'd': *(double *)at = strtod(val, NULL); break;
-        case 'l': *(long *)at = strtol(val, NULL, 10); break;
-        case 'u': *(uint64_t *)at = strtoull(val, NULL, 10); break;
-        default: *(size_t *)at = (size_t)strtoull(val, NULL, 10); break;
+        case 'd': memcpy(at, &d, sizeof d); break;
+        case 'l': memcpy(at, &l, sizeof l); break;
+        case 'u': memcpy(at, &u, sizeof u); break;
+        default: memcpy(at, &z, sizeof z); break;
         }
         return;
     }

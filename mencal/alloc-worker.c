@@ -19,10 +19,12 @@
 #include "timer.h"
 
 
-/* A slot is one word: the block's address (malloc and mmap align it to
- * at least 8) with bit 0 set while the slot is full. */
-typedef uintptr_t slot_t;
-#define SLOT_FULL ((uintptr_t)1)
+/* A slot: its block (kept across --nofree "frees") and whether it is full.
+ * `full` is a word so the harness can turn it into a mask. */
+typedef struct {
+    void *p;
+    uintptr_t full;           /* 1 full, 0 empty */
+} slot_t;
 
 /* A gate threads wait at until the main thread opens it. */
 typedef struct {
@@ -138,32 +140,32 @@ static inline uint64_t pick_next(pick_t *p, mc_rng_t *rng)
 static inline __attribute__((always_inline)) bool step(slot_t *s, const unsigned char *src,
                                                        size_t bytes, bool harness, bool nofree)
 {
-    slot_t v = *s;
     if (harness) {
         /* masks instead of conditionals, so that no branch depends on
          * the random slot state */
-        slot_t p = v & ~SLOT_FULL;
-        slot_t unused = -(slot_t)(p == 0);             /* all ones: no block yet */
-        slot_t full = -(v & SLOT_FULL);                /* all ones: slot full */
-        slot_t kept = nofree ? p : 0;
-        slot_t filled = (p | ((slot_t)src & unused)) | SLOT_FULL;
-        *s = (kept & full) | (filled & ~full);
+        uintptr_t p = (uintptr_t)s->p;
+        uintptr_t unused = -(uintptr_t)(p == 0);      /* all ones: no block yet */
+        uintptr_t full = -s->full;                     /* all ones: slot full */
+        uintptr_t kept = nofree ? p : 0;
+        uintptr_t filled = p | ((uintptr_t)src & unused);
+        s->p = (void *)((kept & full) | (filled & ~full));
+        s->full ^= 1;
         return true;
     }
-    if (v & SLOT_FULL) {
-        void *p = (void *)(v & ~SLOT_FULL);
+    if (s->full) {
         if (!nofree) {
-            free(p);
-            p = NULL;
+            free(s->p);
+            s->p = NULL;
         }
-        *s = (slot_t)p;
+        s->full = 0;
         return true;
     }
-    void *p = (void *)v;
+    void *p = s->p;
     if (!p && !(p = malloc(bytes)))
         return false;
     memcpy(p, src, bytes);
-    *s = (slot_t)p | SLOT_FULL;
+    s->p = p;
+    s->full = 1;
     return true;
 }
 
@@ -198,7 +200,7 @@ static inline __attribute__((always_inline)) void loop(thr_t *t, mc_rng_t *rng, 
         if (ops == limit)
             break;
         slot_t *s = &slot[pick_next(&pick, rng)];
-        bool allocates = !(*s & SLOT_FULL);
+        bool allocates = !s->full;
         uint64_t t0 = mb_now_ns();
         if (!step(s, src, bytes, harness, nofree)) {
             t->err = ENOMEM;
@@ -215,7 +217,7 @@ out:
     t->ops = ops;
     uint64_t full = 0;
     for (size_t i = 0; i < w->slots; i++)
-        full += slot[i] & SLOT_FULL;
+        full += slot[i].full;
     /* ops = allocs + frees, full = allocs - frees */
     t->allocs = (ops + full) / 2;
     t->frees = ops - t->allocs;
@@ -234,21 +236,21 @@ static uint64_t thread_cpu_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* VmRSS of this process in KiB, or -1. */
-static long self_rss_kib(void)
+/* VmRSS and VmHWM of this process in KiB (-1 when unreadable). */
+static void self_rss_kib(long *rss, long *hwm)
 {
     char line[256];
-    long kib = -1;
+    *rss = *hwm = -1;
     FILE *f = fopen("/proc/self/status", "re");
     if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kib = strtol(line + 6, NULL, 10);
-            break;
-        }
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            *rss = strtol(line + 6, NULL, 10);
+        else if (strncmp(line, "VmHWM:", 6) == 0)
+            *hwm = strtol(line + 6, NULL, 10);
+    }
     fclose(f);
-    return kib;
 }
 
 static void *thread_main(void *arg)
@@ -274,8 +276,9 @@ static void *thread_main(void *arg)
     gate_arrive_and_wait(t->finish, &aborted);
     for (size_t i = 0; i < w->slots; i++) {
         if (!w->harness_only)
-            free((void *)(t->slot[i] & ~SLOT_FULL));
-        t->slot[i] = 0;
+            free(t->slot[i].p);
+        t->slot[i].p = NULL;
+        t->slot[i].full = 0;
     }
     return NULL;
 }
@@ -368,7 +371,7 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
     gate_open(&start, rc != 0);
     gate_wait_arrivals(&finish, created);
     getrusage(RUSAGE_SELF, &r1);
-    m->rss_end_kib = self_rss_kib();   /* the blocks are still held */
+    self_rss_kib(&m->rss_end_kib, &m->hwm_kib);   /* the blocks are still held */
     gate_open(&finish, false);
     for (int i = 0; i < created; i++)
         pthread_join(tid[i], NULL);

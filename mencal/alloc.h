@@ -65,6 +65,9 @@ const char *mc_allocator_names(char *buf, size_t buflen);
  * with why naming what was searched and the package to install. */
 int mc_allocator_locate(const mc_allocator_t *a, char *path, size_t pathlen, char *why,
                         size_t whylen);
+/* Built with AddressSanitizer: no allocator can be preloaded (locate()
+ * answers -ENOTSUP) and the glibc column measures ASan's malloc. */
+bool mc_alloc_asan_build(void);
 
 /* ---- alloc-worker.c: the measured threads (runs in the child) ---------- */
 
@@ -84,6 +87,7 @@ typedef struct {
     double user_s, sys_s;           /* getrusage(RUSAGE_SELF) over the same span */
     double cpu_s;                   /* sum of the threads' CPU clocks over their loops */
     long rss_end_kib;               /* VmRSS at the end of the loops (blocks still held), -1 */
+    long hwm_kib;                   /* VmHWM then: the peak RSS of this image since exec, -1 */
     long minflt, majflt;
     uint64_t ops, allocs, frees;    /* all threads */
     size_t nlat;                    /* latency samples merged */
@@ -126,7 +130,7 @@ typedef struct {
     mc_alloc_meas_t m;
     bool has_harness;
     mc_alloc_meas_t harness;        /* --overhead: the harness-only pass */
-    long maxrss_kib;                /* wait4 rusage */
+    long maxrss_kib;                /* wait4 ru_maxrss: includes the parent's image (below) */
     long child_minflt, child_majflt;/* whole child, wait4 */
     int exit_status;                /* -1: killed */
     int signal;                     /* 0: not killed */
@@ -165,6 +169,7 @@ typedef struct {
     int nblocks;
     size_t block_list[MC_ALLOC_MAX_LIST];     /* ascending order as given */
     bool ops_auto;                            /* neither --ops nor --duration */
+    uint64_t auto_bytes, auto_min_ops;        /* the automatic step budget */
     mb_format_t fmt;
     int cpus_allowed, cpus_online;
 } mc_alloc_cfg_t;
@@ -177,8 +182,8 @@ void mc_alloc_defaults(mc_alloc_cfg_t *c);
 int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t msglen);
 void mc_alloc_help(FILE *f);
 /* Steps per thread for a block size: --ops, or the automatic budget
- * (MC_ALLOC_AUTO_BYTES of copies per thread, within the bounds), or 0
- * with --duration. */
+ * (auto_bytes of copies per thread, auto_min_ops..MC_ALLOC_AUTO_MAX_OPS
+ * steps), or 0 with --duration. */
 uint64_t mc_alloc_ops_for(const mc_alloc_cfg_t *c, size_t block_bytes);
 #define MC_ALLOC_AUTO_BYTES (2ULL << 30)
 #define MC_ALLOC_AUTO_MIN_OPS 400
@@ -218,9 +223,9 @@ typedef struct {
     char detected[160];
     int nreps;
     double *wall_s, *ops_per_s, *cpu_util, *user_s, *sys_s, *minflt, *majflt, *maxrss_kib,
-        *rss_end_kib, *p50_ns, *p99_ns, *harness_pct, *rss_peak_kib;  /* nreps samples each */
-    mb_stats_t st_wall, st_ops, st_cpu, st_user, st_sys, st_minflt, st_majflt, st_rss, st_rss_end,
-        st_p50, st_p99, st_harness, st_rss_peak;
+        *wait4_rss_kib, *rss_end_kib, *p50_ns, *p99_ns, *harness_pct, *rss_peak_kib;
+    mb_stats_t st_wall, st_ops, st_cpu, st_user, st_sys, st_minflt, st_majflt, st_rss, st_wait4_rss,
+        st_rss_end, st_p50, st_p99, st_harness, st_rss_peak;
     uint64_t ops;                          /* per thread (last rep) */
     double minflt_per_op, majflt_per_op;   /* medians of the counts / ops */
     char err_note[MC_ALLOC_ERR_CAP];       /* child stderr worth showing */

@@ -117,15 +117,3 @@ void mc_buffer_placement(mc_result_t *res, const void *p, size_t bytes)
     mb_numa_placement(p, bytes, 1024, &res->placement);
     res->placement_done = true;
 }
-
-int mc_check_fits(size_t bytes, char *msg, size_t msglen)
-{
-    size_t avail = 0;
-    int rc = mb_mem_available(&avail);
-    if (rc != 0) {
-        snprintf(msg, msglen, "cannot read MemAvailable (%s); the size was not checked",
-                 strerror(-rc));
-        return 0;   /* unknown: do not refuse */
-    }
-    return mb_fits_in_memory(bytes, avail, msg, msglen) ? 0 : 3;
-}

@@ -90,12 +90,16 @@ static int build_grouped(void *base, size_t n, int K, int k, size_t gn, mc_rng_t
         last[used] = ord[cnt - 1];
         used++;
     }
+    if (used == 0) {   /* m == 0: no member (the caller prevents it) */
+        free(first), free(last), free(gnext), free(ord);
+        return -EINVAL;
+    }
     for (size_t g = 0; g < used; g++)
         gnext[g] = g;
-    for (size_t i = used - 1; i > 0; i--) {   /* Sattolo over the groups */
-        size_t j = (size_t)mc_rng_below(rng, i);
-        size_t tmp = gnext[i];
-        gnext[i] = gnext[j];
+    for (size_t i = used; i > 1; i--) {   /* Sattolo over the groups: j in [0, i-1) */
+        size_t j = (size_t)mc_rng_below(rng, i - 1);
+        size_t tmp = gnext[i - 1];
+        gnext[i - 1] = gnext[j];
         gnext[j] = tmp;
     }
     for (size_t g = 0; g < used; g++)

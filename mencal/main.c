@@ -161,6 +161,10 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
         usage(stdout);
         return 0;
     }
+    if (cfg->o.version) {
+        mb_print_version("mencal");
+        return 0;
+    }
     char names[256];
     mc_scenario_names(names, sizeof names);
     if (npos == 0) {
@@ -209,7 +213,7 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     }
 
     mb_out_t out;
-    if ((rc = mb_out_open(&out, cfg->o.output, msg, sizeof msg)) != 0) {
+    if (mb_out_open(&out, cfg->o.output, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
         return 3;
     }
@@ -285,7 +289,7 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
         mb_out_abort(&out);
         return 3;
     }
-    if ((rc = mb_out_commit(&out, msg, sizeof msg)) != 0) {
+    if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
         return 3;
     }
@@ -348,6 +352,8 @@ int main(int argc, char **argv)
     char **pos = calloc((size_t)argc + 1, sizeof *pos);
     bool *seen = calloc(nopt, sizeof *seen);
     if (!pos || !seen) {
+        free(pos);
+        free(seen);
         mb_error("out of memory");
         return 3;
     }

@@ -260,8 +260,6 @@ void mc_buffer_thp(mc_result_t *res, const void *p, size_t bytes);
 /* Page placement sample into res. */
 void mc_buffer_placement(mc_result_t *res, const void *p, size_t bytes);
 const char *mc_hugepages_name(mc_hugepages_t hp);
-/* Checks that `bytes` fits in memory now: 0, or 3 with msg. */
-int mc_check_fits(size_t bytes, char *msg, size_t msglen);
 
 /* rng.c: splitmix64-seeded xoshiro256** */
 typedef struct { uint64_t s[4]; } mc_rng_t;

@@ -157,7 +157,7 @@ static void env_text(FILE *f, const mc_run_t *run, const mb_result_t *r)
     fprintf(f, "threads: %d on CPUs", cfg->nthreads);
     for (int t = 0; t < cfg->nthreads && t < 64; t++)
         fprintf(f, "%s%d", t ? "," : " ", cfg->cpu[t]);
-    fprintf(f, "%s (%s); reps %d; seed %llu\n", cfg->nthreads > 64 ? ",..." : "", cfg->threads_how,
+    fprintf(f, "%s: %s; reps %d; seed %llu\n", cfg->nthreads > 64 ? ",..." : "", cfg->threads_how,
             cfg->reps, (unsigned long long)cfg->seed);
     fprintf(f, "memory: hugepages %s; NUMA %s; THP enabled %s, defrag %s\n",
             mc_hugepages_name(cfg->hugepages), cfg->numa_desc,

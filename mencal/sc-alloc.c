@@ -20,8 +20,8 @@
 #include "mencal.h"
 #include "sysinfo.h"
 
-enum { S_WALL, S_OPS, S_CPU, S_USER, S_SYS, S_MINFLT, S_MAJFLT, S_RSS, S_RSS_END, S_P50, S_P99,
-       S_HARNESS, S_RSS_PEAK, S_MINFLT_OP, S_MAJFLT_OP, S_COUNT };
+enum { S_WALL, S_OPS, S_CPU, S_USER, S_SYS, S_MINFLT, S_MAJFLT, S_RSS, S_WAIT4_RSS, S_RSS_END,
+       S_P50, S_P99, S_HARNESS, S_RSS_PEAK, S_MINFLT_OP, S_MAJFLT_OP, S_COUNT };
 
 typedef struct {
     mc_alloc_run_t run;
@@ -110,6 +110,7 @@ static int exec_init(exec_t *x, const mc_alloc_cfg_t *cfg, const mc_alloc_env_t 
                 c->minflt = sample_row(x, k, S_MINFLT);
                 c->majflt = sample_row(x, k, S_MAJFLT);
                 c->maxrss_kib = sample_row(x, k, S_RSS);
+                c->wait4_rss_kib = sample_row(x, k, S_WAIT4_RSS);
                 c->p50_ns = sample_row(x, k, S_P50);
                 c->p99_ns = sample_row(x, k, S_P99);
                 c->harness_pct = sample_row(x, k, S_HARNESS);
@@ -185,6 +186,7 @@ static void cell_finish(exec_t *x, mc_cell_t *c)
     cell_stats(c->minflt, n, &c->st_minflt);
     cell_stats(c->majflt, n, &c->st_majflt);
     cell_stats(c->maxrss_kib, n, &c->st_rss);
+    cell_stats(c->wait4_rss_kib, n, &c->st_wait4_rss);
     cell_stats(c->p50_ns, n, &c->st_p50);
     cell_stats(c->p99_ns, n, &c->st_p99);
     cell_stats(c->harness_pct, n, &c->st_harness);
@@ -241,7 +243,10 @@ static void exec_rep(exec_t *x, mc_cell_t *c, int ai, const volatile sig_atomic_
         c->rss_end_kib[r] = m->rss_end_kib >= 0 ? (double)m->rss_end_kib : NAN;
         c->minflt[r] = (double)m->minflt;
         c->majflt[r] = (double)m->majflt;
-        c->maxrss_kib[r] = (double)ch->maxrss_kib;
+        /* the peak of the child's own image: wait4's ru_maxrss also counts
+         * the image the child had before exec, i.e. the parent's */
+        c->maxrss_kib[r] = m->hwm_kib >= 0 ? (double)m->hwm_kib : NAN;
+        c->wait4_rss_kib[r] = (double)ch->maxrss_kib;
         c->p50_ns[r] = m->lat_p50_ns;
         c->p99_ns[r] = m->lat_p99_ns;
         c->rss_peak_kib[r] = ch->rss_peak_kib;
@@ -328,6 +333,8 @@ static void exec_notes(exec_t *x)
     if (env->ld_preload[0])
         run_note(&x->run, "LD_PRELOAD=%s is not passed to the children; each gets only its "
                  "allocator", env->ld_preload);
+    if (mc_alloc_asan_build())
+        run_note(&x->run, "AddressSanitizer build: the glibc column measures ASan's allocator");
     if (cfg->harness_only)
         run_note(&x->run, "--harness-only: no malloc, free or memcpy was done; the figures are "
                  "the harness's own cost");
@@ -421,8 +428,13 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 /* ---- the descriptor: run all / several scenarios ------------------------ */
 
+/* The short profile: four block sizes, 256 MiB of copies per thread,
+ * at most 3 repetitions (a second or two per repetition on 2 cores). */
 #define SHORT_BLOCKS_N 4
-static const size_t short_blocks[SHORT_BLOCKS_N] = { 4096, 256 << 10, 4 << 20, 32 << 20 };
+static const size_t short_blocks[SHORT_BLOCKS_N] = { 4096, 64 << 10, 1 << 20, 16 << 20 };
+#define SHORT_AUTO_BYTES (256ULL << 20)
+#define SHORT_MIN_OPS 64
+#define SHORT_MAX_REPS 3
 
 static const mc_col_t cell_cols[] = {
     { "allocator", "", true }, { "threads", "", false }, { "block", "bytes", false },
@@ -459,7 +471,9 @@ static int alloc_run(const mc_config_t *mcfg, mc_result_t *res)
     cfg.nthreads = 1;
     cfg.nblocks = SHORT_BLOCKS_N;
     memcpy(cfg.block_list, short_blocks, sizeof short_blocks);
-    cfg.reps = mcfg->reps;
+    cfg.reps = mcfg->reps < SHORT_MAX_REPS ? mcfg->reps : SHORT_MAX_REPS;
+    cfg.auto_bytes = SHORT_AUTO_BYTES;
+    cfg.auto_min_ops = SHORT_MIN_OPS;
     cfg.seed = (long long)mcfg->seed;
     mc_alloc_env_t env;
     mc_alloc_env_collect(&env, &cfg);
@@ -470,8 +484,9 @@ static int alloc_run(const mc_config_t *mcfg, mc_result_t *res)
     }
     int code = exec_all(x, mcfg->stop, false);
     res->complete = x->run.complete;
-    mc_result_label(res, "alloc short profile: blocks 4K, 256K, 4M, 32M; 'mencal run alloc' "
-                         "alone takes the allocator options");
+    mc_result_note(res, "short profile: blocks 4K, 64K, 1M, 16M, 256 MiB of copies per "
+                        "thread, %d repetition(s); 'mencal run alloc --help' for the full "
+                        "comparison", (int)cfg.reps);
     mc_table_t *t = mc_table_new(res, "cells", cell_cols,
                                  (int)(sizeof cell_cols / sizeof cell_cols[0]));
     double best = INFINITY;
@@ -536,8 +551,8 @@ static const char *const alloc_options[] = { NULL };
 
 const mc_scenario_t mc_sc_alloc = {
     .name = "alloc",
-    .summary = "allocator comparison (seed 002): glibc, jemalloc, tcmalloc, mimalloc under "
-               "random malloc+memcpy/free",
+    .summary = "allocator comparison (seed 002), glibc/jemalloc/tcmalloc/mimalloc; own "
+               "options: mencal run alloc --help",
     .options = alloc_options,
     .supported = alloc_supported,
     .run = alloc_run,

@@ -12,6 +12,7 @@
     X(randread)         \
     X(mixed)            \
     X(concurrent)       \
-    X(stability)
+    X(stability)        \
+    X(alloc)
 
 #endif

@@ -71,7 +71,7 @@ int mc_physical_cpus(const cpu_set_t *allowed, int *cpus, int max, int *smt_extr
             snprintf(why, whylen,
                      "topology of cpu%d unreadable (%s); one thread per allowed CPU, SMT "
                      "siblings not excluded", c, strerror(-rc));
-            n = 0, ne = 0;
+            n = 0;
             for (int d = 0; d < CPU_SETSIZE && n < max; d++)
                 if (CPU_ISSET(d, allowed))
                     cpus[n++] = d;

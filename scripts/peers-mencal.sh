@@ -64,7 +64,12 @@ bytes=$(sed -n 's/^size: \([0-9]*\) bytes.*/\1/p' <<<"$plan")
 nthreads=$(sed -n 's/^threads: //p' <<<"$plan")
 cpus=$(sed -n 's/^cpus: //p' <<<"$plan" | tr ' ' ',')
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# median of the numbers on stdin, "nan" entries ignored; "nan" when none
+median() {
+    awk '$1 != "nan" && $1 != "" { print $1 }' | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+series_median() { tr ' ' '\n' <<<"${series[$1]}" | median; }
 
 run_mencal() {
     "$mencal" run seqread --size "$bytes" --threads "$nthreads" -q --format json -O "$tmp/m.json"
@@ -104,17 +109,17 @@ for r in $(seq 1 "$rounds"); do
     fi
     printf '\n'
 done
-m_med=$(tr ' ' '\n' <<<"${series[mencal]}" | grep . | median)
+m_med=$(series_median mencal)
 printf '%-6s %12.2f' median "$m_med"
 if [ "$have_likwid" = 1 ]; then
     for k in $kernels; do
-        printf ' %12.2f' "$(tr ' ' '\n' <<<"${series[$k]}" | grep -v nan | grep . | median)"
+        printf ' %12.2f' "$(series_median "$k")"
     done
 fi
 printf '\n'
 if [ "$have_likwid" = 1 ]; then
     for k in $kernels; do
-        l_med=$(tr ' ' '\n' <<<"${series[$k]}" | grep -v nan | grep . | median)
+        l_med=$(series_median "$k")
         if [ "$l_med" = nan ]; then
             echo "ratio mencal/$k: unavailable: likwid-bench failed ($(tail -n1 "$tmp/l.out"))"
         else

@@ -138,11 +138,11 @@ ms_bind_check() {
 # MS_CMDV with the exact command (env VAR=... [numactl ...] tool args).
 # The tool path must already be checked (ms_tool_require).
 ms_cell_command() {
-    local bench="$1" scen="$2" size="$3" threads="$4" reps="$5" bind="$6" tunables="$7" out="$8"
+    local bench="$1" scen="$2" size="$3" threads="$4" reps="$5" bind="$6" tunables="$7" outfile="$8"
     local tool path
     tool=$(ms_bench_field "$bench" 2)
     path=$(ms_tool_path "$tool") || path="$tool"
-    "ms_argv_$tool" "$scen" "$size" "$threads" "$reps" "$out"
+    "ms_argv_$tool" "$scen" "$size" "$threads" "$reps" "$outfile"
     MS_CMDV=(env "OMP_NUM_THREADS=$threads")
     case "$bind" in
         close|spread) MS_CMDV+=("OMP_PLACES=cores" "OMP_PROC_BIND=$bind") ;;

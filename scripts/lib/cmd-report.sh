@@ -19,7 +19,7 @@
 #                when mencal:sweep cells are present
 # Exit 0 once the report is printed (a "warn" does not fail it).
 
-ms_use rundir health
+ms_use lists rundir health
 
 cmd_report() {
     local md=0 plots=0 tol=10 eff=70 cvmax=5 peakmin=50 v

@@ -12,7 +12,8 @@
 # the ETA goes to stderr.
 #
 #   --bench LIST     stream, mbw, mencal[:scenario] (default: stream);
-#                    mencal:sweep is the randread latency sweep
+#                    mencal:sweep is the randread latency sweep (one
+#                    thread, largest size; report --plots draws it)
 #   --sizes LIST     bytes per array: 64M,1G,... or multiples of the
 #                    last-level cache: 1x,4x,8x (the default)
 #   --threads LIST   default 1,2,4,... up to the physical cores; 'cores'
@@ -119,7 +120,7 @@ cmd_run() {
         if [ -n "$sizes$threads$reps" ] || [ "$quick" = 1 ] || [ "$bind" != spread ] || [ "$benches" != stream ]; then
             ms_usage_error "--resume reuses the stored plan; --bench, --sizes, --threads, --reps, --bind and --quick do not apply"
         fi
-        ms_run_resume "$resume" "$dry" "$enforce" "$thp" "$strict"
+        ms_run_resume "$resume" "$dry" "$enforce" "$thp" "$strict" "$cooldown"
         return
     fi
 
@@ -228,7 +229,7 @@ ms_run_plan() {
         bench="${line%%$'\t'*}" scen="${line#*$'\t'}"
         reps=$(ms_bench_reps "$bench" "$MS_RUN_REPS")
         threaded=$(ms_bench_field "$bench" 4)
-        if [ "$threaded" = yes ]; then ts=("${MS_RUN_THREADS[@]}"); else ts=(1); fi
+        if [ "$threaded" = yes ] && [ "$scen" != sweep ]; then ts=("${MS_RUN_THREADS[@]}"); else ts=(1); fi
         local -a sz=("${MS_RUN_SIZES[@]}")
         if [ "$scen" = sweep ]; then
             sz=("$(printf '%s\n' "${MS_RUN_SIZES[@]}" | sort -n | tail -n 1)")
@@ -285,10 +286,14 @@ ms_run_new() {
         printf '#id\tbench\tscenario\tsize_bytes\tthreads\treps\n'
         cat -- "$plan"
     } >"$d/plan.tsv"
-    local benches sizes threads
-    benches=$(printf '%s\n' "${MS_RUN_BENCHES[@]}" | awk -F '\t' '{ print ($2 == "-" ? $1 : $1 ":" $2) }' | jq -R . | jq -s -c .)
-    sizes=$(printf '%s\n' "${MS_RUN_SIZES[@]}" | jq -s -c .)
-    threads=$(printf '%s\n' "${MS_RUN_THREADS[@]}" | jq -s -c .)
+    # Bench labels are checked words ([a-z0-9_:-]), sizes and threads numbers.
+    local benches="" sizes threads line
+    for line in "${MS_RUN_BENCHES[@]}"; do
+        benches+="\"$(ms_bench_label "${line%%$'\t'*}" "${line#*$'\t'}")\","
+    done
+    benches="[${benches%,}]"
+    sizes="[$(IFS=,; printf '%s' "${MS_RUN_SIZES[*]}")]"
+    threads="[$(IFS=,; printf '%s' "${MS_RUN_THREADS[*]}")]"
     jq -n --arg schema "$MS_RUN_SCHEMA" --arg version "$MS_VERSION" --arg created "$(ms_now_utc)" \
         --arg host "$(ms_hostname)" --argjson benches "$benches" --argjson sizes "$sizes" \
         --argjson threads "$threads" --arg reps "$MS_RUN_REPS" --arg bind "$MS_RUN_BIND" \
@@ -313,8 +318,11 @@ ms_run_new() {
 }
 
 ms_run_resume() {
-    local d="$1" dry="$2" enforce="$3" thp="$4" strict="$5" bench _ plan
+    local d="$1" dry="$2" enforce="$3" thp="$4" strict="$5" cooldown="$6" bench _ plan
     ms_rundir_check "$d"
+    if [ -z "$cooldown" ]; then
+        MS_RUN_COOLDOWN=$(ms_run_json_get "$d" '.config.cooldown_s // 5')
+    fi
     MS_RUN_BIND=$(ms_run_json_get "$d" '.config.bind // "none"')
     MS_RUN_TUNABLES=$(ms_run_json_get "$d" '.config.glibc_tunables // ""')
     MS_CELL_LLC=$(ms_run_json_get "$d" '.config.llc_bytes // 0')

@@ -27,8 +27,9 @@ ms_fact() {
 ms_facts_host() {
     ms_fact host ok "$(ms_hostname)"
     ms_fact kernel ok "$(uname -sr)"
-    MS_CORES=$(ms_physical_cores)
-    MS_SOCKETS=$(ms_socket_count)
+    ms_topology
+    MS_CORES="$MS_TOPO_CORES"
+    MS_SOCKETS="$MS_TOPO_SOCKETS"
     ms_fact cpus ok "$(ms_cpu_online_list | wc -l) online, $MS_CORES physical core(s), $MS_SOCKETS socket(s)"
     if ms_llc_detect; then
         local v

@@ -2,7 +2,7 @@
 # health: the rules used to read a result (seed 001), each giving pass,
 # warn or skip with its numbers:
 #   kernel-order  Triad ~ Add >= Copy ~ Scale within a tolerance (stream)
-#   scaling       thread-scaling efficiency per step >= a minimum
+#   scaling       thread-scaling efficiency per step >= a minimum (rates)
 #   peak          best bandwidth as % of the theoretical peak
 #   in-cache      sizes below 4 x LLC measure the cache, not memory
 #   noise         run-to-run CV (over repetitions) above a limit
@@ -89,9 +89,10 @@ ms_health() {
                         if (!headline(bench_of[g], r)) continue
                         for (ti = 2; ti <= nt[g]; ti++) {
                             t1 = threads[g, ti - 1]; t2 = threads[g, ti]
-                            if (!((g, s, t1, r) in v) || !((g, s, t2, r) in v)) continue
-                            a = v[g, s, t1, r]; b = v[g, s, t2, r]
-                            if (a == "NA" || b == "NA" || a <= 0) continue
+                            # bandwidths only (a latency does not scale with threads)
+                            if (!((g, s, t1, r) in rate) || !((g, s, t2, r) in rate)) continue
+                            a = rate[g, s, t1, r]; b = rate[g, s, t2, r]
+                            if (a == "" || b == "" || a <= 0) continue
                             eff = (b / a) / (t2 / t1) * 100
                             out(eff >= effmin ? "pass" : "warn", "scaling", sprintf("%s %s %s %d->%d threads: %.0f -> %.0f, efficiency %s (%s %s)", \
                                 g, human(s), r, t1, t2, a, b, pct(eff), (eff >= effmin ? ">=" : "<"), pct(effmin)))

@@ -14,6 +14,15 @@ ms_read_line() {
     printf '%s\n' "$line"
 }
 
+# ms_read_var NAME FILE: the first line of FILE into variable NAME without
+# a subshell; status 1 when it cannot be read.
+ms_read_var() {
+    local _l=""
+    [ -r "$2" ] || return 1
+    IFS= read -r _l <"$2" || [ -n "$_l" ] || return 1
+    printf -v "$1" '%s' "$_l"
+}
+
 # "always [madvise] never" -> "madvise"; a plain value is returned as is.
 ms_bracketed() {
     local v="$1"
@@ -37,37 +46,36 @@ ms_cpu_list() {
 
 # Online CPUs (cpuN/online absent means online, as for cpu0).
 ms_cpu_online_list() {
-    local c f v
+    local c v root
+    root="${MEMSUITE_SYSFS:-/sys}/devices/system/cpu"
     while IFS= read -r c; do
-        f="$(ms_sysfs "/devices/system/cpu/cpu$c/online")"
-        if v=$(ms_read_line "$f"); then [ "$v" = 1 ] || continue; fi
+        if ms_read_var v "$root/cpu$c/online"; then [ "$v" = 1 ] || continue; fi
         printf '%s\n' "$c"
     done < <(ms_cpu_list)
 }
 
-# Physical cores: distinct (package, core_id) pairs; falls back to nproc.
-ms_physical_cores() {
-    local c base pkg core n
-    n=$(
-        while IFS= read -r c; do
-            base="$(ms_sysfs "/devices/system/cpu/cpu$c/topology")"
-            pkg=$(ms_read_line "$base/physical_package_id") || continue
-            core=$(ms_read_line "$base/core_id") || continue
-            printf '%s:%s\n' "$pkg" "$core"
-        done < <(ms_cpu_online_list) | sort -u | wc -l
-    )
-    if [ "$n" -gt 0 ]; then printf '%s\n' "$n"; else nproc 2>/dev/null || echo 1; fi
+# ms_topology: MS_TOPO_CORES (distinct package:core_id pairs of online
+# CPUs; nproc when sysfs has no topology) and MS_TOPO_SOCKETS.
+MS_TOPO_CORES="" MS_TOPO_SOCKETS=""
+ms_topology() {
+    [ -n "$MS_TOPO_CORES" ] && return 0
+    local c root pkg core
+    local -A cores=() pkgs=()
+    root="${MEMSUITE_SYSFS:-/sys}/devices/system/cpu"
+    while IFS= read -r c; do
+        ms_read_var pkg "$root/cpu$c/topology/physical_package_id" || continue
+        ms_read_var core "$root/cpu$c/topology/core_id" || continue
+        cores["$pkg:$core"]=1
+        pkgs["$pkg"]=1
+    done < <(ms_cpu_online_list)
+    MS_TOPO_CORES=${#cores[@]}
+    MS_TOPO_SOCKETS=${#pkgs[@]}
+    [ "$MS_TOPO_CORES" -gt 0 ] || MS_TOPO_CORES=$(nproc 2>/dev/null || echo 1)
+    [ "$MS_TOPO_SOCKETS" -gt 0 ] || MS_TOPO_SOCKETS=1
+    return 0
 }
-
-ms_socket_count() {
-    local c n
-    n=$(
-        while IFS= read -r c; do
-            ms_read_line "$(ms_sysfs "/devices/system/cpu/cpu$c/topology/physical_package_id")" || true
-        done < <(ms_cpu_online_list) | sort -u | wc -l
-    )
-    if [ "$n" -gt 0 ]; then printf '%s\n' "$n"; else echo 1; fi
-}
+ms_physical_cores() { ms_topology; printf '%s\n' "$MS_TOPO_CORES"; }
+ms_socket_count() { ms_topology; printf '%s\n' "$MS_TOPO_SOCKETS"; }
 
 # NUMA node numbers with CPUs (memory-only nodes are not bind targets).
 ms_numa_nodes() {
@@ -109,11 +117,11 @@ ms_llc_detect() {
     while IFS= read -r c; do
         for idx in "$(ms_sysfs "/devices/system/cpu/cpu$c/cache")"/index[0-9]*; do
             [ -d "$idx" ] || continue
-            level=$(ms_read_line "$idx/level") || continue
-            type=$(ms_read_line "$idx/type" 2>/dev/null) || type=Unified
+            ms_read_var level "$idx/level" || continue
+            ms_read_var type "$idx/type" || type=Unified
             [ "$type" = Instruction ] && continue
-            size=$(ms_read_line "$idx/size") || continue
-            shared=$(ms_read_line "$idx/shared_cpu_list" 2>/dev/null) || shared="cpu$c"
+            ms_read_var size "$idx/size" || continue
+            ms_read_var shared "$idx/shared_cpu_list" || shared="cpu$c"
             line="$level|$shared|$size"
             seen[$line]=1
             [ "$level" -gt "$best" ] && best=$level
@@ -138,7 +146,8 @@ ms_llc_detect() {
     local l3 sockets
     l3=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null) || l3=""
     if [ -n "$l3" ] && ms_is_uint "$l3" && [ "$l3" -gt 0 ]; then
-        sockets=$(ms_socket_count)
+        ms_topology
+        sockets="$MS_TOPO_SOCKETS"
         MS_LLC_BYTES=$((l3 * sockets))
         MS_LLC_SOURCE=sysconf
         MS_LLC_NOTE="no sysfs cache directory; sysconf L3 x $sockets socket(s) (a VM may report the host's L3)"

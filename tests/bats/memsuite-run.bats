@@ -87,7 +87,7 @@ start_bg() {
 @test "--quick: small sizes, one repetition, no cooldown" {
     run "$MS" run --quick --out q
     assert_success
-    run grep -c -- '--ntimes 2 ' "$FAKE_LOG"
+    run grep -c -E -- '--ntimes 2( |$)' "$FAKE_LOG"
     assert_output 4
     run jq -r '.config | "\(.sizes_bytes | join(",")) \(.reps) \(.cooldown_s)"' q/run.json
     assert_output "33554432,134217728 1 0"

@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# memsuite report: tables, health checks with numbers, Markdown, plots.
+# Results come from runs of the fake stream (tests/fixtures/memsuite-bin),
+# whose rates follow FAKE_RATE x threads^FAKE_EXP; LLC is 32 MiB, so 32 MiB
+# is the in-cache row and 128 MiB the valid one.
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+# Runs shared by the tests of this file (made once; tests copy them).
+setup_file() {
+    local root="$BATS_FILE_TMPDIR/env"
+    mkdir -p "$root"
+    ms_test_env "$root" "$root/stubs"
+    cd "$BATS_FILE_TMPDIR"
+    make_run good
+    FAKE_TRIAD=0.8 FAKE_EXP=0.2 FAKE_CV=0.08 make_run bad
+    MEMSUITE_ASSUME_ROOT=1 FAKE_RATE=60000 make_run peak
+    "$MS" run --bench mencal:sweep,stream --sizes 4x --threads 1 --cooldown 0 --out sweep 2>/dev/null
+    FAKE_HOOK='case "$OMP_NUM_THREADS" in 2) exit 1 ;; esac' make_run failed || true
+}
+
+# make_run DIR [memsuite run options...]: a 2-size x 2-thread stream run
+# (not as root unless asked: no DIMM data, so no peak)
+make_run() {
+    local d="$1"
+    shift
+    MEMSUITE_ASSUME_ROOT="${MEMSUITE_ASSUME_ROOT:-0}" \
+        "$MS" run --sizes 1x,4x --threads 1,2 --reps 5 --cooldown 0 --out "$d" "$@" 2>/dev/null
+}
+
+# use_run NAME: a private copy of a shared run, as ./NAME
+use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
+
+@test "tables: a row per size and thread count, a column per kernel, in-cache flagged" {
+    use_run good
+    run "$MS" report good
+    assert_success
+    assert_line "stream: best_rate_mbps (MB/s)"
+    assert_line --regexp '^ +size +threads +Copy +Scale +Add +Triad +flags$'
+    assert_line --regexp '^ +32\.0 MiB +1 +10000\.0 +9900\.0 +11000\.0 +11100\.0 +in-cache$'
+    assert_line --regexp '^ +128\.0 MiB +2 +18660\.7 +18474\.1 +20526\.8 +20713\.4 *$'
+    assert_line --regexp '^  warn +in-cache +stream 32\.0 MiB per array < 4 x LLC \(128\.0 MiB\)'
+    assert_line --regexp '^  host .*, 4/4 cells, complete, bind spread$'
+}
+
+@test "health: kernel order and scaling pass with their numbers" {
+    use_run good
+    run "$MS" report good
+    assert_success
+    assert_line "  pass  kernel-order  stream 128.0 MiB x1: Triad 11100 ~ Add 11000 (0.9%), Add >= Copy 10000, Copy ~ Scale 9900 (1.0%); tolerance 10.0%"
+    assert_line "  pass  scaling       stream 128.0 MiB Triad 1->2 threads: 11100 -> 20713, efficiency 93.3% (>= 70.0%)"
+    assert_line --regexp '^  pass  noise +all 16 headline metrics have CV <= 5\.0% \(max 1\.0%\)$'
+    assert_line --regexp '^health: 4 pass, 1 warn, 1 skip$'
+}
+
+@test "health: broken kernel order, poor scaling and noise are warnings" {
+    use_run bad
+    run "$MS" report bad
+    assert_success
+    assert_line --regexp '^  warn  kernel-order  stream 128\.0 MiB x1: Triad 8000 ~ Add 11000 \(27\.3%\)'
+    assert_line "  warn  scaling       stream 128.0 MiB Triad 1->2 threads: 8000 -> 9190, efficiency 57.4% (< 70.0%)"
+    assert_line "  warn  noise         stream 128.0 MiB x2 Copy: CV 8.0% > 5.0%"
+    assert_line --regexp '^ +128\.0 MiB +2 .* noisy$'
+    # thresholds are options
+    run "$MS" report --efficiency 50 --cv-max 10 --tolerance 30 bad
+    assert_line --regexp '^  pass  scaling .*efficiency 57\.4% \(>= 50\.0%\)$'
+    assert_line --regexp '^  pass  noise '
+    assert_line --regexp '^  pass  kernel-order  stream 128\.0 MiB x1: '
+}
+
+@test "health: percent of the theoretical peak when env.json has it" {
+    use_run peak
+    run "$MS" report peak
+    assert_line "  theoretical peak 204800 MB/s (8 channel(s) x 3200 MT/s x 8 bytes)"
+    assert_line "  pass  peak          stream: best Triad 124280 MB/s (128.0 MiB x2) = 60.7% of the theoretical peak 204800 MB/s (>= 50.0%)"
+    run "$MS" report --peak-min 70 peak
+    assert_line --regexp '^  warn  peak +stream: .* = 60\.7% of the theoretical peak 204800 MB/s \(< 70\.0%\)$'
+    use_run good
+    run "$MS" report good
+    assert_line "  skip  peak          stream: theoretical peak unavailable (no DIMM data (needs root))"
+}
+
+@test "--markdown: Markdown tables and health table" {
+    use_run good
+    run "$MS" report --markdown good
+    assert_success
+    assert_line "## stream"
+    assert_line "| size | threads | Copy | Scale | Add | Triad | flags |"
+    assert_line "| 32.0 MiB | 1 | 10000.0 | 9900.0 | 11000.0 | 11100.0 | in-cache |"
+    assert_line "| verdict | check | detail |"
+    assert_line --regexp '^\| pass \| scaling \| stream 128\.0 MiB Triad 1->2 threads'
+}
+
+@test "--plots: valid PNG files, bandwidth vs threads and vs size" {
+    use_run good
+    run "$MS" report --plots good
+    assert_success
+    assert_line "  good/plots/stream-threads.png"
+    assert_line "  good/plots/stream-size.png"
+    local f
+    for f in good/plots/stream-threads.png good/plots/stream-size.png; do
+        run head -c 8 "$f"
+        [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+        run file -b "$f"
+        assert_output --regexp '^PNG image data, [0-9]+ x [0-9]+'
+    done
+}
+
+@test "--plots: the latency curve from a mencal:sweep cell" {
+    use_run sweep
+    run "$MS" report --plots sweep
+    assert_success
+    assert_line "  sweep/plots/latency.png"
+    assert_line --regexp '^mencal:sweep: latency_smallest \(ns\)$'
+    run file -b sweep/plots/latency.png
+    assert_output --regexp '^PNG image data'
+}
+
+@test "bad input: not a results dir, another version, wrong arguments" {
+    mkdir empty
+    run "$MS" report empty
+    assert_failure 2
+    assert_output "memsuite: report: empty is not a memsuite results directory (no run.json)"
+    use_run good
+    jq '.schema = "memsuite/run/9"' good/run.json >t && mv t good/run.json
+    run "$MS" report good
+    assert_failure 2
+    assert_output --partial "was written by another memsuite version (schema 'memsuite/run/9'"
+    run "$MS" report
+    assert_failure 2
+    run "$MS" report a b
+    assert_failure 2
+    run "$MS" report --efficiency lots good
+    assert_failure 2
+    assert_output "memsuite: report: --efficiency: invalid number 'lots'; use e.g. 10 or 7.5"
+}
+
+@test "an interrupted run is reported as incomplete with what finished" {
+    use_run failed
+    run "$MS" report failed
+    assert_success
+    assert_line --regexp '^  host .*, 2/4 cells, INCOMPLETE \(failed cells\), bind spread$'
+    refute_line --regexp '^ +128\.0 MiB +2 '
+}
