@@ -213,6 +213,17 @@ static const mb_counter_t *find_event(const mb_counters_t *c, const char *name)
     return NULL;
 }
 
+/* "unavailable: <reason>", without doubling a prefix the reason has. */
+static const char *unavailable(mc_result_t *res, const char *reason)
+{
+    char buf[480];
+    if (strncmp(reason, "unavailable", 11) == 0)
+        return mc_result_keep(res, reason);
+    if (snprintf(buf, sizeof buf, "unavailable: %s", reason) >= (int)sizeof buf)
+        buf[sizeof buf - 1] = '\0';
+    return mc_result_keep(res, buf);
+}
+
 static const char *event_why(mc_result_t *res, const char *name)
 {
     const mb_counters_t *c = &res->counters;
@@ -220,17 +231,13 @@ static const char *event_why(mc_result_t *res, const char *name)
     if (!c->hw_requested)
         return "not requested (pass --counters)";
     for (int i = 0; i < c->n && i < MB_COUNTERS_MAX; i++)
-        if (strcmp(c->ev[i].name, name) == 0) {
-            snprintf(buf, sizeof buf, "unavailable: %s",
-                     c->ev[i].why[0] ? c->ev[i].why : c->hw_why[0] ? c->hw_why : "not counted");
-            return mc_result_keep(res, buf);
-        }
-    if (!c->hw_available) {
-        snprintf(buf, sizeof buf, "unavailable: %s", c->hw_why[0] ? c->hw_why : "not counted");
-        return mc_result_keep(res, buf);
-    }
-    snprintf(buf, sizeof buf, "unavailable: %s is not in the --counters list", name);
-    return mc_result_keep(res, buf);
+        if (strcmp(c->ev[i].name, name) == 0)
+            return unavailable(res, c->ev[i].why[0] ? c->ev[i].why
+                                    : c->hw_why[0] ? c->hw_why : "not counted");
+    if (!c->hw_available)
+        return unavailable(res, c->hw_why[0] ? c->hw_why : "not counted");
+    snprintf(buf, sizeof buf, "%s is not in the --counters list", name);
+    return unavailable(res, buf);
 }
 
 /* IPC = instructions / cycles; dTLB and LLC misses per load, where a

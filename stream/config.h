@@ -48,6 +48,22 @@ typedef struct {
     bool version;
 } st_options_t;
 
+/* How the arrays are shared among cooperating processes (stream_mpi).
+ * stream plans without one (NULL): the run is one process.
+ *   aggregate mode: the element count is the aggregate; rank r holds the
+ *     block st_static_chunk(n_total, r, ranks) (the first n_total % ranks
+ *     ranks hold one element more);
+ *   star mode: every rank holds the full element count (StarSTREAM).
+ * The 4x LLC rule and the memory fit are checked against this host's
+ * share: the elements of all ranks that run on it. */
+typedef struct {
+    int ranks;                 /* processes in the run (>= 1) */
+    int rank;                  /* this process, 0..ranks-1 */
+    int host_ranks;            /* processes on this host, itself included */
+    const int *host_rank_ids;  /* their ranks (host_ranks entries) */
+    bool star;                 /* every rank runs the full size */
+} st_split_t;
+
 /* Which sizing path produced the element count. */
 typedef enum { ST_SIZE_DEFAULT = 0, ST_SIZE_ELEMENTS, ST_SIZE_BYTES, ST_SIZE_AUTO } st_size_source_t;
 
@@ -57,7 +73,12 @@ struct st_nt_isa;
 typedef struct {
     st_type_t type;
     size_t elem_bytes;          /* 4 or 8 */
-    size_t n;                   /* elements per array */
+    size_t n;                   /* elements per array (this process's part under a split) */
+    size_t n_total;             /* aggregate elements over all ranks (== n without a split) */
+    size_t host_n;              /* elements per array of all ranks on this host (== n without a split) */
+    int ranks;                  /* 1 without a split */
+    int rank;                   /* 0 without a split */
+    bool star;                  /* split: every rank runs the full size */
     size_t offset;              /* elements between arrays */
     int ntimes;
     st_size_source_t size_source;

@@ -55,21 +55,6 @@ static void warn(st_warns_t *w, const char *fmt, ...)
     }
 }
 
-/* --inject-error: one wrong element (or a wrong Dot sum), far outside
- * either epsilon, so the failure path can be tested at any size. */
-static void inject_error(const st_plan_t *p, const st_arrays_t *x, st_run_t *run)
-{
-    size_t j = x->n / 2;
-    double v;
-
-    if (p->inject == 3) {
-        run->dot_last *= 2.0;
-        return;
-    }
-    v = st_array_get(p->type, x, p->inject, j);
-    st_array_set(p->type, x, p->inject, j, v != 0.0 ? v * (1.0 + (double)x->n) : 1.0);
-}
-
 /* STREAM's guideline: at least 20 clock ticks per test.  Checked on the
  * calibration pass (the figure STREAM prints) and on the fastest kernel. */
 static void check_ticks(const st_plan_t *p, const st_run_t *run, const st_summary_t *sum,
@@ -172,8 +157,7 @@ int main(int argc, char **argv)
 
     st_run_summarize(&plan, &run, sum);
     check_ticks(&plan, &run, sum, &warns);
-    if (plan.inject >= 0)
-        inject_error(&plan, &block.x, &run);
+    st_inject_error(&plan, &block.x, &run.dot_last);
 
     /* Validate, and read back where the memory landed. */
     st_validate(&plan, &block.x, run.dot_last, &val);

@@ -102,38 +102,77 @@ static int resolve_size(const st_options_t *o, st_plan_t *p, char *msg, size_t m
     return 0;
 }
 
-/* The 4x LLC rule: refusal (2) only for an explicit small size. */
-static int check_llc_rule(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
+/* The element count to suggest so this host's share reaches min_n. */
+static size_t suggest_n(const st_plan_t *p, const st_split_t *sp, size_t min_n)
 {
-    char have[32], need[32], llc[32];
+    size_t per, total;
+
+    if (!sp)
+        return min_n;
+    per = min_n / (size_t)sp->host_ranks + (min_n % (size_t)sp->host_ranks != 0);
+    if (sp->star)
+        return per;
+    return mb_mul_size(per, (size_t)p->ranks, &total) ? total : per;
+}
+
+/* The 4x LLC rule: refusal (2) only for an explicit small size.  Under a
+ * split the rule applies to this host's share (all its ranks share the
+ * cache). */
+static int check_llc_rule(const st_options_t *o, const st_split_t *sp, st_plan_t *p, char *msg,
+                          size_t msglen)
+{
+    char have[32], need[32], llc[32], what[96];
+    size_t host_bytes;
 
     if (p->min_array_bytes == 0) {
         st_plan_add_reason(p, 0, "last-level cache size unknown (%s): the 4x LLC rule was not "
                            "checked; pass --llc SIZE", p->llc.note[0] ? p->llc.note : "no source");
         return 0;
     }
-    if (p->array_bytes >= p->min_array_bytes)
+    if (!mb_mul_size(p->host_n, p->elem_bytes, &host_bytes))
+        host_bytes = (size_t)-1;
+    if (host_bytes >= p->min_array_bytes)
         return 0;
-    mb_format_bytes(p->array_bytes, have, sizeof have);
+    mb_format_bytes(host_bytes, have, sizeof have);
     mb_format_bytes(p->min_array_bytes, need, sizeof need);
     mb_format_bytes(p->llc.total_bytes, llc, sizeof llc);
+    if (sp)
+        snprintf(what, sizeof what, "this host's share of each array (%d rank%s here) is",
+                 sp->host_ranks, sp->host_ranks == 1 ? "" : "s");
+    else
+        snprintf(what, sizeof what, "each array is");
     if ((p->size_source == ST_SIZE_ELEMENTS || p->size_source == ST_SIZE_BYTES) && !o->allow_small) {
         size_t min_n = p->min_array_bytes / p->elem_bytes + (p->min_array_bytes % p->elem_bytes != 0);
-        snprintf(msg, msglen, "--array-size %s: each array is %s, below 4x the last-level cache "
+        snprintf(msg, msglen, "--array-size %s: %s %s, below 4x the last-level cache "
                  "(%s from %s) = %s, so caches would inflate the result; use --array-size %zu or more "
                  "(or auto), or add --allow-small to run it labelled not-standard",
-                 o->array_size, have, llc, mb_llc_source_name(p->llc.source), need, min_n);
+                 o->array_size, what, have, llc, mb_llc_source_name(p->llc.source), need,
+                 suggest_n(p, sp, min_n));
         return 2;
     }
-    st_plan_add_reason(p, 0, "each array is %s, below 4x the last-level cache (%s from %s) = %s: "
+    st_plan_add_reason(p, 0, "%s %s, below 4x the last-level cache (%s from %s) = %s: "
                        "not a standard STREAM result (use --array-size auto)",
-                       have, llc, mb_llc_source_name(p->llc.source), need);
+                       what, have, llc, mb_llc_source_name(p->llc.source), need);
     return 0;
 }
 
-static int check_memory(st_plan_t *p, char *msg, size_t msglen)
+/* Bytes all ranks on this host allocate (3 arrays, offsets included). */
+static bool host_total_bytes(const st_plan_t *p, const st_split_t *sp, size_t *out)
 {
-    size_t avail;
+    size_t pad, per;
+
+    if (!sp) {
+        *out = p->total_bytes;
+        return true;
+    }
+    return mb_mul_size((size_t)sp->host_ranks, p->offset, &pad) &&
+           mb_add_size(p->host_n, pad, &per) && mb_mul_size(per, p->elem_bytes, &per) &&
+           mb_mul_size(per, 3, out);
+}
+
+static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t msglen)
+{
+    size_t avail, need;
     char fit[512];
 
     if (mb_mem_available(&avail) != 0) {
@@ -142,13 +181,14 @@ static int check_memory(st_plan_t *p, char *msg, size_t msglen)
         return 0;
     }
     p->mem_available_bytes = avail;
-    if (p->size_source == ST_SIZE_AUTO) {
+    if (p->size_source == ST_SIZE_AUTO && !sp) {
         /* Clamp to what fits: 90% of MemAvailable over three arrays. */
         size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes;
         if (cap > p->offset && p->n > cap - p->offset) {
             char want[32], got[32];
             size_t old = p->n;
             p->n = cap - p->offset;
+            p->n_total = p->host_n = p->n;
             if (!compute_bytes(p)) {
                 snprintf(msg, msglen, "--array-size auto: size arithmetic overflows");
                 return 3;
@@ -159,14 +199,74 @@ static int check_memory(st_plan_t *p, char *msg, size_t msglen)
                                "allows %s; clamped to %zu elements", want, got, p->n);
         }
     }
-    if (!mb_fits_in_memory(p->total_bytes, avail, fit, sizeof fit)) {
-        size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes;
-        snprintf(msg, msglen, "arrays do not fit in memory (nothing was allocated): %s; "
-                 "for stream that is --array-size %zu or less", fit,
-                 cap > p->offset ? cap - p->offset : 0);
+    if (!host_total_bytes(p, sp, &need))
+        need = (size_t)-1;
+    if (!mb_fits_in_memory(need, avail, fit, sizeof fit)) {
+        /* The largest size that fits this host, in --array-size terms. */
+        size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes, pad = p->offset;
+        if (sp && !mb_mul_size((size_t)sp->host_ranks, p->offset, &pad))
+            pad = cap;
+        cap = cap > pad ? cap - pad : 0;
+        if (sp) {
+            size_t per = cap / (size_t)sp->host_ranks, total;
+            cap = sp->star ? per : mb_mul_size(per, (size_t)sp->ranks, &total) ? total : per;
+            snprintf(msg, msglen, "arrays do not fit in this host's memory (nothing was "
+                     "allocated; %d rank%s here): %s; use --array-size %zu or less, or fewer "
+                     "ranks per host", sp->host_ranks, sp->host_ranks == 1 ? "" : "s", fit, cap);
+        } else {
+            snprintf(msg, msglen, "arrays do not fit in memory (nothing was allocated): %s; "
+                     "for stream that is --array-size %zu or less", fit, cap);
+        }
         return 3;
     }
     return 0;
+}
+
+/* Turns the resolved size into this process's part (see st_split_t). */
+static int apply_split(const st_split_t *sp, st_plan_t *p, char *msg, size_t msglen)
+{
+    size_t lo, hi;
+
+    p->ranks = sp ? sp->ranks : 1;
+    p->rank = sp ? sp->rank : 0;
+    p->star = sp && sp->star;
+    if (!sp) {
+        p->n_total = p->host_n = p->n;
+        return 0;
+    }
+    if (p->size_source == ST_SIZE_AUTO) {
+        /* auto sizes the host's share: 4x LLC over the ranks here. */
+        size_t per = p->n / (size_t)sp->host_ranks + (p->n % (size_t)sp->host_ranks != 0);
+        if (sp->star)
+            p->n = per;
+        else if (!mb_mul_size(per, (size_t)sp->ranks, &p->n))
+            goto overflow;
+    }
+    if (sp->star) {
+        if (!mb_mul_size(p->n, (size_t)sp->ranks, &p->n_total) ||
+            !mb_mul_size(p->n, (size_t)sp->host_ranks, &p->host_n))
+            goto overflow;
+        return 0;
+    }
+    p->n_total = p->n;
+    if (p->n_total < (size_t)sp->ranks) {
+        snprintf(msg, msglen, "--array-size %zu: fewer elements than the %d MPI ranks; every rank "
+                 "needs at least one: use --array-size %d or more", p->n_total, sp->ranks,
+                 sp->ranks);
+        return 2;
+    }
+    st_static_chunk(p->n_total, sp->rank, sp->ranks, &lo, &hi);
+    p->n = hi - lo;
+    p->host_n = 0;
+    for (int i = 0; i < sp->host_ranks; i++) {
+        st_static_chunk(p->n_total, sp->host_rank_ids[i], sp->ranks, &lo, &hi);
+        p->host_n += hi - lo;
+    }
+    return 0;
+overflow:
+    snprintf(msg, msglen, "--array-size: %zu elements x %d ranks overflows the address space; "
+             "use a smaller --array-size", p->n, sp->ranks);
+    return 3;
 }
 
 static int check_numa(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
@@ -266,6 +366,12 @@ static int check_tuning(const st_options_t *o, st_plan_t *p, char *msg, size_t m
 
 int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
 {
+    return st_plan_build_split(o, NULL, p, msg, msglen);
+}
+
+int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *p, char *msg,
+                        size_t msglen)
+{
     char err[256];
     int rc;
 
@@ -295,6 +401,8 @@ int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
     p->min_array_bytes = mb_min_array_bytes(&p->llc);
     if ((rc = resolve_size(o, p, msg, msglen)) != 0)
         return rc;
+    if ((rc = apply_split(sp, p, msg, msglen)) != 0)
+        return rc;
     if (!compute_bytes(p)) {
         snprintf(msg, msglen, "--array-size: %zu elements x 3 arrays x %zu bytes overflows the "
                  "address space; it cannot fit in memory: use a smaller --array-size",
@@ -317,9 +425,9 @@ int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
 
     if ((rc = check_numa(o, p, msg, msglen)) != 0)
         return rc;
-    if (p->size_source != ST_SIZE_AUTO && (rc = check_llc_rule(o, p, msg, msglen)) != 0)
+    if (p->size_source != ST_SIZE_AUTO && (rc = check_llc_rule(o, sp, p, msg, msglen)) != 0)
         return rc;
-    if ((rc = check_memory(p, msg, msglen)) != 0)   /* auto: clamps, with a reason */
+    if ((rc = check_memory(sp, p, msg, msglen)) != 0)   /* auto: clamps, with a reason */
         return rc;
 
     return 0;

@@ -20,6 +20,12 @@
  * filled.  Warnings for a not-standard run are in p->reasons (printed by
  * the caller); tuned reasons are there too (marked by p->tuned). */
 int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen);
+/* The same under a split (stream_mpi; see st_split_t): the size options
+ * give the aggregate (or, in star mode, every rank's) element count, p->n
+ * is this rank's part, and the 4x LLC rule and memory fit are checked
+ * for this host's share.  sp NULL is st_plan_build. */
+int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *p, char *msg,
+                        size_t msglen);
 
 /* After the NUMA request is applied (the CPU set may have shrunk): the
  * threads-versus-CPUs check, then the label. */

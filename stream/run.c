@@ -65,32 +65,55 @@ void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run
 
 void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)
 {
+    (void)st_run_kernels_sync(plan, x, run, NULL);
+}
+
+int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run,
+                        const st_run_sync_t *sync)
+{
     const size_t nk = plan->nkernels;
     const double start = mb_now_s();
+    int rc = 0;
 
-    for (int k = 0; k < plan->ntimes; k++) {
+    for (int k = 0; k < plan->ntimes && rc == 0; k++) {
         for (size_t i = 0; i < nk; i++) {
             const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
             mb_counters_t *c = run->counters ? &run->counters[i] : NULL;
-            double t0, t1, r;
+            const size_t cell = i * (size_t)plan->ntimes + (size_t)k;
+            double t0, ts, tk, t1, r;
 
-            if (c)
+            /* Counters cover the kernel only, never a barrier. */
+            if (c && !sync)
                 mb_counters_start(c);
             t0 = mb_now_s();
+            ts = t0;
+            if (sync) {
+                if ((rc = sync->sync(sync->ctx)) != 0)
+                    break;
+                if (c)
+                    mb_counters_start(c);
+                ts = mb_now_s();
+            }
             if (run->nt_used[i])
                 r = st_nt_run(plan->nt_isa, plan->type, kd->id, x);
             else
                 r = kd->fn[plan->type](x);
-            t1 = mb_now_s();
+            tk = mb_now_s();
             if (c)
                 mb_counters_stop(c);
-            run->times_s[i * (size_t)plan->ntimes + (size_t)k] = t1 - t0;
+            if (sync && (rc = sync->sync(sync->ctx)) != 0)
+                break;
+            t1 = sync ? mb_now_s() : tk;
+            run->times_s[cell] = t1 - t0;
+            if (sync && sync->kernel_only_s)
+                sync->kernel_only_s[cell] = tk - ts;
             if (kd->dot)
                 run->dot_last = r;
         }
     }
     run->kernels_total_s = mb_now_s() - start;
     mb_counters_stop(&run->total);
+    return rc;
 }
 
 void st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum)

@@ -49,6 +49,22 @@ void st_run_init(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 /* The timed rounds. */
 void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
+
+/* Synchronised rounds (stream_mpi 1.8's timing): each kernel is timed as
+ *   t0 = now; sync(); kernel; tk = now; sync(); t1 = now
+ * and times_s holds t1 - t0.  kernel_only_s (optional, nkernels x ntimes
+ * like times_s) receives tk minus the time the first sync returned: the
+ * kernel alone on this process, without waiting for the others. */
+typedef struct {
+    int (*sync)(void *ctx);     /* a barrier: 0, or nonzero to stop the run */
+    void *ctx;
+    double *kernel_only_s;      /* NULL: not recorded */
+} st_run_sync_t;
+
+/* Returns 0, or the first nonzero sync() result (the rounds stop there;
+ * the times after it are left 0). */
+int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run,
+                        const st_run_sync_t *sync);
 /* Fills sum[0..nkernels); the samples point into run. */
 void st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum);
 void st_run_free(const st_plan_t *plan, st_run_t *run);

@@ -67,6 +67,21 @@ static void check_array(const st_plan_t *plan, const st_arrays_t *x, int array,
               out->avg_rel_err <= eps;
 }
 
+void st_inject_error(const st_plan_t *plan, const st_arrays_t *x, double *dot_last)
+{
+    size_t j = x->n / 2;
+    double v;
+
+    if (plan->inject < 0)
+        return;
+    if (plan->inject == 3) {
+        *dot_last *= 2.0;
+        return;
+    }
+    v = st_array_get(plan->type, x, plan->inject, j);
+    st_array_set(plan->type, x, plan->inject, j, v != 0.0 ? v * (1.0 + (double)x->n) : 1.0);
+}
+
 void st_validate(const st_plan_t *plan, const st_arrays_t *x, double dot_last,
                  st_validation_t *out)
 {

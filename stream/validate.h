@@ -43,6 +43,12 @@ typedef struct {
 /* Epsilon for an element size: 1e-13 for 8 bytes, 1e-6 for 4. */
 double st_epsilon(size_t elem_bytes);
 
+/* --inject-error: after the run, one element of array plan->inject (0..2:
+ * a, b, c; the middle one) far outside either epsilon, or for 3 (dot) a
+ * doubled *dot_last, so the failure path can be tested at any size.
+ * Nothing happens when plan->inject < 0. */
+void st_inject_error(const st_plan_t *plan, const st_arrays_t *x, double *dot_last);
+
 /* dot_last: the sum the last Dot run returned (ignored without Dot). */
 void st_validate(const st_plan_t *plan, const st_arrays_t *x, double dot_last,
                  st_validation_t *out);

@@ -236,14 +236,13 @@ ms_check_run() {
     done
     printf '%s' "$all_lines"
     local extra
-    extra=" ($(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
+    extra="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
     [ "$per_node" = 1 ] && extra+=", ${#binds[@]} node(s)"
-    extra+=")"
     if [ "$fails" -eq 0 ]; then
-        ms_check_verdict PASS "$total" 0 "" "$extra"
+        ms_check_verdict PASS "$total" 0 "" " ($extra)"
         return 0
     fi
-    ms_check_verdict FAIL "$total" "$fails" "$text" "$extra, after $((retries + 1)) attempt(s)"
+    ms_check_verdict FAIL "$total" "$fails" "$text" " ($extra, after $((retries + 1)) attempt(s))"
     return 1
 }
 

@@ -71,6 +71,7 @@ build_lib() {
 }
 
 @test "--nofree takes no more minor faults than freeing, for large blocks" {
+    no_preload_in_asan
     local common=(--allocators glibc --block-sizes 1M --blocks-per-thread 4 --ops 400
                   --threads 1 --reps 1 -q --format json)
     run mencal run alloc "${common[@]}" -O free.json
@@ -89,6 +90,7 @@ true"
 }
 
 @test "a missing allocator library is skipped with the package to install" {
+    no_preload_in_asan
     mkdir empty
     MEMSUITE_ALLOC_LIBDIR=$SANDBOX/empty run mencal run alloc --allocators glibc,jemalloc \
         "${TINY[@]}" --format json -O skip.json

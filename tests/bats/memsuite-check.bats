@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# memsuite check: node validation against a reference (fixtures in
+# tests/fixtures/memsuite-check), retries, per-node runs, --record.
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+C="$FIXTURES/memsuite-check"
+
+@test "PASS on a fixture result: one line per metric and the verdict" {
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json"
+    assert_success
+    assert_line --index 0 "PASS  Copy.best_rate_mbps          18660.7 MB/s  expected 18500.0 (-10%/+25%: 16650.0..23125.0)"
+    assert_line --index 3 "PASS  Triad.best_rate_mbps         20713.4 MB/s  expected 20600.0 (-10%/+inf: >= 18540.0)"
+    assert_line --index 4 --regexp "^memsuite: PASS 4/4 metrics within tolerance on .* \(result $C/result-node.json\)$"
+    [ "${#lines[@]}" = 5 ]
+}
+
+@test "FAIL on a slow Triad names the metric and the bound; exit 1" {
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-slow-triad.json"
+    assert_failure 1
+    assert_line "FAIL  Triad.best_rate_mbps         14500.0 MB/s  expected 20600.0 (-10%/+inf: >= 18540.0)"
+    assert_line --regexp '^PASS  Add\.best_rate_mbps '
+    assert_line --regexp "^memsuite: FAIL 1/4 metrics out of tolerance on .*: Triad\.best_rate_mbps 14500\.0 < 18540\.0$"
+}
+
+@test "a metric missing from the result fails" {
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-no-triad.json"
+    assert_failure 1
+    assert_line "FAIL  Triad.best_rate_mbps         missing from the result (expected 20600.0 MB/s)"
+}
+
+@test "bad reference files: exit 2 with the reason" {
+    run "$MS" check --ref "$C/ref-not-json.json" --result "$C/result-node.json"
+    assert_failure 2
+    assert_output --regexp "^memsuite: check: reference $C/ref-not-json.json is not a JSON object"
+    run "$MS" check --ref "$C/ref-no-metrics.json" --result "$C/result-node.json"
+    assert_failure 2
+    assert_output "memsuite: check: reference $C/ref-no-metrics.json: no \"metrics\" array"
+    run "$MS" check --ref "$C/ref-wrong-schema.json" --result "$C/result-node.json"
+    assert_failure 2
+    assert_output "memsuite: check: reference $C/ref-wrong-schema.json: schema is nhc/ref/2, expected memsuite/ref/1"
+    run "$MS" check --ref "$C/ref-bad-tolerance.json" --result "$C/result-node.json"
+    assert_failure 2
+    assert_output "memsuite: check: reference $C/ref-bad-tolerance.json: metrics[0] (Triad.best_rate_mbps): \"lower_pct\" must be a number 0..100"
+    run "$MS" check --ref nowhere.json --result "$C/result-node.json"
+    assert_failure 2
+    assert_output "memsuite: check: cannot read reference nowhere.json"
+    jq '.metrics = []' "$C/ref-stream.json" >empty.json
+    run "$MS" check --ref empty.json --result "$C/result-node.json"
+    assert_failure 2
+    assert_output --partial '"metrics" is empty: nothing to check'
+}
+
+@test "usage errors: no --ref, bad options, result that is not a result" {
+    run "$MS" check
+    assert_failure 2
+    assert_output "memsuite: check: --ref FILE is required; see 'memsuite help check'"
+    run "$MS" check --ref "$C/ref-stream.json" --retries many
+    assert_failure 2
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/ref-stream.json"
+    assert_failure 2
+    assert_output --partial "has schema memsuite/ref/1, expected memsuite/result/1"
+    run "$MS" check --ref "$C/ref-stream.json" --threads 4
+    assert_failure 2
+}
+
+@test "an incomplete result cannot validate the node: exit 3" {
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-incomplete.json"
+    assert_failure 3
+    assert_output --partial "is incomplete (interrupted run); it cannot validate this node"
+}
+
+@test "running: the reference's run block drives the benchmark; PASS" {
+    run "$MS" check --ref "$C/ref-stream.json"
+    assert_success
+    assert_line --regexp '^memsuite: PASS 4/4 metrics within tolerance on .* \(stream 128\.0 MiB x2\)$'
+    run cat "$FAKE_LOG"
+    assert_output --regexp '^OMP_NUM_THREADS=2 OMP_PROC_BIND=spread GLIBC_TUNABLES= --format json --output .* --array-size 16777216 --ntimes 11$'
+}
+
+@test "retries: a slow first run is retried before the verdict" {
+    # first run at 5000, later runs at 10000 (the hook runs before the
+    # fake reads the rate file)
+    echo 5000 >rate
+    export FAKE_RATE_FILE="$SANDBOX/rate"
+    export FAKE_HOOK="if [ -e $SANDBOX/ran ]; then echo 10000 >$SANDBOX/rate; fi; touch $SANDBOX/ran"
+    run "$MS" check --ref "$C/ref-stream.json" --retries 2
+    assert_success
+    assert_output --partial "attempt 1/3 failed (4 metric(s) out of tolerance); retrying"
+    assert_line --regexp '^memsuite: PASS 4/4 '
+    [ "$(bench_calls)" = 2 ]
+}
+
+@test "retries exhausted: FAIL after N+1 runs, exit 1" {
+    FAKE_RATE=5000 run "$MS" check --ref "$C/ref-stream.json" --retries 1
+    assert_failure 1
+    assert_line --regexp '^memsuite: FAIL 4/4 metrics out of tolerance on .* \(stream 128\.0 MiB x2, after 2 attempt\(s\)\): Copy\.best_rate_mbps 9330\.3 < 16650\.0; '
+    [ "$(bench_calls)" = 2 ]
+}
+
+@test "--per-node: bound to each NUMA node; a slow node fails alone" {
+    run "$MS" check --ref "$C/ref-stream.json" --per-node --retries 0
+    assert_success
+    assert_line --regexp '^node0: PASS  Triad\.best_rate_mbps '
+    assert_line --regexp '^node1: PASS  Triad\.best_rate_mbps '
+    assert_line --regexp '^memsuite: PASS 8/8 metrics within tolerance on .* \(stream 128\.0 MiB x2, 2 node\(s\)\)$'
+    run grep -c '^numactl --cpunodebind=[01] --membind=[01] ' "$FAKE_LOG"
+    assert_output 2
+    FAKE_NODE_RATE=5000 run "$MS" check --ref "$C/ref-stream.json" --per-node --retries 0
+    assert_failure 1
+    assert_line --regexp '^node0: PASS  Copy'
+    assert_line --regexp '^node1: FAIL  Copy'
+    assert_line --regexp '^memsuite: FAIL 4/8 metrics out of tolerance .*: node1: Copy\.best_rate_mbps 9330\.3 < 16650\.0; '
+}
+
+@test "a benchmark that cannot run is exit 3; one that fails is a FAIL" {
+    FAKE_FAIL=3 run "$MS" check --ref "$C/ref-stream.json" --retries 0
+    assert_failure 3
+    assert_output --partial "the benchmark could not run (exit 3): stream: fake failure"
+    FAKE_FAIL=1 run "$MS" check --ref "$C/ref-stream.json" --retries 0
+    assert_failure 1
+    assert_line "FAIL  benchmark failed (exit 1): stream: fake failure"
+    rm "$MEMSUITE_BIN/stream"
+    run "$MS" check --ref "$C/ref-stream.json"
+    assert_failure 3
+}
+
+@test "--record: median of N runs, tolerance from the spread with a floor; the check passes" {
+    run "$MS" check --record --ref ref.json --runs 3 --threads 2 --reps 4 --floor 7
+    assert_success
+    run jq -r '"\(.schema) \(.run.bench) \(.run.size_bytes) \(.run.threads) \(.run.reps)"' ref.json
+    assert_output "memsuite/ref/1 stream 134217728 2 4"
+    run jq -r '.metrics[] | "\(.record) \(.expected) \(.lower_pct) \(.upper_pct) \(.runs)"' ref.json
+    assert_output $'Add 20526.8 7 7 3\nCopy 18660.7 7 7 3\nScale 18474.1 7 7 3\nTriad 20713.4 7 7 3'
+    run "$MS" check --ref ref.json --retries 0
+    assert_success
+}
+
+@test "--record from existing results: median and spread" {
+    local i
+    for i in 1 2 3; do
+        jq --argjson f "$i" '(.records[].metrics.best_rate_mbps.value) |= . * (0.95 + 0.05 * $f)' "$C/result-node.json" >"r$i.json"
+    done
+    run "$MS" check --record --ref ref.json --floor 5 --result r1.json --result r2.json --result r3.json
+    assert_success
+    # median factor 1.05; range (1.10 - 1.00) / 1.05 = 9.5%, x 1.5 = 14.3%
+    run jq -r '.metrics[] | select(.record == "Copy") | "\(.expected) \(.lower_pct)"' ref.json
+    assert_output "19593.7 14.3"
+    run "$MS" check --ref ref.json --result r2.json
+    assert_success
+}

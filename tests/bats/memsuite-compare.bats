@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# memsuite compare: environment differences first, then metric by metric
+# with % change and a marker beyond the noise (both runs' CVs).
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+setup_file() {
+    local root="$BATS_FILE_TMPDIR/env"
+    mkdir -p "$root"
+    ms_test_env "$root" "$root/stubs"
+    cd "$BATS_FILE_TMPDIR"
+    mk() { local d="$1"; shift; "$MS" run --sizes 4x --threads 1,2 --cooldown 0 --out "$d" "$@" 2>/dev/null; }
+    mk base
+    FAKE_RATE=12000 mk faster
+    FAKE_RATE=10100 mk same
+    echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
+    echo 10 >"$MEMSUITE_PROCFS/sys/vm/swappiness"
+    FAKE_RATE=10100 mk tuned --bind close
+}
+
+@test "a 20% faster run: every row +20.0% and marked beyond the noise" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/faster"
+    assert_success
+    assert_line --regexp '^bench +size +threads +record +metric +A +B +change +noise$'
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +12000\.0 +\+20\.0% +2\.8% \*$'
+    assert_line --regexp '^stream +128\.0 MiB +2 +Triad +best_rate_mbps +20713\.4 +24856\.0 +\+20\.0% +2\.8% \*$'
+    assert_line "8 row(s); 8 change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2); ?: CV unknown)"
+    assert_line "Environment differences (A -> B):"
+    assert_line "  none"
+}
+
+@test "a 1% change stays within the noise: no marker" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/same"
+    assert_success
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +10100\.0 +\+1\.0% +2\.8% $'
+    assert_line --regexp '^8 row\(s\); 0 change\(s\) beyond the noise'
+}
+
+@test "environment and run differences are listed above the table" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/tuned"
+    assert_success
+    assert_line --regexp '^  thp +madvise -> always$'
+    assert_line --regexp '^  vm\.swappiness +60 -> 10$'
+    assert_line --regexp '^  run\.bind +spread -> close$'
+    local env table
+    env=$(grep -n '^  thp ' <<<"$output" | cut -d: -f1)
+    table=$(grep -n '^bench ' <<<"$output" | cut -d: -f1)
+    [ "$env" -lt "$table" ]
+}
+
+@test "--markdown and --all" {
+    run "$MS" compare --markdown "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/faster"
+    assert_success
+    assert_line "| bench | size | threads | record | metric | A | B | change | noise | |"
+    assert_line "| stream | 128.0 MiB | 1 | Copy | best_rate_mbps | 10000.0 | 12000.0 | +20.0% | 2.8% | * |"
+    run "$MS" compare --all "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/faster"
+    assert_success
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +min_time_s '
+    assert_line --regexp '^24 row\(s\)'
+}
+
+@test "bad input: one dir, not a results dir, another version" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/base"
+    assert_failure 2
+    assert_output "memsuite: compare: needs exactly two results directories (got 1); see 'memsuite help compare'"
+    mkdir plain
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" plain
+    assert_failure 2
+    assert_output "memsuite: compare: plain is not a memsuite results directory (no run.json)"
+    cp -r "$BATS_FILE_TMPDIR/base" old
+    jq '.schema = "memsuite/run/0"' old/run.json >t && mv t old/run.json
+    run "$MS" compare old "$BATS_FILE_TMPDIR/base"
+    assert_failure 2
+    assert_output --partial "old was written by another memsuite version"
+    run "$MS" compare --sideways a b
+    assert_failure 2
+}
