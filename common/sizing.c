@@ -502,13 +502,32 @@ static int llc_from_sysconf(mb_llc_t *out, const char *sysfs_why)
     return 1;
 }
 
+/* A VM may show its guest a small L3 in sysfs while sysconf (CPUID)
+ * reports the host's larger one, and arrays sized by the small figure can
+ * then run from the host's cache.  Keep the sysfs answer (the documented
+ * order) but say so in the note, with the flag that settles it. */
+static void llc_note_sysconf_disagrees(mb_llc_t *out)
+{
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (out->level != 3 || l3 <= 0 || (size_t)l3 <= out->instance_bytes)
+        return;
+    char a[32];
+    size_t used = strlen(out->note);
+    snprintf(out->note + used, sizeof out->note - used,
+             "; sysconf reports a larger L3 of %s per instance (a VM's host cache?): "
+             "if that is real, pass --llc or set MEMSUITE_LLC",
+             mb_format_bytes((size_t)l3, a, sizeof a));
+}
+
 static void llc_detect_auto(mb_llc_t *out)
 {
     char why[192] = "";
     memset(out, 0, sizeof *out);
     int rc = llc_from_sysfs(out, why, sizeof why);
-    if (rc > 0)
+    if (rc > 0) {
+        llc_note_sysconf_disagrees(out);
         return;
+    }
     if (rc < 0)
         snprintf(why, sizeof why, "reading sysfs caches failed: %s", strerror(-rc));
     llc_from_sysconf(out, why);

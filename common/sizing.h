@@ -22,7 +22,7 @@ typedef struct {
     unsigned instances;        /* distinct instances counted */
     unsigned level;            /* cache level of the LLC (3 usually) */
     mb_llc_source_t source;
-    char note[256];            /* how the answer was found or why none was, e.g.
+    char note[512];            /* how the answer was found or why none was, e.g.
                                 * "no sysfs cache directory; sysconf reports L3 (on a
                                 * VM this is the host's cache); x 2 sockets" */
 } mb_llc_t;

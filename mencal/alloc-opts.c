@@ -29,7 +29,7 @@ static const mb_opt_t options[] = {
       .help = "slots each thread owns; each step frees a full one or fills an empty one" },
     { .long_name = "ops", .type = MB_OPT_COUNT, .offset = OFF(ops), .min = 1,
       .max = 1000000000000LL, .metavar = "N",
-      .def = "auto: 2 GiB of copies per thread, 400..1000000 steps",
+      .def = "auto: 2 GiB of copies per thread, 400..4000000 steps",
       .help = "steps per thread (a free or an allocate+memcpy)" },
     { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.001,
       .dmax = 86400, .metavar = "SECONDS", .help = "run each child for this long instead of --ops" },

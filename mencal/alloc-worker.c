@@ -98,11 +98,12 @@ static void lat_record(thr_t *t, uint64_t ns)
 }
 
 /* Slot choice: for a power-of-two slot count, log2(n) bits per step cut
- * from one 64-bit draw (exact); otherwise Lemire's multiply-shift on a
- * full draw per step (bias < n / 2^64). */
+ * from one 64-bit draw (exact; the bits left over at the end of a stretch
+ * are dropped); otherwise Lemire's multiply-shift on a draw per step
+ * (bias < n / 2^64). */
 typedef struct {
-    uint64_t bits, mask, n;
-    unsigned left, shift, per_draw;
+    uint64_t mask, n;
+    unsigned shift, per_draw;     /* per_draw 0: not a power of two */
 } pick_t;
 
 static void pick_init(pick_t *p, uint64_t n)
@@ -116,19 +117,11 @@ static void pick_init(pick_t *p, uint64_t n)
     }
 }
 
-static inline uint64_t pick_next(pick_t *p, mc_rng_t *rng)
-{
-    if (!p->per_draw)
-        return mc_rng_below(rng, p->n);
-    if (!p->left) {
-        p->bits = mc_rng_next(rng);
-        p->left = p->per_draw;
-    }
-    uint64_t i = p->bits & p->mask;
-    p->bits >>= p->shift;
-    p->left--;
-    return i;
-}
+/* The blocks live in the slot table, an mmap'ed array indexed by random
+ * numbers, which gcc's analyzer cannot follow: it reports each malloc here
+ * as leaked.  They are freed by thread_main() after the loop. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
 
 /* One step on slot s.  Real: a full slot is freed (--nofree: kept), an
  * empty one malloc'ed on first use and filled.  Harness: the same state
@@ -190,16 +183,31 @@ static inline __attribute__((always_inline)) void loop(thr_t *t, mc_rng_t *rng, 
         uint64_t n = t->period - 1;
         if (n > limit - ops)
             n = limit - ops;
-        for (uint64_t k = 0; k < n; k++)
-            if (!step(&slot[pick_next(&pick, rng)], src, bytes, harness, nofree)) {
-                t->err = ENOMEM;
-                ops += k;
-                goto out;
+        for (uint64_t k = 0; k < n;) {
+            if (pick.per_draw) {
+                /* one draw feeds per_draw steps */
+                uint64_t bits = mc_rng_next(rng);
+                uint64_t m = n - k < pick.per_draw ? n - k : pick.per_draw;
+                for (uint64_t j = 0; j < m; j++, bits >>= pick.shift)
+                    if (!step(&slot[bits & pick.mask], src, bytes, harness, nofree)) {
+                        ops += k + j;
+                        t->err = ENOMEM;
+                        goto out;
+                    }
+                k += m;
+            } else {
+                if (!step(&slot[mc_rng_below(rng, pick.n)], src, bytes, harness, nofree)) {
+                    ops += k;
+                    t->err = ENOMEM;
+                    goto out;
+                }
+                k++;
             }
+        }
         ops += n;
         if (ops == limit)
             break;
-        slot_t *s = &slot[pick_next(&pick, rng)];
+        slot_t *s = &slot[mc_rng_below(rng, pick.n)];
         bool allocates = !s->full;
         uint64_t t0 = mb_now_ns();
         if (!step(s, src, bytes, harness, nofree)) {
@@ -222,6 +230,8 @@ out:
     t->allocs = (ops + full) / 2;
     t->frees = ops - t->allocs;
 }
+
+#pragma GCC diagnostic pop
 
 static void real_free(thr_t *t, mc_rng_t *rng) { loop(t, rng, false, false); }
 static void real_nofree(thr_t *t, mc_rng_t *rng) { loop(t, rng, false, true); }

@@ -187,7 +187,7 @@ void mc_alloc_help(FILE *f);
 uint64_t mc_alloc_ops_for(const mc_alloc_cfg_t *c, size_t block_bytes);
 #define MC_ALLOC_AUTO_BYTES (2ULL << 30)
 #define MC_ALLOC_AUTO_MIN_OPS 400
-#define MC_ALLOC_AUTO_MAX_OPS 1000000
+#define MC_ALLOC_AUTO_MAX_OPS 4000000
 /* "4K", "256K", "32M" (exact binary units when they divide, else bytes). */
 const char *mc_alloc_size_name(size_t bytes, char *buf, size_t buflen);
 

@@ -15,12 +15,12 @@ out=${1:-$root/results/default-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 
 cpus=$(nproc)
-step() { printf '  %-44s' "$1"; }
 run_json() {    # run_json NAME CMD...: writes $out/NAME.json, reports ok/failed
     local name=$1; shift
-    step "$name: $*"
+    printf '  %-12s %s ... ' "$name" "${*#"$bin/"}"
     local t0=$SECONDS
-    if "$@" --format json -O "$out/$name.json" 2> "$out/$name.stderr"; then
+    # --output (not -O): mbw keeps every short flag for mbw's own meaning
+    if "$@" --format json --output "$out/$name.json" > "$out/$name.stdout" 2> "$out/$name.stderr"; then
         printf 'ok (%ds)\n' $((SECONDS - t0))
     else
         local rc=$?

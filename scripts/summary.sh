@@ -32,8 +32,7 @@ for f in "${docs[@]}"; do
     jq -r --arg file "$(basename "$f" .json)" '
       .records[] as $r |
       ($r.metrics | to_entries[]
-        | select(.value.unit | IN("MB/s", "MiB/s", "GB/s", "ns", "ns/load"))
-        | select(.key | test("write_allocate") | not)) as $m |
+        | select(.key | test("^(best_rate_mbps|avg_rate_mibps|bandwidth|latency|read_bandwidth|write_bandwidth|total_bandwidth|total)$"))) as $m |
       [$file, $r.name, $m.key,
        (if $m.value.value == null then "unavailable" else ($m.value.value * 100 | round / 100 | tostring) end),
        $m.value.unit] | @tsv' "$f" |

@@ -8,7 +8,6 @@
  * unavailable (memory, output file); 4 feature not built (NUMA, ISA). */
 #include <errno.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,51 +27,7 @@
 #include "sysinfo.h"
 #include "text.h"
 #include "validate.h"
-
-#define ST_MAX_WARN 16
-
-typedef struct {
-    size_t n;
-    char text[ST_MAX_WARN][256];
-    const char *ptr[ST_MAX_WARN];
-} st_warns_t;
-
-/* A warning goes to stderr now and into the result document. */
-static void warn(st_warns_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(st_warns_t *w, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    mb_warn("%s", buf);
-    if (w->n < ST_MAX_WARN) {
-        snprintf(w->text[w->n], sizeof w->text[0], "%s", buf);
-        w->ptr[w->n] = w->text[w->n];
-        w->n++;
-    }
-}
-
-/* STREAM's guideline: at least 20 clock ticks per test.  Checked on the
- * calibration pass (the figure STREAM prints) and on the fastest kernel. */
-static void check_ticks(const st_plan_t *p, const st_run_t *run, const st_summary_t *sum,
-                        st_warns_t *w)
-{
-    st_ticks_t t;
-    double tick_s, fastest = -1.0;
-
-    st_text_ticks(run, &t);
-    tick_s = (t.quantum_us > 0 ? t.quantum_us : 1) * 1e-6;
-    for (size_t i = 0; i < p->nkernels; i++)
-        if (sum[i].stats_ok && (fastest < 0 || sum[i].stats.min < fastest))
-            fastest = sum[i].stats.min;
-    if (t.ticks < 20 || (fastest >= 0 && fastest < 20 * tick_s))
-        warn(w, "a test takes only about %d clock ticks (fewer than 20): the times are "
-             "imprecise; use a larger --array-size",
-             t.ticks < 20 ? t.ticks : (int)(fastest / tick_s));
-}
+#include "warns.h"
 
 static int fail(mb_out_t *out, int code, const char *msg)
 {
@@ -135,7 +90,7 @@ int main(int argc, char **argv)
     st_plan_finish(&plan);
     for (size_t i = 0; i < plan.nreasons; i++)
         if (!st_plan_reason_is_tuning(&plan, i))
-            warn(&warns, "%s", plan.reasons[i]);
+            st_warn(&warns, "%s", plan.reasons[i]);
     if (plan.threads_set)
         omp_set_num_threads(plan.threads);
 
@@ -156,7 +111,7 @@ int main(int argc, char **argv)
     st_run_kernels(&plan, &block.x, &run);
 
     st_run_summarize(&plan, &run, sum);
-    check_ticks(&plan, &run, sum, &warns);
+    st_check_ticks(&plan, &run, sum, "clock", &warns);
     st_inject_error(&plan, &block.x, &run.dot_last);
 
     /* Validate, and read back where the memory landed. */

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "affinity.h"
@@ -126,13 +127,36 @@ static const mb_opt_t st_opts[] = {
 
 int st_options_parse(int argc, char **argv, st_options_t *o, char *msg, size_t msglen)
 {
+    return st_options_parse_ext(argc, argv, o, NULL, 0, msg, msglen);
+}
+
+/* stream's table followed by the caller's entries. */
+static mb_opt_t *joined_table(const mb_opt_t *extra, size_t nextra, size_t *n)
+{
+    mb_opt_t *t = calloc(ST_NOPTS + nextra, sizeof *t);
+
+    if (!t)
+        return NULL;
+    /* help, version stay last: the extra entries go before them. */
+    memcpy(t, st_opts, (ST_NOPTS - 3) * sizeof *t);
+    if (nextra)
+        memcpy(t + ST_NOPTS - 3, extra, nextra * sizeof *t);
+    memcpy(t + ST_NOPTS - 3 + nextra, st_opts + ST_NOPTS - 3, 3 * sizeof *t);
+    *n = ST_NOPTS + nextra;
+    return t;
+}
+
+int st_options_parse_ext(int argc, char **argv, st_options_t *o, const mb_opt_t *extra,
+                         size_t nextra, char *msg, size_t msglen)
+{
     char *pos[argc > 0 ? argc : 1];
-    bool seen[ST_NOPTS];
+    size_t n;
+    mb_opt_t *table = joined_table(extra, nextra, &n);
+    bool *seen = calloc(n, sizeof *seen);
     mb_opts_out_t out = { 0, pos, seen };
     int rc;
 
     memset(o, 0, sizeof *o);
-    memset(seen, 0, sizeof seen);
     o->ntimes = NTIMES;
     o->offset = OFFSET;
     o->type = st_default_type();
@@ -140,25 +164,47 @@ int st_options_parse(int argc, char **argv, st_options_t *o, char *msg, size_t m
     o->kernels = "copy,scale,add,triad";
     o->nt_isa = "auto";
     o->hugepages = "thp";
-
-    rc = mb_opts_parse(st_opts, ST_NOPTS, argc, argv, o, &out, msg, msglen);
-    if (rc != 0)
-        return 2;
-    if (out.npos > 0) {
-        snprintf(msg, msglen, "unexpected argument '%s'; stream takes options only (see --help)",
-                 out.pos[0]);
-        return 2;
+    if (!table || !seen) {
+        free(table);
+        free(seen);
+        snprintf(msg, msglen, "out of memory parsing the options");
+        return 3;
     }
-    if (seen[mb_opts_index(st_opts, ST_NOPTS, "nt-isa")])
+
+    rc = mb_opts_parse(table, n, argc, argv, o, &out, msg, msglen);
+    if (rc == 0 && out.npos > 0) {
+        snprintf(msg, msglen, "unexpected argument '%s'; %s takes options only (see --help)",
+                 out.pos[0], argv[0] ? (strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0])
+                                     : "stream");
+        rc = 2;
+    } else if (rc != 0) {
+        rc = 2;
+    }
+    if (rc == 0 && seen[mb_opts_index(table, n, "nt-isa")])
         o->nt_stores = true;
-    return 0;
+    free(table);
+    free(seen);
+    return rc;
 }
 
 void st_options_help(FILE *f)
 {
-    mb_opts_help(f, "stream [OPTIONS]\n\n"
-                    "STREAM 5.10 compatible memory bandwidth benchmark (Copy, Scale, Add, Triad).\n"
-                    "Exit status: 0 ok, 1 validation failed, 2 usage error, 3 resource unavailable,\n"
-                    "4 feature not built.",
-                 st_opts, ST_NOPTS);
+    st_options_help_ext(f, "stream [OPTIONS]\n\n"
+                           "STREAM 5.10 compatible memory bandwidth benchmark (Copy, Scale, Add, Triad).\n"
+                           "Exit status: 0 ok, 1 validation failed, 2 usage error, 3 resource unavailable,\n"
+                           "4 feature not built.",
+                        NULL, 0);
+}
+
+void st_options_help_ext(FILE *f, const char *usage, const mb_opt_t *extra, size_t nextra)
+{
+    size_t n;
+    mb_opt_t *table = joined_table(extra, nextra, &n);
+
+    if (!table) {
+        mb_opts_help(f, usage, st_opts, ST_NOPTS);
+        return;
+    }
+    mb_opts_help(f, usage, table, n);
+    free(table);
 }

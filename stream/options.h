@@ -20,4 +20,14 @@ int st_options_parse(int argc, char **argv, st_options_t *opts, char *msg, size_
 /* --help text, generated from the same table. */
 void st_options_help(FILE *f);
 
+/* The same with more options (stream_mpi): `extra` entries follow
+ * stream's own (before --quiet, --help and --version) in parsing and in
+ * the help.  Their offsets are relative to the same cfg pointer, so the
+ * caller's options struct starts with an st_options_t and o points to
+ * it.  Returns 0, 2 (usage, msg filled) or 3 (out of memory). */
+struct mb_opt;
+int st_options_parse_ext(int argc, char **argv, st_options_t *o, const struct mb_opt *extra,
+                         size_t nextra, char *msg, size_t msglen);
+void st_options_help_ext(FILE *f, const char *usage, const struct mb_opt *extra, size_t nextra);
+
 #endif

@@ -7,6 +7,7 @@
 #include "arrays.h"
 #include "config.h"
 #include "numa.h"
+#include "report.h"
 #include "run.h"
 #include "validate.h"
 
@@ -24,6 +25,12 @@ typedef struct {
     char **argv;
     const char *const *warnings;      /* stderr warnings, also in JSON */
     size_t nwarnings;
+    /* Optional (zero for stream): stream_mpi's additions. */
+    const char *tool;                 /* NULL: "stream" */
+    void (*config_more)(mb_json_t *j, const void *ctx);        /* more "config" members */
+    const void *config_more_ctx;
+    void (*record_more)(mb_record_t *rec, size_t i, const void *ctx); /* more metrics for record i */
+    const void *record_more_ctx;
 } st_outcome_t;
 
 #endif

@@ -86,6 +86,8 @@ static void fill_record(const st_outcome_t *o, size_t i, mb_record_t *rec, rec_c
     }
     mb_record_add(rec, "bytes", "bytes", s->bytes);
     mb_record_add(rec, "bytes_write_allocate", "bytes", s->bytes_wa);
+    if (o->record_more)
+        o->record_more(rec, i, o->record_more_ctx);
 }
 
 /* ---- config ----------------------------------------------------------- */
@@ -191,6 +193,8 @@ static void config_json(mb_json_t *j, const void *ctx)
     mb_json_object_end(j);
     if (p->inject >= 0)
         mb_json_string(j, "inject_error", p->inject == 3 ? "dot" : arr_key[p->inject]);
+    if (o->config_more)
+        o->config_more(j, o->config_more_ctx);
 }
 
 /* ---- validation ------------------------------------------------------- */
@@ -240,7 +244,7 @@ int st_result_render(const st_outcome_t *o, const mb_sysinfo_t *si, FILE *f)
         free(recs);
         return -ENOMEM;
     }
-    r->tool = "stream";
+    r->tool = o->tool ? o->tool : "stream";
     r->label = p->label;
     for (size_t i = 0; i < p->nreasons; i++)
         mb_result_add_label_reason(r, p->reasons[i]);

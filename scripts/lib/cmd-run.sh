@@ -163,7 +163,7 @@ cmd_run() {
     ms_run_plan "$llc" >"$plan"
     [ -s "$plan" ] || ms_die "$MS_EX_ENV" "no cell fits in the available memory; pass smaller --sizes"
 
-    [ -z "$out" ] && out="memsuite-results/$(ms_hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
+    [ -z "$out" ] && out="memsuite-results/$(ms_hostname)-$(TZ=UTC printf '%(%Y%m%dT%H%M%SZ)T' -1)"
     if [ "$dry" = 1 ]; then
         ms_run_print_plan "$plan" "$llc" "$out"
         return 0
@@ -400,14 +400,14 @@ ms_run_matrix() {
     done_n=$(ms_rundir_done_count "$d")
     MS_RUN_DIR="$d"
     ms_at_exit ms_run_mark_stopped
-    start=$(date +%s)
+    start=$EPOCHSECONDS
     local line first=1
     for line in "${cells[@]}"; do
         IFS=$'\t' read -r id bench scen size t reps <<<"$line"
         ms_rundir_cell_done "$d" "$id" && continue
         if [ "$first" = 0 ]; then ms_sleep "$MS_RUN_COOLDOWN"; fi
         first=0
-        now=$(date +%s)
+        now=$EPOCHSECONDS
         if [ "$ran" -gt 0 ]; then
             eta=$(ms_fmt_secs $(( (now - start) * (total - done_n - failed) / ran )))
         else
@@ -453,6 +453,6 @@ ms_run_matrix() {
         return 0
     fi
     ms_run_json_update "$d" '.complete = true | .status = "complete" | .finished = $t' --arg t "$(ms_now_utc)"
-    ms_note "done: $total cell(s) in $(ms_fmt_secs $(( $(date +%s) - start ))); results in $d"
+    ms_note "done: $total cell(s) in $(ms_fmt_secs $((EPOCHSECONDS - start))); results in $d"
     return 0
 }

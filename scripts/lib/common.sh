@@ -113,8 +113,12 @@ ms_human_bytes() {
         if (i == 1) printf "%d B\n", b; else printf "%.1f %s\n", b, u[i] }'
 }
 
-ms_now_utc() { date -u +%Y-%m-%dT%H:%M:%SZ; }
-ms_hostname() { hostname 2>/dev/null || uname -n; }
+ms_now_utc() { TZ=UTC printf '%(%Y-%m-%dT%H:%M:%SZ)T\n' -1; }
+MS_HOST=""
+ms_hostname() {
+    [ -n "$MS_HOST" ] || MS_HOST=$(hostname 2>/dev/null || uname -n)
+    printf '%s\n' "$MS_HOST"
+}
 
 # Join the remaining arguments as one shell-quoted command line.
 ms_quote_cmd() {

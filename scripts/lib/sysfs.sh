@@ -38,10 +38,13 @@ ms_bracket_choices() { printf '%s\n' "$1" | tr -d '[]'; }
 
 # CPU numbers present under <sysfs>/devices/system/cpu, ascending.
 ms_cpu_list() {
-    local d
-    for d in "$(ms_sysfs /devices/system/cpu)"/cpu[0-9]*; do
-        if [ -d "$d" ]; then printf '%s\n' "${d##*/cpu}"; fi
-    done | sort -n
+    local d n
+    local -a seen=()     # an indexed array lists its indices in order
+    for d in "${MEMSUITE_SYSFS:-/sys}/devices/system/cpu"/cpu[0-9]*; do
+        n="${d##*/cpu}"
+        if [ -d "$d" ] && [[ "$n" =~ ^[0-9]+$ ]]; then seen[n]=1; fi
+    done
+    if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
 }
 
 # Online CPUs (cpuN/online absent means online, as for cpu0).
@@ -80,12 +83,14 @@ ms_socket_count() { ms_topology; printf '%s\n' "$MS_TOPO_SOCKETS"; }
 # NUMA node numbers with CPUs (memory-only nodes are not bind targets).
 ms_numa_nodes() {
     local d n cpus
-    for d in "$(ms_sysfs /devices/system/node)"/node[0-9]*; do
-        [ -d "$d" ] || continue
+    local -a seen=()
+    for d in "${MEMSUITE_SYSFS:-/sys}/devices/system/node"/node[0-9]*; do
         n="${d##*/node}"
-        cpus=$(ms_read_line "$d/cpulist" 2>/dev/null) || cpus="?"
-        if [ -n "$cpus" ]; then printf '%s\n' "$n"; fi
-    done | sort -n
+        if [ ! -d "$d" ] || ! [[ "$n" =~ ^[0-9]+$ ]]; then continue; fi
+        ms_read_var cpus "$d/cpulist" || cpus="?"
+        if [ -n "$cpus" ]; then seen[n]=1; fi
+    done
+    if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
 }
 
 # MemAvailable in bytes from <procfs>/meminfo; status 1 when unknown.
