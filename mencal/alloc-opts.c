@@ -53,9 +53,11 @@ static const mb_opt_t options[] = {
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE.png",
       .help = "chart of time and minor faults against block size (needs gnuplot)" },
     { .long_name = "overhead", .type = MB_OPT_FLAG, .offset = OFF(overhead),
-      .help = "also run the harness alone in each child and report its share of the step time" },
+      .help = "after each measurement run the harness alone (as --harness-only) in the same "
+              "child; report its time per step as a share of the measured one" },
     { .long_name = "harness-only", .type = MB_OPT_FLAG, .offset = OFF(harness_only),
-      .help = "internal: RNG, slot bookkeeping and timing without malloc/free/memcpy" },
+      .help = "internal: slot choice, bookkeeping and timing only, no malloc/free/memcpy (the "
+              "free-or-malloc branch itself counts as workload)" },
     { .long_name = "quiet", .short_name = 'q', .type = MB_OPT_FLAG, .offset = OFF(quiet),
       .help = "no progress notes or warnings on stderr" },
     { .long_name = "help", .short_name = 'h', .type = MB_OPT_FLAG, .offset = OFF(help),
@@ -85,12 +87,16 @@ void mc_alloc_help(FILE *f)
                     "each step picks a slot at random, frees it when full, else mallocs it and\n"
                     "fills it with memcpy.  Every allocator runs in its own child process (this\n"
                     "binary with LD_PRELOAD), checked to really use that allocator.  Reported per\n"
-                    "allocator, thread count and block size: wall time, ops/s, CPU utilisation,\n"
-                    "minor/major faults, max RSS, p50/p99 latency of allocate+memcpy (medians).\n"
-                    "Defaults fit a 2-core machine: threads = allowed CPUs, 3 reps, automatic\n"
-                    "step counts (a full default run takes about a minute or two there).\n"
-                    "Library search: ldconfig -p and the usual directories, or only the\n"
-                    "directories in $MEMSUITE_ALLOC_LIBDIR when set.",
+                    "allocator, thread count and block size (medians over --reps): wall time,\n"
+                    "steps/s, CPU utilisation, minor/major faults, max RSS (the child's VmHWM;\n"
+                    "wait4's ru_maxrss, also in JSON, counts the parent's image too), VmRSS over\n"
+                    "time, p50/p99 latency of allocate+memcpy.\n"
+                    "Defaults suit a 2-core machine: threads = allowed CPUs, 3 reps, automatic\n"
+                    "step counts; the full default run took 1m16s on a busy 2-core VM.\n"
+                    "Libraries: ldconfig -p and the usual directories, or only the directories\n"
+                    "in $MEMSUITE_ALLOC_LIBDIR when set.  A missing one is skipped (exit 0); a\n"
+                    "failed or crashed child fails its cell (exit 1); bad options exit 2; sizes\n"
+                    "that do not fit in memory exit 3.",
                  options, NOPTIONS);
 }
 
@@ -260,7 +266,7 @@ static int check_memory(const mc_alloc_cfg_t *c, char *msg, size_t msglen)
                  "--threads", bname, tmax, c->blocks_per_thread, bmax);
         return 3;
     }
-    if (mb_mem_available(&avail) != 0)
+    if (tmax < 1 || mb_mem_available(&avail) != 0)
         return 0;   /* cannot tell: the children will report ENOMEM */
     if (mb_fits_in_memory(need, avail, tail, sizeof tail))
         return 0;

@@ -18,7 +18,6 @@
 #include "mencal.h"
 #include "timer.h"
 
-
 /* A slot: its block (kept across --nofree "frees") and whether it is full.
  * `full` is a word so the harness can turn it into a mask. */
 typedef struct {
@@ -39,7 +38,7 @@ typedef struct __attribute__((aligned(64))) {
     gate_t *start, *finish;
     int index;
     slot_t *slot;
-    unsigned char *src;            /* the fill pattern, one block */
+    unsigned char *src;       /* the fill pattern, one block */
     uint32_t *lat;            /* MC_ALLOC_LAT_CAP samples, ns */
     size_t nlat;
     uint64_t period;          /* one timed step per `period` steps */
@@ -85,14 +84,16 @@ static void gate_open(gate_t *g, bool abort)
 }
 
 /* Keep a uniform sample in a bounded array: when full, keep every other
- * sample and time half as often. */
+ * sample and time half as often (down to one timed step per 64K steps,
+ * since the --duration deadline is checked at timed steps). */
 static void lat_record(thr_t *t, uint64_t ns)
 {
     if (t->nlat == MC_ALLOC_LAT_CAP) {
         for (size_t i = 0; i < MC_ALLOC_LAT_CAP / 2; i++)
             t->lat[i] = t->lat[2 * i];
         t->nlat = MC_ALLOC_LAT_CAP / 2;
-        t->period *= 2;
+        if (t->period < MC_ALLOC_LAT_MAX_PERIOD * 16)   /* the deadline rides on it */
+            t->period *= 2;
     }
     t->lat[t->nlat++] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 }
@@ -120,8 +121,10 @@ static void pick_init(pick_t *p, uint64_t n)
 /* The blocks live in the slot table, an mmap'ed array indexed by random
  * numbers, which gcc's analyzer cannot follow: it reports each malloc here
  * as leaked.  They are freed by thread_main() after the loop. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
+#endif
 
 /* One step on slot s.  Real: a full slot is freed (--nofree: kept), an
  * empty one malloc'ed on first use and filled.  Harness: the same state
@@ -231,7 +234,9 @@ out:
     t->frees = ops - t->allocs;
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 static void real_free(thr_t *t, mc_rng_t *rng) { loop(t, rng, false, false); }
 static void real_nofree(thr_t *t, mc_rng_t *rng) { loop(t, rng, false, true); }

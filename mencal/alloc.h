@@ -13,14 +13,23 @@
  * for before it measures anything, and reports its figures on a pipe as
  * "key value" lines.  The parent samples the child's VmRSS, captures its
  * stderr (jemalloc's "<jemalloc>: Invalid conf pair" ...) and gets
- * ru_maxrss from wait4().
+ * ru_maxrss from wait4().  That figure also counts the image the child
+ * had before exec (the parent's), so the max RSS reported first is the
+ * child's own VmHWM, read by the child at the end of its loops.
+ *
+ * Harness cost (--overhead): the child runs the same steps again without
+ * malloc, free and memcpy (slot choice, bookkeeping, latency timing, the
+ * deadline checks); its time per step over the measured time per step.
+ * The branch that picks free() or malloc() from the random slot state
+ * is not in that pass: any program running this workload has it.
  *
  * Files: alloc-libs.c (allocator table, library search), alloc-worker.c
  * (the measured threads), alloc-child.c (child entry and its protocol),
  * alloc-spawn.c (parent side of one child), alloc-opts.c (options and
  * their validation), alloc-env.c (jemalloc percpu_arena pitfall, THP,
  * GLIBC_TUNABLES), alloc-render.c (text table, verdicts, result model),
- * alloc-plot.c (gnuplot chart), sc-alloc.c (the run and the descriptor). */
+ * alloc-plot.c (gnuplot chart), sc-alloc.c (the run, the descriptor and
+ * mc_alloc_main, reached through the descriptor's cli hook). */
 #ifndef MC_ALLOC_H
 #define MC_ALLOC_H
 
@@ -261,8 +270,9 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
  * with why (gnuplot missing: -ENOENT). */
 int mc_alloc_plot(const mc_alloc_run_t *r, const char *png, char *why, size_t whylen);
 
-/* sc-alloc.c: the whole `mencal run alloc` command line.  argv[0] is the
- * scenario name.  Returns the exit code. */
+/* sc-alloc.c: the whole `mencal run alloc [options]` command line: argv
+ * is mencal's own (argv[1] "run", argv[2] "alloc"), recorded as the
+ * result's command.  Returns the exit code. */
 int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop);
 
 #endif

@@ -153,7 +153,9 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     const mc_scenario_t *own = argc > 1 ? mc_scenario_find(argv[1]) : NULL;
     if (own && own->cli) {
         install_signals();
-        return own->cli(argc - 1, argv + 1, &g_stop);
+        /* cmd_run gets main's argv + 1, so argv - 1 is the whole command
+         * line ("mencal run NAME ..."), which the scenario records. */
+        return own->cli(argc + 1, argv - 1, &g_stop);
     }
     if (parse(argc, argv, cfg, pos, &npos, seen))
         return 2;

@@ -11,6 +11,7 @@
  * once, then every cell and repetition in its own child. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -315,6 +316,14 @@ static void exec_matrix(exec_t *x, const volatile sig_atomic_t *stop, bool progr
         cell_finish(x, &x->run.cell[i]);
 }
 
+static bool runs_jemalloc(const mc_alloc_cfg_t *cfg)
+{
+    for (int ai = 0; ai < cfg->nalloc; ai++)
+        if (cfg->alloc[ai] == mc_allocator_index("jemalloc"))
+            return true;
+    return false;
+}
+
 static void exec_notes(exec_t *x)
 {
     const mc_alloc_cfg_t *cfg = x->run.cfg;
@@ -325,10 +334,7 @@ static void exec_notes(exec_t *x)
                      "utilisation is at most %.0f%% and the times include waiting for a CPU",
                      cfg->threads_list[ti], env->cpus_allowed,
                      100.0 * env->cpus_allowed / cfg->threads_list[ti]);
-    bool jemalloc = false;
-    for (int ai = 0; ai < cfg->nalloc; ai++)
-        jemalloc |= strcmp(mc_allocator_at((size_t)cfg->alloc[ai])->name, "jemalloc") == 0;
-    if (env->percpu_pitfall && jemalloc)
+    if (env->percpu_pitfall && runs_jemalloc(cfg))
         run_note(&x->run, "%s", env->pitfall);
     if (env->ld_preload[0])
         run_note(&x->run, "LD_PRELOAD=%s is not passed to the children; each gets only its "
@@ -362,7 +368,12 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
     mc_alloc_cfg_t cfg;
     mc_alloc_defaults(&cfg);
     char msg[1536];
-    int rc = mc_alloc_parse(&cfg, argc, argv, msg, sizeof msg);
+    if (argc < 3) {
+        mb_error("run alloc: internal: called without 'mencal run alloc'");
+        return 2;
+    }
+    /* the options follow "mencal run alloc" */
+    int rc = mc_alloc_parse(&cfg, argc - 2, argv + 2, msg, sizeof msg);
     if (rc) {
         mb_error("run alloc: %s%s", msg, rc == 2 ? "; see 'mencal run alloc --help'" : "");
         return rc;
@@ -375,10 +386,8 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
         mb_log_quiet(1);
     mc_alloc_env_t env;
     mc_alloc_env_collect(&env, &cfg);
-    if (env.percpu_pitfall && mc_allocator_index("jemalloc") >= 0)
-        for (int ai = 0; ai < cfg.nalloc; ai++)
-            if (cfg.alloc[ai] == mc_allocator_index("jemalloc"))
-                mb_warn("alloc: %s", env.pitfall);
+    if (env.percpu_pitfall && runs_jemalloc(&cfg))
+        mb_warn("alloc: %s", env.pitfall);
 
     mb_out_t out;
     if (mb_out_open(&out, cfg.output, msg, sizeof msg) != 0) {
@@ -408,7 +417,7 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
         mb_sysinfo_t *si = calloc(1, sizeof *si);
         if (si)
             mb_sysinfo_collect(si);
-        rc = mc_alloc_render_model(&x->run, si, argc + 1, argv - 1, cfg.fmt, out.f);
+        rc = mc_alloc_render_model(&x->run, si, argc, argv, cfg.fmt, out.f);
         free(si);
     }
     if (rc) {
@@ -556,4 +565,5 @@ const mc_scenario_t mc_sc_alloc = {
     .options = alloc_options,
     .supported = alloc_supported,
     .run = alloc_run,
+    .cli = mc_alloc_main,
 };

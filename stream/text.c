@@ -76,10 +76,8 @@ static void table(const st_outcome_t *o, FILE *f)
     fputs(HLINE, f);
 }
 
-static void validation(const st_outcome_t *o, FILE *f)
+void st_text_validation(const st_validation_t *v, FILE *f)
 {
-    const st_validation_t *v = o->val;
-
     for (int i = 0; i < 3; i++) {
         const st_array_check_t *a = &v->arr[i];
         if (a->ok)
@@ -113,6 +111,6 @@ int st_text_render(const st_outcome_t *o, FILE *f)
     header(o, f);
     clock_block(o, f);
     table(o, f);
-    validation(o, f);
+    st_text_validation(o->val, f);
     return ferror(f) ? -1 : 0;
 }

@@ -20,5 +20,7 @@ typedef struct {
 
 void st_text_ticks(const st_run_t *run, st_ticks_t *t);
 int st_text_render(const st_outcome_t *o, FILE *f);
+/* STREAM's validation lines and the closing HLINE (also stream_mpi's). */
+void st_text_validation(const st_validation_t *v, FILE *f);
 
 #endif

@@ -87,6 +87,7 @@ ms_bench_need_bytes() { printf '%s\n' "$(( $(ms_bench_field "$1" 3) * $2 ))"; }
 # 4x LLC is run on purpose (the "1x" row): the tools are told so, and
 # label the result.
 MS_CELL_LLC=0
+MS_CELL_QUICK=0     # 1 under run --quick: the timed scenarios run short
 ms_cell_in_cache() { [ "$MS_CELL_LLC" -gt 0 ] && [ "$1" -lt $((4 * MS_CELL_LLC)) ]; }
 
 # --- per-tool argument builders: fill MS_ARGV (after the tool path) ---
@@ -109,6 +110,12 @@ ms_argv_mencal() {
         concurrent) MS_ARGV=(run concurrent --size "$2" --procs "$3") ;;
         *) MS_ARGV=(run "$1" --size "$2" --threads "$3") ;;
     esac
+    if [ "$MS_CELL_QUICK" = 1 ]; then
+        case "$1" in
+            concurrent) MS_ARGV+=(--duration 1) ;;
+            stability) MS_ARGV+=(--iterations 3 --interval 1) ;;
+        esac
+    fi
     MS_ARGV+=(--reps "$4" --format json --output "$5")
     if ms_cell_in_cache "$2"; then MS_ARGV+=(--allow-cache); fi
 }

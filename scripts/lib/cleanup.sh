@@ -12,7 +12,11 @@ MS_CLEANUPS=()
 MS_CHILD=""                 # pid of the running benchmark, if any
 MS_SIGNAL=""                # INT/TERM/HUP once a signal arrived
 
-ms_at_exit() { MS_CLEANUPS+=("$1"); }
+ms_at_exit() {              # once per name
+    local f
+    for f in "${MS_CLEANUPS[@]}"; do [ "$f" = "$1" ] && return 0; done
+    MS_CLEANUPS+=("$1")
+}
 ms_at_exit_remove() {       # drop a registration (after a manual call)
     local i
     for i in "${!MS_CLEANUPS[@]}"; do

@@ -257,9 +257,7 @@ ms_check_record() {
     fi
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
-        local tool
-        tool=$(ms_res_tool "${files[0]}")
-        runjson=$(jq -n --arg b "$tool" '{ bench: $b }')
+        runjson=$(ms_res_run_block "${files[0]}")
         if [ -n "$bench$size$threads$reps$bind" ]; then
             ms_check_setup "$bench" "$size" "$threads" "$reps" "$bind"
             runjson=$(ms_check_runjson)

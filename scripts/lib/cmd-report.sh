@@ -42,7 +42,9 @@ cmd_report() {
     [ "${#dirs[@]}" -eq 1 ] || ms_usage_error "needs one results directory (got ${#dirs[@]}); see 'memsuite help report'"
     local d="${dirs[0]}"
     ms_rundir_check "$d"
-    [ -f "$d/summary.csv" ] || ms_rundir_summary "$d"
+    local csv
+    csv=$(ms_mktemp)
+    ms_rundir_summary "$d" "$csv"
 
     local llc peak peaknote
     llc=$(jq -r '.config.llc_bytes // 0' "$d/run.json")
@@ -54,15 +56,15 @@ cmd_report() {
     fi
 
     ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote"
-    ms_report_tables "$d/summary.csv" "$md" "$llc" "$cvmax"
+    ms_report_tables "$csv" "$md" "$llc" "$cvmax"
     local health
     health=$(ms_mktemp)
-    ms_health "$d/summary.csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin" >"$health"
+    ms_health "$csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin" >"$health"
     ms_report_health "$health" "$md"
     if [ "$plots" = 1 ]; then
         ms_use plot
         local -a pngs
-        mapfile -t pngs < <(ms_plot_dir "$d")
+        mapfile -t pngs < <(ms_plot_dir "$d" "$csv")
         echo
         if [ "$md" = 1 ]; then
             echo "## Plots"

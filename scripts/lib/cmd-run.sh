@@ -29,7 +29,8 @@
 #   --resume DIR     finish an interrupted run with its stored plan
 #   --dry-run        print the plan and the commands; run nothing
 #   --quick          a smoke run: sizes 1x,4x LLC (at most 256 MiB),
-#                    1 repetition, no cooldown
+#                    1 repetition, no cooldown, mencal's timed scenarios
+#                    shortened (concurrent 1 s, stability 3 x 1 s)
 #   --enforce        as root: governor performance on every CPU and SMT
 #                    off for the run; the prior state is saved first and
 #                    restored on every exit path
@@ -97,6 +98,7 @@ cmd_run() {
     elif [ "$quick" = 1 ]; then
         MS_RUN_REPS=1
     fi
+    MS_CELL_QUICK="$quick"
     if [ -n "$cooldown" ]; then
         v=$(ms_parse_uint_opt --cooldown "$cooldown" 3600) || ms_usage_error "$v"
         MS_RUN_COOLDOWN="$v"
@@ -282,6 +284,8 @@ ms_run_print_plan() {
 ms_run_new() {
     local d="$1" plan="$2"
     ms_use facts
+    MS_RUN_DIR="$d"
+    ms_at_exit ms_run_mark_stopped
     {
         printf '#id\tbench\tscenario\tsize_bytes\tthreads\treps\n'
         cat -- "$plan"
@@ -300,12 +304,12 @@ ms_run_new() {
         --arg cooldown "$MS_RUN_COOLDOWN" --arg tunables "$MS_RUN_TUNABLES" \
         --arg llc "${MS_LLC_BYTES:-0}" --arg enforce "${MS_ENFORCE_SUMMARY:-}" \
         --arg profile "${MS_PROF_STATE:+$MS_PROF_NAME}" \
-        --arg cells "$(wc -l <"$plan")" --argjson args "$(ms_json_array "${MS_RUN_ARGS[@]}")" '
+        --arg quick "$MS_CELL_QUICK" --arg cells "$(wc -l <"$plan")" --argjson args "$(ms_json_array "${MS_RUN_ARGS[@]}")" '
         { schema: $schema, memsuite_version: $version, created: $created, host: $host,
           complete: false, status: "running", args: $args,
           config: { benches: $benches, sizes_bytes: $sizes, threads: $threads,
                     reps: (if $reps == "" then null else ($reps | tonumber) end),
-                    bind: $bind, cooldown_s: ($cooldown | tonumber),
+                    bind: $bind, cooldown_s: ($cooldown | tonumber), quick: ($quick == "1"),
                     glibc_tunables: (if $tunables == "" then null else $tunables end),
                     llc_bytes: ($llc | tonumber),
                     enforce: (if $enforce == "" then null else $enforce end),
@@ -326,6 +330,7 @@ ms_run_resume() {
     MS_RUN_BIND=$(ms_run_json_get "$d" '.config.bind // "none"')
     MS_RUN_TUNABLES=$(ms_run_json_get "$d" '.config.glibc_tunables // ""')
     MS_CELL_LLC=$(ms_run_json_get "$d" '.config.llc_bytes // 0')
+    if [ "$(ms_run_json_get "$d" '.config.quick // false')" = true ]; then MS_CELL_QUICK=1; fi
     if [ "$(ms_run_json_get "$d" '.complete')" = true ]; then
         ms_note "$d is already complete; nothing to resume"
         return 0
@@ -367,6 +372,10 @@ ms_run_mark_stopped() {
     local d="$MS_RUN_DIR" status=failed
     MS_RUN_DIR=""
     [ -n "$MS_SIGNAL" ] && status="interrupted by SIG$MS_SIGNAL"
+    if [ ! -f "$d/run.json" ] || [ ! -f "$d/plan.tsv" ]; then
+        ms_note "$d: stopped ($status) before any cell ran"
+        return 0
+    fi
     rm -f -- "$d"/cells/*.tmp.* 2>/dev/null
     ms_run_json_update "$d" '.complete = false | .status = $s' --arg s "$status"
     ms_rundir_summary "$d"

@@ -40,8 +40,11 @@ ms_compare_dirs() {
     local a="$1" b="$2" all="$3" md="$4" k va vb n=0
     ms_rundir_check "$a"
     ms_rundir_check "$b"
-    [ -f "$a/summary.csv" ] || ms_rundir_summary "$a"
-    [ -f "$b/summary.csv" ] || ms_rundir_summary "$b"
+    local csva csvb
+    csva=$(ms_mktemp)
+    csvb=$(ms_mktemp)
+    ms_rundir_summary "$a" "$csva"
+    ms_rundir_summary "$b" "$csvb"
     local ha hb
     ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
     hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
@@ -99,5 +102,5 @@ ms_compare_dirs() {
             }
             print ""
             printf "%d row(s); %d change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2); ?: CV unknown)\n", n, marked
-        }' "$a/summary.csv" "$b/summary.csv"
+        }' "$csva" "$csvb"
 }

@@ -43,13 +43,12 @@ ms_plot_render() {
     printf '%s\n' "$out"
 }
 
-# ms_plot_dir DIR: every plot the data allows; prints the PNG paths
+# ms_plot_dir DIR SUMMARY_CSV: every plot the data allows; prints the PNG paths
 ms_plot_dir() {
-    local d="$1" work g bench scen maxsize maxt r n label
+    local d="$1" csv="$2" work g bench scen maxsize maxt r n label
     ms_require_cmd gnuplot "install gnuplot-nox for --plots"
     mkdir -p -- "$d/plots" 2>/dev/null || ms_die "$MS_EX_ENV" "cannot create $d/plots"
     work=$(ms_mktemp -d)
-    local csv="$d/summary.csv"
     local -a groups recs specs
     mapfile -t groups < <(awk -F, 'NR > 1 && $14 == 1 && $15 != "" && !s[$2 "," $3]++ { print $2 "," $3 }' "$csv")
     for g in "${groups[@]}"; do

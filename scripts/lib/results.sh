@@ -41,15 +41,18 @@ def metrics_of:
 def mbps_factor(u):
     {"B/s": 0.000001, "KB/s": 0.001, "KiB/s": 0.001024, "MB/s": 1, "MiB/s": 1.048576,
      "GB/s": 1000, "GiB/s": 1073.741824, "TB/s": 1000000}[u];
-# The run-to-run CV of a record: its headline metric'"'"'s stats.cv, else a
-# "cv*" metric in fraction units, else the first stats.cv of the record
-# (stream keeps the stats on its times, whose CV is the rate'"'"'s).
-def record_cv($prim):
+# The repetition statistics of a record: its headline metric'"'"'s stats,
+# else the first stats in the record (stream keeps them on its times,
+# whose CV is the rate'"'"'s).  [n, cv]; cv is "" below 2 repetitions.
+def record_stats($prim):
     . as $m
-    | ($m[$prim].stats.cv
-       // first($m | to_entries[] | select((.key | startswith("cv")) and (.value.unit // "") == "fraction") | .value.value)
-       // first($m | to_entries[] | .value.stats.cv // empty)
-       // "");
+    | ($m[$prim].stats // first($m | to_entries[] | .value.stats // empty) // {}) as $s
+    | ($s.n // "") as $n
+    | [ $n,
+        (if $n != "" and $n < 2 then ""
+         else ($s.cv
+               // first($m | to_entries[] | select((.key | startswith("cv")) and (.value.unit // "") == "fraction") | .value.value)
+               // "") end) ];
 def primary_of($prefs):
     . as $m
     | (first($prefs[] as $p | select($m[$p] != null) | $p)
@@ -98,7 +101,7 @@ ms_res_records() { jq -r '.records[]?.name' "$1"; }
 
 # ms_res_flatten FILE: one TSV line per metric:
 #   record metric unit value n cv median primary(1|0) value_mbps
-# (the headline metric's cv is the record's run-to-run CV, see record_cv)
+# (the headline metric's n and cv are the record's, see record_stats)
 # value is "NA" when the tool reported it unavailable; value_mbps is empty
 # when the unit is not a rate.
 ms_res_flatten() {
@@ -106,19 +109,33 @@ ms_res_flatten() {
         .records[]? as $r
         | ($r | metrics_of) as $m
         | ($m | primary_of($prefs)) as $prim
-        | ($m | record_cv($prim)) as $rcv
+        | ($m | record_stats($prim)) as $rs
         | $m | to_entries[]
         | [ ($r.name // "?" | tostring | gsub("[\t\n,]"; " ")),
             (.key | gsub("[\t\n,]"; " ")),
             (.value.unit // ""),
             (if .value.value == null then "NA" else .value.value end),
-            (.value.stats.n // ""),
-            (if .key == $prim then $rcv else (.value.stats.cv // "") end),
+            (if .key == $prim then $rs[0] else (.value.stats.n // "") end),
+            (if .key == $prim then $rs[1] else (.value.stats.cv // "") end),
             (.value.stats.median // ""),
             (if .key == $prim then 1 else 0 end),
             (if .value.value != null and mbps_factor(.value.unit // "") != null
              then .value.value * mbps_factor(.value.unit) else "" end) ]
         | @tsv' "$1"
+}
+
+# ms_res_run_block FILE: how the result was run, as a reference "run"
+# object {bench, size_bytes, threads, reps} (members that cannot be told
+# are left out).  stream: config.array_bytes, config.ntimes - 1; mbw:
+# config.array_bytes, config.runs; mencal: config.size_bytes, config.reps.
+ms_res_run_block() {
+    jq -c '
+        { bench: (if .tool == "mencal" and (.config.scenarios | type) == "array"
+                  then "mencal:\(.config.scenarios[0])" else (.tool // empty) end),
+          size_bytes: (.config.array_bytes // .config.size_bytes // empty),
+          threads: (.threads.counted // .config.threads // empty),
+          reps: (if .config.ntimes then .config.ntimes - 1 else (.config.runs // .config.reps // empty) end) }
+        | with_entries(select(.value != null and (.value | type) != "object"))' "$1" 2>/dev/null || echo '{}'
 }
 
 # ms_res_value FILE RECORD METRIC: the value (empty when absent or null)

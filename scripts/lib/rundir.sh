@@ -70,11 +70,13 @@ ms_rundir_cell_done() {   # DIR ID
     [ -f "$f" ] && [ "$(ms_res_state "$f")" = complete ]
 }
 
-# Rebuild summary.csv from the plan and every finished cell.
+# Rebuild summary.csv from the plan and every finished cell; with OUT,
+# write there instead (report and compare read the cells afresh, and may
+# not be able to write to DIR).
 ms_rundir_summary() {
-    local d="$1" id bench scen size threads reps bind tmp
+    local d="$1" id bench scen size threads reps bind tmp dest="${2:-$1/summary.csv}"
     bind=$(ms_run_json_get "$d" '.config.bind // "none"')
-    tmp=$(mktemp "$d/.summary.XXXXXX") || return 1
+    tmp=$(mktemp "$(dirname -- "$dest")/.summary.XXXXXX") || return 1
     {
         printf '%s\n' "$MS_SUMMARY_HEADER"
         while IFS=$'\t' read -r id bench scen size threads reps; do
@@ -84,7 +86,7 @@ ms_rundir_summary() {
                     $1 = $1; print pre, $0 }'
         done < <(ms_rundir_cells "$d")
     } >"$tmp"
-    mv -f -- "$tmp" "$d/summary.csv"
+    mv -f -- "$tmp" "$dest"
 }
 
 # Count finished cells.
