@@ -98,6 +98,9 @@ install: all
 	install -m 0755 scripts/memsuite $(DESTDIR)$(PREFIX)/bin/memsuite
 	install -m 0644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 docs/result.schema.json $(DESTDIR)$(PREFIX)/share/memsuite/
+	install -d $(DESTDIR)$(PREFIX)/share/memsuite/lib $(DESTDIR)$(PREFIX)/share/memsuite/profiles
+	install -m 0644 scripts/lib/*.sh $(DESTDIR)$(PREFIX)/share/memsuite/lib/
+	install -m 0644 scripts/profiles/*.profile $(DESTDIR)$(PREFIX)/share/memsuite/profiles/
 
 clean:
 	rm -rf build build-sanitize bin

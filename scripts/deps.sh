@@ -13,13 +13,13 @@ set -euo pipefail
 # Allocators for mencal alloc: jemalloc, tcmalloc (gperftools), mimalloc.
 DEBIAN_PKGS=(
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
-    bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox
+    bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
     likwid sysbench mbw
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
 )
 RHEL_PKGS=(
     gcc make numactl-devel numactl papi-devel papi dmidecode
-    bats jq python3-jsonschema ShellCheck cppcheck gnuplot
+    bats jq python3-jsonschema ShellCheck cppcheck gnuplot file
     likwid sysbench
     jemalloc gperftools-libs mimalloc
 )

@@ -40,7 +40,7 @@ done
 echo "lint: shellcheck"
 if command -v shellcheck >/dev/null; then
     mapfile -t sh < <(grep -rlE '^#!.*(bash|sh)' scripts .ci tests/run-tests.sh 2>/dev/null)
-    shellcheck -x "${sh[@]}" || status=1
+    shellcheck -x "${sh[@]}" scripts/lib/*.sh || status=1
     shellcheck -s bash -e SC2034,SC2154 tests/bats/test_helper.bash || status=1
 else
     echo "lint: shellcheck missing; run 'make deps'" >&2; status=1

@@ -32,6 +32,7 @@ static void rank_json(mb_json_t *j, const st_mpi_summary_t *s, const st_mpi_rank
     else
         mb_json_unavailable(j, "cpus", "sched_getaffinity failed");
     mb_json_int(j, "allowed_cpus", r->allowed_cpus);
+    mb_json_int(j, "online_cpus", r->online_cpus);
     mb_json_int(j, "threads", r->threads);
     mb_json_uint(j, "elements", r->n);
     rates_json(j, s, r->rate_mbps);
@@ -70,6 +71,8 @@ static void config_more(mb_json_t *j, const void *ctx)
                                    "bytes count the aggregate");
     mb_json_string(j, "rank_rate_rule", "each rank's kernel alone (before the closing barrier) "
                                         "over its own part; best over rounds 2..N");
+    if (s->inject_rank >= 0)
+        mb_json_int(j, "inject_rank", s->inject_rank);
     mb_json_array_begin(j, "failed_ranks");
     for (int r = 0; r < s->ranks; r++)
         if (!s->rank[r].valid)
@@ -86,7 +89,12 @@ static void config_more(mb_json_t *j, const void *ctx)
         mb_json_string(j, "host", x->host);
         mb_json_int(j, "ranks", x->nranks);
         mb_json_int(j, "first_rank", x->first_rank);
-        mb_json_int(j, "allowed_cpus", x->cpus);
+        if (x->cpus >= 0)
+            mb_json_int(j, "allowed_cpus", x->cpus);
+        else
+            mb_json_unavailable(j, "allowed_cpus", "a rank's CPU list could not be read");
+        mb_json_int(j, "online_cpus", x->online_cpus);
+        mb_json_int(j, "threads", x->threads);
         mb_json_uint(j, "elements", x->n);
         rates_json(j, s, x->rate_mbps);
         mb_json_bool(j, "validated", x->valid);

@@ -51,6 +51,7 @@ void st_mpi_rank_fill(st_mpi_rank_t *r, const st_mpi_world_t *w, const st_plan_t
     r->allowed_cpus = cpu_list(r->cpus, sizeof r->cpus);
     if (r->allowed_cpus < 0)
         r->allowed_cpus = aff->allowed_cpus;
+    r->online_cpus = aff->online_cpus;
     r->threads = aff->counted;
     r->n = p->n;
     for (size_t i = 0; i < p->nkernels; i++) {
@@ -83,6 +84,31 @@ void st_mpi_rank_fill(st_mpi_rank_t *r, const st_mpi_world_t *w, const st_plan_t
         snprintf(r->reason, sizeof r->reason, "%s", p->reasons[0]);
 }
 
+/* Adds a CPU list ("0-3,8") to set; false when it does not parse. */
+static bool list_to_set(const char *s, cpu_set_t *set)
+{
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s || a < 0)
+            return false;
+        if (*end == '-') {
+            s = end + 1;
+            b = strtol(s, &end, 10);
+            if (end == s || b < a)
+                return false;
+        }
+        for (long c = a; c <= b && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, set);
+        s = end;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return false;
+    }
+    return true;
+}
+
 static const st_mpi_rank_t *sort_base;
 
 static int by_host(const void *x, const void *y)
@@ -96,6 +122,8 @@ static int build_hosts(st_mpi_summary_t *s, size_t nkernels)
 {
     int *idx = malloc((size_t)s->ranks * sizeof *idx);
     int *first_of = NULL;
+    cpu_set_t cpus;
+    bool union_ok = true;
 
     s->host = calloc((size_t)s->ranks, sizeof *s->host);
     if (!idx || !s->host) {
@@ -111,20 +139,29 @@ static int build_hosts(st_mpi_summary_t *s, size_t nkernels)
         const st_mpi_rank_t *r = &s->rank[idx[j]];
         st_mpi_host_t *h;
         if (s->nhosts == 0 || strcmp(s->host[s->nhosts - 1].host, r->host) != 0) {
+            if (s->nhosts > 0)
+                s->host[s->nhosts - 1].cpus = union_ok ? CPU_COUNT(&cpus) : -1;
             h = &s->host[s->nhosts++];
             snprintf(h->host, sizeof h->host, "%s", r->host);
             h->first_rank = r->rank;
             h->valid = true;
+            CPU_ZERO(&cpus);
+            union_ok = true;
         }
         h = &s->host[s->nhosts - 1];
         h->nranks++;
-        h->cpus += r->allowed_cpus > 0 ? r->allowed_cpus : 0;
+        union_ok = union_ok && r->cpus[0] && list_to_set(r->cpus, &cpus);
+        if (r->online_cpus > h->online_cpus)
+            h->online_cpus = r->online_cpus;
+        h->threads += r->threads;
         h->n += r->n;
         h->valid = h->valid && r->valid;
         for (size_t i = 0; i < nkernels; i++)
             if (isfinite(r->rate_mbps[i]))
                 h->rate_mbps[i] += r->rate_mbps[i];
     }
+    if (s->nhosts > 0)
+        s->host[s->nhosts - 1].cpus = union_ok ? CPU_COUNT(&cpus) : -1;
     /* Order of first rank: rank 0's host first. */
     first_of = idx;
     for (int a = 1; a < s->nhosts; a++) {

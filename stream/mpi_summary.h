@@ -29,6 +29,7 @@ typedef struct {
     char host[ST_MPI_HOST_MAX];
     char cpus[160];                       /* allowed CPUs as a list ("0-3,8"); "" unknown */
     int32_t allowed_cpus;
+    int32_t online_cpus;                  /* of the host */
     int32_t threads;                      /* OpenMP threads that ran */
     uint64_t n;                           /* elements per array */
     double best_own_s[ST_MAX_KERNELS];    /* min kernel-only time, rounds 2..N (0: none) */
@@ -55,7 +56,9 @@ typedef struct {
     char host[ST_MPI_HOST_MAX];
     int nranks;
     int first_rank;                       /* lowest rank on the host */
-    int cpus;                             /* allowed CPUs summed over its ranks */
+    int cpus;                             /* CPUs its ranks may use (union of their masks) */
+    int online_cpus;
+    int threads;                          /* threads over its ranks */
     uint64_t n;                           /* elements per array over its ranks */
     double rate_mbps[ST_MAX_KERNELS];     /* sum of its ranks' rates */
     bool valid;
@@ -79,6 +82,7 @@ typedef struct {
     bool split_even;                      /* n_total divides by ranks (or star) */
     size_t part_big, part_small;          /* the two part sizes (equal when even) */
     size_t nbig;                          /* ranks holding part_big */
+    int inject_rank;                      /* --inject-error's rank; -1 none (set by the caller) */
 } st_mpi_summary_t;
 
 /* Builds the summary on rank 0.  times_all: ranks x (nkernels x ntimes),

@@ -33,7 +33,10 @@ int st_mpi_world_init(st_mpi_world_t *w, char *msg, size_t msglen)
     } else {
         name[len] = '\0';
     }
-    snprintf(w->host, sizeof w->host, "%s", name);
+    /* Truncated on purpose: host names are at most 63 bytes (HOST_NAME_MAX). */
+    len = (int)strnlen(name, sizeof w->host - 1);
+    memcpy(w->host, name, (size_t)len);
+    w->host[len] = '\0';
 
     w->hosts = calloc((size_t)w->ranks, sizeof *w->hosts);
     if (!w->hosts) {
@@ -135,7 +138,8 @@ static void backoff(unsigned long spins, double waited_s)
     nanosleep(&ts, NULL);
 }
 
-void st_mpi_wait(const st_mpi_world_t *w, MPI_Request *req, const char *what)
+static void wait_limit(const st_mpi_world_t *w, MPI_Request *req, const char *what,
+                       double limit_s)
 {
     const double start = mb_now_s();
     unsigned long spins = 0;
@@ -151,11 +155,16 @@ void st_mpi_wait(const st_mpi_world_t *w, MPI_Request *req, const char *what)
         if (done)
             return;
         waited = mb_now_s() - start;
-        if (waited > w->timeout_s)
+        if (waited > limit_s)
             st_mpi_die(w, 1, "%s did not complete within %.0f s: another rank died or hangs "
-                       "(--timeout sets the limit)", what, w->timeout_s);
+                       "(--timeout sets the limit)", what, limit_s);
         backoff(++spins, waited);
     }
+}
+
+void st_mpi_wait(const st_mpi_world_t *w, MPI_Request *req, const char *what)
+{
+    wait_limit(w, req, what, w->timeout_s);
 }
 
 int st_mpi_barrier(void *ctx)
@@ -275,7 +284,9 @@ void st_mpi_checkpoint(const st_mpi_world_t *w, const char *phase)
     rc = MPI_Irecv(&tok, 1, MPI_INT, 0, ST_TAG_GO, MPI_COMM_WORLD, &req);
     if (rc != MPI_SUCCESS)
         st_mpi_die(w, 1, "%s failed: %s", what, mpi_err(rc, err));
-    st_mpi_wait(w, &req, what);
+    /* Longer than rank 0 waits for the others: when a rank is missing,
+     * rank 0's message (which names it) comes first. */
+    wait_limit(w, &req, what, 2.0 * w->timeout_s + 1.0);
 }
 
 void st_mpi_allreduce_int(const st_mpi_world_t *w, int *v, MPI_Op op, const char *what)

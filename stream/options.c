@@ -150,7 +150,7 @@ int st_options_parse_ext(int argc, char **argv, st_options_t *o, const mb_opt_t 
                          size_t nextra, char *msg, size_t msglen)
 {
     char *pos[argc > 0 ? argc : 1];
-    size_t n;
+    size_t n = 0;
     mb_opt_t *table = joined_table(extra, nextra, &n);
     bool *seen = calloc(n, sizeof *seen);
     mb_opts_out_t out = { 0, pos, seen };
@@ -198,7 +198,7 @@ void st_options_help(FILE *f)
 
 void st_options_help_ext(FILE *f, const char *usage, const mb_opt_t *extra, size_t nextra)
 {
-    size_t n;
+    size_t n = 0;
     mb_opt_t *table = joined_table(extra, nextra, &n);
 
     if (!table) {

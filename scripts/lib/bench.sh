@@ -76,6 +76,21 @@ ms_bench_list_parse() {
     printf '%s\n' "${out[@]}" | awk '!seen[$0]++'
 }
 
+# ms_bench_check_scenario BENCH SCENARIO: when the tool can list its
+# scenarios (mencal list), an unknown one is refused before the run;
+# prints why and returns 1.
+ms_bench_check_scenario() {
+    local bench="$1" scen="$2" path list
+    [ "$bench" = mencal ] && [ "$scen" != sweep ] || return 0
+    path=$(ms_tool_path mencal) || return 0
+    list=$("$path" list 2>/dev/null | awk '/^[a-z]/ { print $1 }') || return 0
+    [ -n "$list" ] || return 0
+    if ! grep -qxF -- "$scen" <<<"$list"; then
+        printf "mencal has no scenario '%s' (it has: %s, and memsuite's sweep)\n" "$scen" "$(paste -sd, - <<<"$list")"
+        return 1
+    fi
+}
+
 ms_bench_reps() {            # ms_bench_reps NAME REPS_OPTION
     if [ -n "$2" ]; then printf '%s\n' "$2"; else ms_bench_field "$1" 6; fi
 }

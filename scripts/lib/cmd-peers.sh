@@ -1,19 +1,21 @@
 # Summary: run the peer-comparison scripts (scripts/peers-*.sh) and show their output
-# Usage: memsuite peers [NAME...]
+# Usage: memsuite peers [NAME...] [-- ARGS...]
 #
 # Runs each scripts/peers-<name>.sh that exists (peers-stream.sh,
 # peers-mbw.sh, peers-mencal.sh: memsuite's tools next to established
 # implementations), or only the NAMEs given, and prints their output under
-# a "== peers-<name>.sh ==" heading.  MEMSUITE_PEERS_DIR overrides the
+# a "== peers-<name>.sh ==" heading.  ARGS after "--" go to every script
+# (e.g. memsuite peers stream -- --size 256MiB --rounds 5).  MEMSUITE_PEERS_DIR overrides the
 # directory.  Exit 0 when every script succeeded, 1 when one failed, 3
 # when there is no script to run.
 
 cmd_peers() {
     local dir f n rc=0 ran=0 status
-    local -a want=() files=()
+    local -a want=() files=() pass=()
     while [ $# -gt 0 ]; do
         case "$1" in
             -h|--help) ms_cmd_help ;;
+            --) shift; pass=("$@"); break ;;
             -*) ms_unknown_option "$1" ;;
             *) [[ "$1" =~ ^[a-z0-9_-]+$ ]] || ms_usage_error "invalid peer name '$1'"
                want+=("$1") ;;
@@ -37,7 +39,7 @@ cmd_peers() {
     for f in "${files[@]}"; do
         printf '== %s ==\n' "${f##*/}"
         status=0
-        MEMSUITE_BIN="${MEMSUITE_BIN:-}" bash "$f" </dev/null || status=$?
+        bash "$f" "${pass[@]}" </dev/null || status=$?
         ran=$((ran + 1))
         if [ "$status" -ne 0 ]; then
             printf '== %s: exit %s ==\n' "${f##*/}" "$status"

@@ -181,7 +181,7 @@ cmd_run() {
     ms_lock_take
 
     if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
-        ms_rundir_create "$out"
+        ms_rundir_create "$out" bare
         ms_rundir_create "$out/baseline"
         ms_rundir_create "$out/$MS_PROF_NAME"
     else
@@ -250,10 +250,14 @@ ms_run_plan() {
 }
 
 ms_run_require_tools() {
-    local tool _ bench
-    while IFS=$'\t' read -r _ bench _; do
+    local tool _ bench scen why
+    local -A checked=()
+    while IFS=$'\t' read -r _ bench scen _; do
+        [ -n "${checked[$bench:$scen]:-}" ] && continue
+        checked[$bench:$scen]=1
         tool=$(ms_bench_field "$bench" 2)
         ms_tool_require "$tool" >/dev/null
+        why=$(ms_bench_check_scenario "$bench" "$scen") || ms_usage_error "--bench: $why"
     done <"$1"
     if [[ "$MS_RUN_BIND" == node:* ]]; then
         ms_require_cmd numactl "--bind node:N needs it: apt-get install numactl"

@@ -96,7 +96,6 @@ ms_tool_require() {  # ms_tool_require NAME -> prints the path or dies (3)
 
 # Numbers and words used by the option parsers.
 ms_is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
-ms_is_number() { [[ "$1" =~ ^[0-9]+([.][0-9]+)?$ ]]; }
 # ms_need_arg OPTION VALUE-COUNT: dies unless an option has its value.
 ms_need_arg() {
     [ "$2" -ge 2 ] || ms_usage_error "option $1 needs a value; see 'memsuite help $MS_CMD'"

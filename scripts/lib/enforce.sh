@@ -96,10 +96,14 @@ ms_enforce_apply() {
     done
     local ngov=0
     for item in "${plan[@]}"; do [[ "$item" == governor.* ]] && ngov=$((ngov + 1)); done
-    MS_ENFORCE_SUMMARY="governor=performance on $ngov cpu(s)"
+    local -a done_list=()
+    [ "$ngov" -gt 0 ] && done_list+=("governor=performance on $ngov cpu(s)")
     for item in "${plan[@]}"; do
-        [[ "$item" == governor.* ]] || MS_ENFORCE_SUMMARY+=", $item"
+        [[ "$item" == governor.* ]] || done_list+=("$item")
     done
+    [ "${#done_list[@]}" -gt 0 ] || done_list=("nothing to change")
+    MS_ENFORCE_SUMMARY=$(IFS=,; printf '%s' "${done_list[*]}")
+    MS_ENFORCE_SUMMARY="${MS_ENFORCE_SUMMARY//,/, }"
     for why in "${skipped[@]}"; do MS_ENFORCE_SUMMARY+="; skipped ${why}"; done
     ms_note "enforce: $MS_ENFORCE_SUMMARY"
 }

@@ -95,9 +95,6 @@ ms_res_check() {
 
 ms_res_complete() { [ "$(ms_res_state "$1")" = complete ]; }
 ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
-ms_res_llc_bytes() { jq -r '.llc.total_bytes // empty' "$1" 2>/dev/null; }
-ms_res_warnings() { jq -r '.warnings[]? | tostring' "$1" 2>/dev/null; }
-ms_res_records() { jq -r '.records[]?.name' "$1"; }
 
 # ms_res_flatten FILE: one TSV line per metric:
 #   record metric unit value n cv median primary(1|0) value_mbps

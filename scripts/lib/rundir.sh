@@ -15,8 +15,9 @@ ms_use results
 
 MS_SUMMARY_HEADER="cell,bench,scenario,size_bytes,threads,bind,record,metric,unit,value,n,cv,median,primary,value_mbps"
 
-# Create an empty results directory (dies 2 when it holds files, 3 when
-# it cannot be created or written).
+# ms_rundir_create DIR [bare]: create an empty results directory (dies 2
+# when it holds files, 3 when it cannot be created or written); "bare"
+# leaves out cells/ and logs/ (the parent of a --baseline pair).
 ms_rundir_create() {
     local d="$1" probe
     if [ -e "$d" ] && [ ! -d "$d" ]; then
@@ -30,7 +31,7 @@ ms_rundir_create() {
     probe=$(mktemp "$d/.probe.XXXXXX" 2>/dev/null) ||
         ms_die "$MS_EX_ENV" "results directory $d is not writable; choose a writable --out"
     rm -f -- "$probe"
-    mkdir -p -- "$d/cells" "$d/logs"
+    [ "${2:-}" = bare ] || mkdir -p -- "$d/cells" "$d/logs"
 }
 
 # ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version.

@@ -78,7 +78,6 @@ ms_topology() {
     return 0
 }
 ms_physical_cores() { ms_topology; printf '%s\n' "$MS_TOPO_CORES"; }
-ms_socket_count() { ms_topology; printf '%s\n' "$MS_TOPO_SOCKETS"; }
 
 # NUMA node numbers with CPUs (memory-only nodes are not bind targets).
 ms_numa_nodes() {

@@ -147,6 +147,9 @@ C="$FIXTURES/memsuite-check"
     # median factor 1.05; range (1.10 - 1.00) / 1.05 = 9.5%, x 1.5 = 14.3%
     run jq -r '.metrics[] | select(.record == "Copy") | "\(.expected) \(.lower_pct)"' ref.json
     assert_output "19593.7 14.3"
+    # the run block comes from the result: a later check reruns the same
+    run jq -r '.run | "\(.bench) \(.size_bytes) \(.threads) \(.reps)"' ref.json
+    assert_output "stream 134217728 2 10"
     run "$MS" check --ref ref.json --result r2.json
     assert_success
 }

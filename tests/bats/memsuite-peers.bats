@@ -44,3 +44,10 @@ peer() {    # peer NAME BODY
     assert_failure 3
     assert_output "memsuite: peers: no peer scripts (peers-*.sh) in $SANDBOX/empty"
 }
+
+@test "arguments after -- reach every script" {
+    peer stream 'echo "args: $*"'
+    run "$MS" peers stream -- --size 256MiB --rounds 5
+    assert_success
+    assert_line "args: --size 256MiB --rounds 5"
+}

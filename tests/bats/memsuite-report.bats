@@ -100,10 +100,12 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_line "  good/plots/stream-size.png"
     local f
     for f in good/plots/stream-threads.png good/plots/stream-size.png; do
-        run head -c 8 "$f"
-        [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-        run file -b "$f"
-        assert_output --regexp '^PNG image data, [0-9]+ x [0-9]+'
+        # the PNG signature, and an IHDR chunk right after it
+        [ "$(head -c 16 "$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a0000000d49484452 ]
+        if command -v file >/dev/null; then
+            run file -b "$f"
+            assert_output --regexp '^PNG image data, [0-9]+ x [0-9]+'
+        fi
     done
 }
 
@@ -113,8 +115,7 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_success
     assert_line "  sweep/plots/latency.png"
     assert_line --regexp '^mencal:sweep: latency_smallest \(ns\)$'
-    run file -b sweep/plots/latency.png
-    assert_output --regexp '^PNG image data'
+    [ "$(head -c 8 sweep/plots/latency.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
 
 @test "bad input: not a results dir, another version, wrong arguments" {

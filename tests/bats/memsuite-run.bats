@@ -111,6 +111,9 @@ start_bg() {
     run "$MS" run --bench stream,nbody --out x
     assert_failure 2
     assert_output "memsuite: run: --bench: unknown benchmark 'nbody'; choose from: stream,mbw,mencal"
+    run "$MS" run --bench mencal:teleport --out x
+    assert_failure 2
+    assert_output "memsuite: run: --bench: mencal has no scenario 'teleport' (it has: seqread,randread,mixed,concurrent,stability, and memsuite's sweep)"
     run "$MS" run --bind node:7 --out x
     assert_failure 2
     assert_output "memsuite: run: --bind: NUMA node 7 does not exist (nodes with CPUs: 0,1)"
@@ -344,4 +347,33 @@ start_bg() {
     refute_output --partial swappiness
     refute_output --partial numa_balancing
     [ ! -e "$MEMSUITE_STATE_DIR/profile.state" ]
+}
+
+# --- the real tools (built by make), on this machine ---
+
+@test "real tools: run --quick end to end, every cell a valid result with the metrics memsuite reads" {
+    local b
+    for b in stream mbw mencal; do
+        [ -x "$BIN/$b" ] || skip "$BIN/$b is not built (make builds it before the tests)"
+    done
+    unset MEMSUITE_SYSFS MEMSUITE_PROCFS
+    MEMSUITE_BIN="$BIN" MEMSUITE_LLC=1M run "$MS" run --quick --threads 1 \
+        --bench stream,mbw,mencal:seqread,mencal:randread --out real
+    assert_success
+    run jq -r '"\(.complete) \(.cells_done)"' real/run.json
+    assert_output "true 8"
+    local f
+    for f in real/cells/*.json; do
+        validate_json "$f"
+    done
+    # the headline metric of every record, as memsuite reads it
+    run awk -F, 'NR > 1 && $14 == 1 { print $2 ":" $3, $7, $8, $9 }' real/summary.csv
+    assert_line "stream:- Copy best_rate_mbps MB/s"
+    assert_line "stream:- Triad best_rate_mbps MB/s"
+    assert_line "mbw:- MEMCPY avg_rate_mibps MiB/s"
+    assert_line "mencal:seqread seqread bandwidth GB/s"
+    assert_line "mencal:randread randread latency ns"
+    run "$MS" report real
+    assert_success
+    assert_line --regexp '^ +4\.0 MiB +1 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9] *$'
 }
