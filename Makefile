@@ -9,6 +9,7 @@
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #
 # Knobs: CC=gcc|clang  MARCH=native  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
+#        MPI=auto|0|1 (bin/stream_mpi with MPICC=mpicc)
 #        STREAM_ARRAY_SIZE=  NTIMES=  OFFSET=  STREAM_TYPE=double|float
 #        BUILD=build (objects)  SANITIZE=1
 

@@ -16,12 +16,14 @@ DEBIAN_PKGS=(
     bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
     likwid sysbench mbw
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
+    openmpi-bin libopenmpi-dev slurm-wlm munge
 )
 RHEL_PKGS=(
     gcc make numactl-devel numactl papi-devel papi dmidecode
     bats jq python3-jsonschema ShellCheck cppcheck gnuplot file
     likwid sysbench
     jemalloc gperftools-libs mimalloc
+    openmpi openmpi-devel slurm slurm-slurmctld slurm-slurmd munge
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -43,7 +43,7 @@ spawn() {   # spawn LOG CMD... ; sets SPAWNED to its PID
     local log=$1
     shift
     (
-        for fd in /proc/$BASHPID/fd/*; do
+        for fd in "/proc/$BASHPID/fd/"*; do
             fd=${fd##*/}
             [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
         done
@@ -62,33 +62,41 @@ pid_alive() {
     [ "$comm" = "$2" ]
 }
 
-# stop_one PIDFILE NAME: TERM, wait up to 10 s, KILL.
-stop_one() {
-    local file=$1 name=$2 pid i
-    pid_alive "$file" "$name" || { rm -f -- "$file"; return 0; }
-    pid=$(head -n 1 "$file")
-    kill -TERM "$pid" 2>/dev/null || true
+# stop_all PIDFILE:NAME...: TERM them all at once (slurmctld and munged
+# take about 2 s each to exit), wait up to 10 s, KILL what is left.
+stop_all() {
+    local spec file name i left
+    for spec in "$@"; do
+        file=${spec%%:*} name=${spec#*:}
+        if pid_alive "$file" "$name"; then
+            kill -TERM "$(head -n 1 "$file")" 2>/dev/null || true
+        fi
+    done
     for ((i = 0; i < 100; i++)); do
-        pid_alive "$file" "$name" || break
+        left=0
+        for spec in "$@"; do
+            pid_alive "${spec%%:*}" "${spec#*:}" && left=1
+        done
+        [ "$left" = 0 ] && break
         sleep 0.1
     done
-    if pid_alive "$file" "$name"; then
-        say "$name (pid $pid) ignored TERM for 10 s; killing it"
-        kill -KILL "$pid" 2>/dev/null || true
-        sleep 0.2
-    fi
-    rm -f -- "$file"
+    for spec in "$@"; do
+        file=${spec%%:*} name=${spec#*:}
+        if pid_alive "$file" "$name"; then
+            say "$name (pid $(head -n 1 "$file")) ignored TERM for 10 s; killing it"
+            kill -KILL "$(head -n 1 "$file")" 2>/dev/null || true
+        fi
+        rm -f -- "$file"
+    done
 }
 
 cmd_stop() {
     local dir=$1
+    local -a what=("$dir/slurmd.ours:slurmd" "$dir/slurmctld.ours:slurmctld")
     [ -d "$dir" ] || return 0
     [ -f "$dir/slurm-local.state" ] || die 2 "$dir was not made by '$0 start'; not touching it"
-    stop_one "$dir/slurmd.ours" slurmd
-    stop_one "$dir/slurmctld.ours" slurmctld
-    if [ -f "$dir/munged.ours" ]; then
-        stop_one "$dir/munged.ours" munged
-    fi
+    [ -f "$dir/munged.ours" ] && what+=("$dir/munged.ours:munged")
+    stop_all "${what[@]}"
     rm -rf -- "$dir"
 }
 
@@ -146,6 +154,15 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+START_DIR=""
+start_failed() {
+    local rc=$?
+    if [ "$rc" -ne 0 ] && [ -n "$START_DIR" ]; then
+        say "start failed; stopping what was started"
+        cmd_stop "$START_DIR"
+    fi
+}
+
 cmd_start() {
     local dir=$1 node cpus c state i
     [ "$(id -u)" -eq 0 ] || die 3 "needs root (slurmd and munged run as root/munge)"
@@ -158,11 +175,13 @@ cmd_start() {
     [ -z "$(ls -A -- "$dir")" ] || die 2 "$dir is not empty; give a new directory"
     dir=$(cd -- "$dir" && pwd)
     echo "started $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/slurm-local.state"
-    # From here on, a failure stops what was started.
-    trap 'rc=$?; if [ $rc -ne 0 ]; then say "start failed; stopping what was started"; cmd_stop "$dir"; fi' EXIT
+    # From here on, a failure (or a signal) stops what was started.
+    START_DIR=$dir
+    trap start_failed EXIT
+    trap 'exit 130' INT TERM HUP
 
     node=$(hostname -s)
-    cpus=$(slurmd -C 2>/dev/null | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' | head -n 1)
+    cpus=$(slurmd -C 2>/dev/null | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' | head -n 1 || true)
     [[ "$cpus" =~ ^[0-9]+$ ]] || cpus=$(nproc)
     mkdir -p "$dir/spool/ctld" "$dir/spool/d"
     write_conf "$dir" "$node" "$cpus"
@@ -186,9 +205,9 @@ cmd_start() {
         for c in slurmctld.out slurmctld.log slurmd.out slurmd.log; do
             [ -s "$dir/$c" ] && { say "--- $c"; tail -n 8 "$dir/$c" >&2; }
         done
-        die 1 "node $node did not become idle within 20 s (state: ${state:-none})"
+        die 1 "node $node did not become idle within 20 s, or a daemon exited (state: ${state:-none})"
     fi
-    trap - EXIT
+    trap - EXIT INT TERM HUP
     printf 'SLURM_CONF=%s\nSLURM_LOCAL_NODE=%s\nSLURM_LOCAL_CPUS=%s\n' "$SLURM_CONF" "$node" "$cpus"
 }
 

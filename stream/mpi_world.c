@@ -124,13 +124,15 @@ static const char *mpi_err(int rc, char *buf)
     return buf;
 }
 
-/* Polling without starving the ranks that still work: spin briefly (the
- * timed barriers), then yield, then sleep a millisecond at a time. */
-static void backoff(unsigned long spins, double waited_s)
+/* Polling without starving the ranks that still work: spin briefly, then
+ * yield; outside the timed rounds (may_sleep), after half a second sleep
+ * a millisecond at a time.  The timed barriers never sleep: a late wake
+ * would add to the kernel times. */
+static void backoff(unsigned long spins, double waited_s, bool may_sleep)
 {
     if (spins < 20000)
         return;
-    if (waited_s < 0.5) {
+    if (!may_sleep || waited_s < 0.5) {
         sched_yield();
         return;
     }
@@ -139,7 +141,7 @@ static void backoff(unsigned long spins, double waited_s)
 }
 
 static void wait_limit(const st_mpi_world_t *w, MPI_Request *req, const char *what,
-                       double limit_s)
+                       double limit_s, bool may_sleep)
 {
     const double start = mb_now_s();
     unsigned long spins = 0;
@@ -158,13 +160,13 @@ static void wait_limit(const st_mpi_world_t *w, MPI_Request *req, const char *wh
         if (waited > limit_s)
             st_mpi_die(w, 1, "%s did not complete within %.0f s: another rank died or hangs "
                        "(--timeout sets the limit)", what, limit_s);
-        backoff(++spins, waited);
+        backoff(++spins, waited, may_sleep);
     }
 }
 
 void st_mpi_wait(const st_mpi_world_t *w, MPI_Request *req, const char *what)
 {
-    wait_limit(w, req, what, w->timeout_s);
+    wait_limit(w, req, what, w->timeout_s, true);
 }
 
 int st_mpi_barrier(void *ctx)
@@ -179,7 +181,7 @@ int st_mpi_barrier(void *ctx)
     rc = MPI_Ibarrier(MPI_COMM_WORLD, &req);
     if (rc != MPI_SUCCESS)
         st_mpi_die(w, 1, "barrier failed: %s", mpi_err(rc, err));
-    st_mpi_wait(w, &req, "a barrier of the timed rounds");
+    wait_limit(w, &req, "a barrier of the timed rounds", w->timeout_s, false);
     return 0;
 }
 
@@ -247,7 +249,7 @@ static void checkpoint_root(const st_mpi_world_t *w, const char *phase)
                       "(--timeout sets the limit)", count == 1 ? "" : "s", list, phase,
                       w->timeout_s, count == 1 ? "it" : "they", count == 1 ? "s" : "");
         }
-        backoff(++spins, waited);
+        backoff(++spins, waited, true);
     }
     snprintf(what, sizeof what, "the go-ahead after %s", phase);
     for (int r = 1; r < w->ranks; r++) {
@@ -286,7 +288,7 @@ void st_mpi_checkpoint(const st_mpi_world_t *w, const char *phase)
         st_mpi_die(w, 1, "%s failed: %s", what, mpi_err(rc, err));
     /* Longer than rank 0 waits for the others: when a rank is missing,
      * rank 0's message (which names it) comes first. */
-    wait_limit(w, &req, what, 2.0 * w->timeout_s + 1.0);
+    wait_limit(w, &req, what, 2.0 * w->timeout_s + 1.0, true);
 }
 
 void st_mpi_allreduce_int(const st_mpi_world_t *w, int *v, MPI_Op op, const char *what)

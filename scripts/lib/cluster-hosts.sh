@@ -1,0 +1,83 @@
+# shellcheck shell=bash
+# cluster-hosts: node lists.  Slurm hostlist expressions ("n[01-03,7],gpu5",
+# "rack[1-2]-n[1-4]") expand to one name per line; the expected node list
+# of a cluster run comes from --nodes or the Slurm allocation.
+
+# ms_hostlist_expand LIST: one name per line, in order, duplicates dropped.
+# "@FILE" reads names (one per line, '#' comments) from FILE.  Prints an
+# error and returns 1 on a malformed expression.
+ms_hostlist_expand() {
+    local list="$1"
+    if [ "${list#@}" != "$list" ]; then
+        local f="${list#@}"
+        [ -r "$f" ] || { echo "cannot read the node list file $f"; return 1; }
+        sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$f" | awk '!seen[$0]++'
+        return 0
+    fi
+    awk -v list="$list" '
+        function fail(why) { print "invalid node list \"" list "\": " why; bad = 1; exit 1 }
+        # expand(s): prints every name s stands for (brackets, left to right)
+        function expand(s,    lb, rb, pre, inner, post, nr, r, i, lohi, lo, hi, w, v) {
+            lb = index(s, "[")
+            if (lb == 0) {
+                if (index(s, "]")) fail("unbalanced ]")
+                if (!(s in seen)) { seen[s] = 1; print s }
+                return
+            }
+            pre = substr(s, 1, lb - 1)
+            rb = index(substr(s, lb), "]")
+            if (rb == 0) fail("unbalanced [")
+            inner = substr(s, lb + 1, rb - 2)
+            post = substr(s, lb + rb)
+            if (inner == "") fail("empty []")
+            nr = split(inner, r, ",")
+            for (i = 1; i <= nr; i++) {
+                if (r[i] ~ /^[0-9]+$/) { lo = r[i]; hi = r[i] }
+                else if (r[i] ~ /^[0-9]+-[0-9]+$/) { split(r[i], lohi, "-"); lo = lohi[1]; hi = lohi[2] }
+                else fail("bad range \"" r[i] "\"")
+                if (hi + 0 < lo + 0) fail("range " r[i] " goes down")
+                if (hi - lo > 1000000) fail("range " r[i] " is too long")
+                w = length(lo)
+                for (v = lo + 0; v <= hi + 0; v++) expand(pre sprintf("%0" w "d", v) post)
+            }
+        }
+        BEGIN {
+            # Split at the commas outside brackets.
+            n = length(list); depth = 0; item = ""
+            for (i = 1; i <= n + 1; i++) {
+                c = (i <= n) ? substr(list, i, 1) : ","
+                if (c == "[") depth++
+                else if (c == "]") depth--
+                if (c == "," && depth == 0) {
+                    gsub(/[[:space:]]/, "", item)
+                    if (item != "") expand(item)
+                    item = ""
+                } else item = item c
+            }
+            if (depth != 0) fail("unbalanced brackets")
+        }'
+}
+
+# ms_cluster_expected [NODES_OPTION]: the expected node names, one per
+# line; sets MS_CLUSTER_EXPECTED_FROM to where they came from ("--nodes",
+# "SLURM_JOB_NODELIST" or "" when there is no list).  Returns 1 with a
+# message on a bad list.
+ms_cluster_expected() {
+    local opt="${1:-}" out
+    MS_CLUSTER_EXPECTED_FROM=""
+    if [ -n "$opt" ]; then
+        out=$(ms_hostlist_expand "$opt") || { printf -- '--nodes: %s\n' "$out"; return 1; }
+        MS_CLUSTER_EXPECTED_FROM="--nodes"
+    elif [ -n "${SLURM_JOB_NODELIST:-}" ]; then
+        # Slurm's own expansion when it is here; ours otherwise.
+        if ! out=$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null) || [ -z "$out" ]; then
+            out=$(ms_hostlist_expand "$SLURM_JOB_NODELIST") ||
+                { printf 'SLURM_JOB_NODELIST: %s\n' "$out"; return 1; }
+        fi
+        MS_CLUSTER_EXPECTED_FROM="SLURM_JOB_NODELIST"
+    else
+        return 0
+    fi
+    [ -n "$out" ] && printf '%s\n' "$out"
+    return 0
+}

@@ -1,0 +1,167 @@
+# Summary: validate every node of a cluster against a reference; one report with outliers
+# Usage: memsuite cluster --ref FILE --results DIR [--nodes LIST] [--launcher auto|srun|mpirun|local]
+#                         [--retries N] [--timeout SEC] [REPORT OPTIONS]
+#        memsuite cluster --aggregate DIR --ref FILE [--nodes LIST] [--run-id ID] [REPORT OPTIONS]
+#        memsuite cluster --node-run --ref FILE --results DIR [--run-id ID] [--retries N]
+#
+# Node validation across an allocation.  Every node runs `memsuite check
+# --ref FILE` (one task per node: `srun --ntasks-per-node=1` inside a Slurm
+# allocation, `mpirun --map-by ppr:1:node` without Slurm, or just this node)
+# and writes its report, DIR/<node>.json, to the shared results directory.
+# Then the reports are aggregated:
+#   - per node PASS/FAIL against the reference (ERROR: check could not run);
+#   - per metric the median and MAD over the nodes; a node more than k x MAD
+#     from the median (MAD taken as at least --mad-floor % of the median) is
+#     an outlier: SLOW on the slow side, even when it passes the reference;
+#   - nodes that were expected but never reported are MISSING: the expected
+#     list is --nodes, else SLURM_JOB_NODELIST (Slurm hostlist syntax);
+#   - MISSING and ERROR first, then the slowest nodes first.
+#
+#   --ref FILE        the reference (memsuite/ref/1, see 'memsuite help check');
+#                     every node must see it at the same path
+#   --results DIR     shared results directory (must exist, writable by the nodes)
+#   --nodes LIST      expected nodes: n[001-128],gpu7 or @FILE (one per line)
+#   --launcher L      auto (srun in an allocation, else mpirun when --nodes is
+#                     given and mpirun exists, else local), srun, mpirun, local
+#   --retries N       check's retries on each node (default 2)
+#   --timeout SEC     limit for the whole launch (default 3600)
+#   --aggregate DIR   only aggregate the reports already in DIR
+#   --run-id ID       only the reports of this run (a launch sets a fresh one)
+#   --node-run        what each node runs (used by the launch)
+# Report options:
+#   --k K             outlier threshold in MADs (default 5: about 3.4 standard
+#                     deviations for normally spread nodes)
+#   --mad-floor PCT   smallest MAD used, in % of the median (default 0.5)
+#   --format F        text (default) or json
+#   --top N           list only the first N nodes of the text report (0: all)
+#   --drain-suggest   print `scontrol update nodename=... state=drain
+#                     reason="memsuite: ..."` for every FAIL, ERROR, MISSING or
+#                     SLOW node; nothing is drained
+#   --drain           run those scontrol commands (needs Slurm admin rights)
+#
+# Exit: 0 every expected node PASS and none SLOW; 1 some node FAIL, ERROR,
+# MISSING or SLOW (or a drain failed); 2 usage (bad option, bad reference,
+# reports made against different references); 3 the environment prevents
+# the run (results directory missing, launcher missing).
+
+ms_use ref lists cluster-hosts cluster-node cluster-aggregate
+
+cmd_cluster() {
+    local ref="" results="" aggregate="" nodes_opt="" launcher=auto retries=2 timeout=3600
+    local rid="" node_run=0 k=5 floor=0.5 format=text top=0 suggest=0 drain=0 v
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --ref) ms_need_arg "$1" $#; ref="$2"; shift ;;
+            --results) ms_need_arg "$1" $#; results="$2"; shift ;;
+            --aggregate) ms_need_arg "$1" $#; aggregate="$2"; shift ;;
+            --nodes) ms_need_arg "$1" $#; nodes_opt="$2"; shift ;;
+            --launcher) ms_need_arg "$1" $#; launcher="$2"; shift ;;
+            --retries) ms_need_arg "$1" $#; retries=$(ms_parse_uint_opt "$1" "$2" 100) || ms_usage_error "$retries"; shift ;;
+            --timeout) ms_need_arg "$1" $#; timeout=$(ms_parse_uint_opt "$1" "$2" 604800) || ms_usage_error "$timeout"; shift ;;
+            --run-id) ms_need_arg "$1" $#; rid="$2"; shift ;;
+            --node-run) node_run=1 ;;
+            --k) ms_need_arg "$1" $#; k=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$k"; shift ;;
+            --mad-floor) ms_need_arg "$1" $#; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
+            --format) ms_need_arg "$1" $#; format="$2"; shift ;;
+            --top) ms_need_arg "$1" $#; top=$(ms_parse_uint_opt "$1" "$2" 100000000) || ms_usage_error "$top"; shift ;;
+            --drain-suggest) suggest=1 ;;
+            --drain) drain=1 ;;
+            -h|--help) ms_cmd_help ;;
+            *) ms_unknown_option "$1" ;;
+        esac
+        shift
+    done
+    [ -n "$ref" ] || ms_usage_error "--ref FILE is required; see 'memsuite help cluster'"
+    case "$format" in text|json) ;; *) ms_usage_error "--format: invalid value '$format'; use text or json" ;; esac
+    case "$launcher" in auto|srun|mpirun|local) ;; *) ms_usage_error "--launcher: invalid value '$launcher'; use auto, srun, mpirun or local" ;; esac
+    [ "$(awk -v k="$k" 'BEGIN { print (k > 0) }')" = 1 ] || ms_usage_error "--k: must be more than 0"
+    [[ "$rid" =~ ^[A-Za-z0-9._:-]*$ ]] || ms_usage_error "--run-id: use letters, digits and ._:- only"
+    v=$(ms_ref_validate "$ref") || ms_usage_error "$v"
+    ref=$(readlink -f -- "$ref")
+
+    if [ "$node_run" = 1 ]; then
+        [ -n "$results" ] || ms_usage_error "--node-run needs --results DIR"
+        ms_cluster_node_run "$ref" "$results" "$rid" "$retries"
+        return
+    fi
+    if [ -n "$aggregate" ] && [ -n "$results" ]; then
+        ms_usage_error "--aggregate DIR and --results DIR do not go together: --aggregate only reads DIR"
+    fi
+    [ -n "$aggregate$results" ] || ms_usage_error "--results DIR (run and aggregate) or --aggregate DIR (aggregate only) is required"
+
+    local expected from
+    expected=$(ms_mktemp)
+    ms_cluster_expected "$nodes_opt" >"$expected" || ms_usage_error "$(cat -- "$expected")"
+    from="$MS_CLUSTER_EXPECTED_FROM"
+    [ -s "$expected" ] || expected=""
+
+    if [ -n "$aggregate" ]; then
+        ms_cluster_aggregate "$aggregate" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
+        return
+    fi
+
+    [ -d "$results" ] || ms_die "$MS_EX_ENV" "the results directory $results does not exist; create it on a filesystem every node mounts (mkdir -p $results) and give that path"
+    [ -w "$results" ] || ms_die "$MS_EX_ENV" "the results directory $results is not writable"
+    results=$(readlink -f -- "$results")
+    [ -n "$rid" ] || rid="$(date -u +%Y%m%dT%H%M%SZ)-$(ms_cluster_node_name)-$$"
+    ms_cluster_launch "$launcher" "$ref" "$results" "$rid" "$retries" "$timeout" "$expected"
+    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
+}
+
+# The environment a node run needs, for launchers that do not pass it on.
+MS_CLUSTER_ENV=(MEMSUITE_BIN MEMSUITE_LLC MEMSUITE_LOCK MEMSUITE_SYSFS MEMSUITE_PROCFS
+                MEMSUITE_ASSUME_ROOT MEMSUITE_STATE_DIR MEMSUITE_NODE_NAME MEMSUITE_DEBUG
+                OMP_NUM_THREADS TMPDIR)
+
+# ms_cluster_launch LAUNCHER REF DIR RUN_ID RETRIES TIMEOUT EXPECTED_FILE
+ms_cluster_launch() {
+    local launcher="$1" ref="$2" dir="$3" rid="$4" retries="$5" tmo="$6" expected="$7"
+    local -a node_cmd cmd
+    local n=0 hosts="" var rc=0
+    node_cmd=("$MS_SCRIPTS_DIR/memsuite" cluster --node-run --ref "$ref" --results "$dir" --run-id "$rid" --retries "$retries")
+    if [ -n "$expected" ]; then
+        n=$(grep -c . "$expected" || true)
+        hosts=$(paste -sd, "$expected")
+    fi
+    if [ "$launcher" = auto ]; then
+        if [ -n "${SLURM_JOB_ID:-}" ] && command -v srun >/dev/null 2>&1; then
+            launcher=srun
+        elif [ -n "$hosts" ] && command -v mpirun >/dev/null 2>&1; then
+            launcher=mpirun
+        else
+            launcher=local
+        fi
+    fi
+    case "$launcher" in
+        srun)
+            ms_require_cmd srun "install Slurm's client (slurm-client), or use --launcher mpirun|local"
+            cmd=(srun --ntasks-per-node=1 --kill-on-bad-exit=0)
+            if [ -n "${SLURM_JOB_ID:-}" ]; then
+                cmd+=("--nodes=${SLURM_JOB_NUM_NODES:-${SLURM_NNODES:-1}}")
+                [ -n "$hosts" ] && [ "$MS_CLUSTER_EXPECTED_FROM" = "--nodes" ] &&
+                    ms_note "srun runs on the allocation's nodes; --nodes only sets which nodes are expected"
+            elif [ -n "$hosts" ]; then
+                cmd+=("--nodes=$n" "--nodelist=$hosts")
+            else
+                ms_die "$MS_EX_ENV" "--launcher srun outside an allocation needs --nodes LIST (or run inside salloc/sbatch)"
+            fi
+            ;;
+        mpirun)
+            ms_require_cmd mpirun "install openmpi-bin, or use --launcher srun|local"
+            cmd=(mpirun --map-by ppr:1:node)
+            if [ -n "$hosts" ]; then cmd+=(--host "$hosts" -np "$n"); else cmd+=(-np 1); fi
+            for var in "${MS_CLUSTER_ENV[@]}"; do
+                [ -n "${!var+x}" ] && cmd+=(-x "$var")
+            done
+            ;;
+        local) cmd=() ;;
+    esac
+    ms_note "run $rid: ${cmd[*]:-this node only}${cmd[*]:+ (one task per node)}; reports to $dir"
+    timeout "$tmo" "${cmd[@]}" "${node_cmd[@]}" </dev/null >&2 || rc=$?
+    if [ "$rc" -eq 124 ]; then
+        ms_warn "the launch did not finish within $tmo s (--timeout); the nodes that did not report are MISSING"
+    elif [ "$rc" -ne 0 ]; then
+        ms_warn "the launcher exited $rc; the nodes that did not report are MISSING"
+    fi
+    return 0
+}
