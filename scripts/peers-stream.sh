@@ -106,8 +106,8 @@ run_ours() {   # run_ours TAG ARGS...: stream, JSON rows for every kernel
     if OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores} \
         "$stream" -s "$elements" -n "$ntimes" -t "$threads" --allow-small --format json -q \
             -O "$work/ours.json" "$@" 2>"$work/ours.err"; then
-        jq -r --arg tag "$tag" '.records[] | [
-            (.name + $tag), "stream",
+        jq -r --arg tag "$tag" --arg round "$round" '.records[] | [
+            $round, (.name + $tag), "stream",
             .metrics.best_rate_mbps.value,
             (.metrics.bytes.value / .metrics.avg_time_s.value * 1e-6)] | @tsv' \
             "$work/ours.json" >> "$results"
@@ -130,7 +130,7 @@ run_likwid() {   # run_likwid KERNEL TEST STREAMS
         skip_reason[likwid]="likwid-bench -t $test printed no MByte/s line"
         return 0
     fi
-    printf '%s\tlikwid-bench %s\t%s\n' "$kernel" "$test" "$mbs" >> "$results"
+    printf '%s\t%s\tlikwid-bench %s\t%s\n' "$round" "$kernel" "$test" "$mbs" >> "$results"
 }
 
 run_sysbench() {   # run_sysbench OPER KERNEL: data volume of two arrays per pass
@@ -149,7 +149,7 @@ run_sysbench() {   # run_sysbench OPER KERNEL: data volume of two arrays per pas
         skip_reason[sysbench]="sysbench printed no 'MiB transferred' line"
         return 0
     fi
-    printf '%s\tsysbench memory %s\t%s\n' "$kernel" "$oper" \
+    printf '%s\t%s\tsysbench memory %s\t%s\n' "$round" "$kernel" "$oper" \
         "$(awk -v m="$mibs" 'BEGIN {printf "%.1f", m * 1.048576}')" >> "$results"
 }
 
@@ -183,23 +183,33 @@ if awk -v l="$load" -v n="$(nproc)" 'BEGIN {exit !(l > 0.25 * n)}'; then
 fi
 echo "peers-stream: $elements elements per array ($array_bytes bytes, stream label: $label)," \
      "$threads threads, $rounds rounds, $ntimes passes, likwid variant ${isa}" >&2
-for r in $(seq 1 "$rounds"); do
-    echo "peers-stream: round $r/$rounds" >&2
-    if [ $((r % 2)) -eq 1 ]; then ours; peers; else peers; ours; fi
+for round in $(seq 1 "$rounds"); do
+    echo "peers-stream: round $round/$rounds" >&2
+    if [ $((round % 2)) -eq 1 ]; then ours; peers; else peers; ours; fi
 done
 
 # ---- table -------------------------------------------------------------------
 median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-ours_of() {   # ours_of KERNEL COLUMN -> median
-    awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == "stream" {print $c}' "$results" | median
+ours_of() {   # ours_of KERNEL COLUMN -> median over rounds
+    awk -F'\t' -v k="$1" -v c="$2" '$2 == k && $3 == "stream" {print $c}' "$results" | median
+}
+# paired_ratio KERNEL PEER COLUMN -> median over rounds of ours/peer measured
+# in the same round.  This VM's bandwidth drifts between phases that last
+# longer than one runner; pairing within a round cancels the drift that
+# medians of each side taken apart would keep.
+paired_ratio() {
+    awk -F'\t' -v k="$1" -v p="$2" -v c="$3" '
+        $2 == k && $3 == "stream" {o[$1] = $c}
+        $2 == k && $3 == p {m[$1] = $4}
+        END {for (r in o) if (r in m && m[r] > 0) print o[r] / m[r]}' "$results" | median
 }
 
 printf '%-14s %-30s %12s %12s %12s %8s %8s\n' kernel peer "ours MB/s" "ours avg" "peer MB/s" ratio "avg ratio"
 for kernel in Copy Scale Add Triad Dot "Copy (NT)" "Triad (NT)" "(store only)"; do
-    best=$(ours_of "$kernel" 3)
-    avg=$(ours_of "$kernel" 4)
-    peer_list=$(awk -F'\t' -v k="$kernel" '$1 == k && $2 != "stream" {print $2}' "$results" | sort -u)
+    best=$(ours_of "$kernel" 4)
+    avg=$(ours_of "$kernel" 5)
+    peer_list=$(awk -F'\t' -v k="$kernel" '$2 == k && $3 != "stream" {print $3}' "$results" | sort -u)
     if [ -z "$peer_list" ]; then
         if [ -n "$best" ]; then
             printf '%-14s %-30s %12.1f %12.1f %12s %8s %8s\n' "$kernel" "(no peer result)" \
@@ -208,13 +218,17 @@ for kernel in Copy Scale Add Triad Dot "Copy (NT)" "Triad (NT)" "(store only)"; 
         continue
     fi
     while IFS= read -r peer; do
-        peer_mbs=$(awk -F'\t' -v k="$kernel" -v p="$peer" '$1 == k && $2 == p {print $3}' "$results" | median)
-        awk -v k="$kernel" -v p="$peer" -v b="$best" -v a="$avg" -v m="$peer_mbs" 'BEGIN {
+        peer_mbs=$(awk -F'\t' -v k="$kernel" -v p="$peer" '$2 == k && $3 == p {print $4}' "$results" | median)
+        ratio=$(paired_ratio "$kernel" "$peer" 4)
+        avg_ratio=$(paired_ratio "$kernel" "$peer" 5)
+        awk -v k="$kernel" -v p="$peer" -v b="$best" -v a="$avg" -v m="$peer_mbs" \
+            -v r="$ratio" -v ar="$avg_ratio" 'BEGIN {
             if (b == "") printf "%-14s %-30s %12s %12s %12.1f %8s %8s\n", k, p, "-", "-", m, "-", "-"
-            else printf "%-14s %-30s %12.1f %12.1f %12.1f %8.3f %8.3f\n", k, p, b, a, m, b / m, a / m }'
+            else printf "%-14s %-30s %12.1f %12.1f %12.1f %8.3f %8.3f\n", k, p, b, a, m, r, ar }'
     done <<< "$peer_list"
 done
-echo "ratio = ours best / peer; avg ratio = ours avg / peer (both counted in STREAM words, MB = 1e6 B)"
+echo "MB/s columns: medians over rounds.  ratio = median over rounds of (ours best / peer) in the"
+echo "same round; avg ratio the same with ours avg (both in STREAM words, MB = 1e6 B)"
 for k in "${!skip_reason[@]}"; do
     echo "not run: $k: ${skip_reason[$k]}"
 done
