@@ -2,6 +2,7 @@
  * ran, plus the OpenMP environment and the process's CPU mask. */
 #include "affinity.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdio.h>
@@ -16,8 +17,44 @@ static void copy_env(char *dst, size_t dstlen, const char *name)
     snprintf(dst, dstlen, "%s", v ? v : "");
 }
 
+int mb_affinity_process_mask(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    if (sched_getaffinity(0, sizeof *set, set) != 0)
+        return -errno;
+    int nplaces = omp_get_num_places();
+    if (omp_get_proc_bind() == omp_proc_bind_false || nplaces <= 0)
+        return CPU_COUNT(set);
+    /* OpenMP built its places from the process mask it saw at start-up;
+     * their union is that mask, restricted to what OMP_PLACES named. */
+    cpu_set_t places;
+    CPU_ZERO(&places);
+    for (int p = 0; p < nplaces; p++) {
+        int n = omp_get_place_num_procs(p);
+        if (n <= 0)
+            continue;
+        int *ids = calloc((size_t)n, sizeof *ids);
+        if (!ids)
+            return -ENOMEM;
+        omp_get_place_proc_ids(p, ids);
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= 0 && ids[i] < CPU_SETSIZE)
+                CPU_SET(ids[i], &places);
+        free(ids);
+    }
+    if (CPU_COUNT(&places) > 0)
+        *set = places;
+    return CPU_COUNT(set);
+}
+
 int mb_affinity_allowed_cpus(void)
 {
+    if (omp_get_proc_bind() != omp_proc_bind_false && omp_get_num_places() > 0) {
+        cpu_set_t set;
+        int n = mb_affinity_process_mask(&set);
+        if (n > 0)
+            return n;
+    }
     long conf = sysconf(_SC_NPROCESSORS_CONF);
     int ncpu = conf > 0 ? (int)conf : 1;
     /* The mask must cover the kernel's CPU numbering, which can exceed

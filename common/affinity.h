@@ -3,6 +3,7 @@
 #ifndef MB_AFFINITY_H
 #define MB_AFFINITY_H
 
+#include <sched.h>
 #include <stddef.h>
 
 #define MB_MAX_THREADS 1024
@@ -23,5 +24,11 @@ typedef struct {
 void mb_affinity_record(mb_affinity_t *out);
 /* Number of CPUs in the calling process's affinity mask. */
 int mb_affinity_allowed_cpus(void);
+/* The CPUs this process may use, into *set (cpu_set_t, CPU_SETSIZE CPUs).
+ * With OMP_PROC_BIND set, libgomp binds the initial thread to the first
+ * place before main() runs, so the calling thread's mask shows one place;
+ * then the union of every OpenMP place is returned instead.  Returns the
+ * CPU count, or -errno. */
+int mb_affinity_process_mask(cpu_set_t *set);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "affinity.h"
 #include "mencal.h"
 
 #define OFF(f) offsetof(mc_opts_t, f)
@@ -218,8 +219,10 @@ static const struct {
 
 static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
 {
-    if (sched_getaffinity(0, sizeof cfg->orig_mask, &cfg->orig_mask) != 0) {
-        snprintf(msg, msglen, "sched_getaffinity failed: %s", strerror(errno));
+    /* not the calling thread's mask: OMP_PROC_BIND narrows it to one place */
+    int rc = mb_affinity_process_mask(&cfg->orig_mask);
+    if (rc < 0) {
+        snprintf(msg, msglen, "cannot read the CPU affinity mask: %s", strerror(-rc));
         return 3;
     }
     cfg->ncpus_allowed = CPU_COUNT(&cfg->orig_mask);

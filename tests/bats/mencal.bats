@@ -147,6 +147,16 @@ wait_children() {
     assert_output --partial "SMT siblings"
 }
 
+@test "OMP_PROC_BIND does not shrink the CPUs mencal sees to one place" {
+    taskset -c 0,1 true 2>/dev/null || skip "needs CPUs 0 and 1"
+    # libgomp binds the initial thread to the first place before main();
+    # mencal must still see both CPUs (memsuite run sets these variables)
+    OMP_PROC_BIND=spread OMP_PLACES=cores run taskset -c 0,1 mencal run seqread --dry-run --threads 2
+    assert_success
+    assert_line "cpus: 0 1"
+    refute_output --partial "exceeds the 1 physical cores"
+}
+
 @test "seqread: JSON validates; total and per-thread bandwidth are sane" {
     run mencal run seqread "${SMALL[@]}" --threads 2 --format json -O r.json
     assert_success
