@@ -216,7 +216,7 @@ static void run_case(size_t k, const opts_case_t *tc)
     char name[160] = "";
     for (int i = 1; i < argc; i++) {
         strncat(name, i > 1 ? " " : "argv: ", sizeof name - strlen(name) - 1);
-        strncat(name, argv[i][0] ? argv[i] : "''", sizeof name - strlen(name) - 1);
+        strncat(name, argv[i] && argv[i][0] ? argv[i] : "''", sizeof name - strlen(name) - 1);
     }
     if (argc == 1)
         snprintf(name, sizeof name, "argv: (none) #%zu", k);
