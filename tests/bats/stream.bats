@@ -94,6 +94,12 @@ fake_meminfo() {
 
 # ---- STREAM 5.10 text ---------------------------------------------------
 
+@test "the line patterns match a real STREAM 5.10 run (so they test the original's format)" {
+    # tests/fixtures/stream-5.10/sample-output.txt: output of the original
+    # STREAM 5.10 binary, 2 threads, 20M doubles
+    match_lines "$FIXTURES/stream-5.10/sample-output.txt" <(stream_patterns '1\.000000e-13' 8)
+}
+
 @test "standard text matches STREAM 5.10 line by line (double)" {
     run --separate-stderr "$ST" "${SMALL[@]}"
     assert_success
