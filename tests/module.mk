@@ -8,3 +8,6 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBMB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/unit/%.o: CFLAGS_EXTRA := -Itests/unit
+
+# keep the test objects (make would delete them as intermediates)
+.SECONDARY: $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.o)
