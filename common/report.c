@@ -240,6 +240,8 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
     } else {
         mb_json_object_begin(j, "hardware");
         mb_json_bool(j, "available", c->hw_available);
+        if (c->hw_available)
+            mb_json_bool(j, "threads_counted", c->hw_inherit);
         if (!c->hw_available)
             mb_json_string(j, "reason", c->hw_why[0] ? c->hw_why : "unavailable (no reason given)");
         mb_json_object_begin(j, "events");
