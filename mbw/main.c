@@ -27,7 +27,7 @@
 #define MBW_MIN_SAMPLE_TICKS 100u      /* nor under 100 clock steps */
 #define MBW_GRANULARITY_TRIALS 20
 
-/* Set by SIGINT: the only mutable global. */
+/* Set by SIGINT or SIGTERM: the only mutable global. */
 static volatile sig_atomic_t mbw_stop;
 
 static void mbw_on_sigint(int sig)
@@ -36,8 +36,10 @@ static void mbw_on_sigint(int sig)
     mbw_stop = 1;
 }
 
-/* The first SIGINT asks for a clean stop after the current run; a second
- * one (handler reset) ends the process as usual. */
+/* The first SIGINT (or SIGTERM: a batch system's kill, `timeout`) asks
+ * for a clean stop after the current run, so --output is committed or its
+ * temporary file removed; a second one (handler reset) ends the process as
+ * usual. */
 static void mbw_install_sigint(void)
 {
     struct sigaction sa;
@@ -46,6 +48,7 @@ static void mbw_install_sigint(void)
     sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 typedef struct {
@@ -275,6 +278,7 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
     if (mbw_stop && cfg->runs > 0)
         s->complete = false;
     signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
 
     if (fmt != MB_FMT_TEXT && mbw_render_doc(s, fmt, out.f) != 0) {
         mb_error("writing the %s result failed", cfg->format);

@@ -195,7 +195,7 @@ static void mbw_result_warnings(mb_result_t *res, const mbw_session_t *s, const 
                            s->run[i].method->name);
     }
     if (!s->complete)
-        mb_result_warn(res, "interrupted by SIGINT before all runs finished");
+        mb_result_warn(res, "interrupted by SIGINT or SIGTERM before all runs finished");
 }
 
 int mbw_render_doc(mbw_session_t *s, mb_format_t fmt, FILE *f)

@@ -159,7 +159,7 @@ typedef struct mc_result {
     bool skipped;
     char why[256];                            /* failure/skip reason */
     size_t nnotes;
-    char notes[MC_MAX_NOTES][256];            /* warnings found while running */
+    char notes[MC_MAX_NOTES][1024];           /* warnings found while running (as long as alloc's) */
     size_t nlabels;
     char labels[4][160];                      /* reasons the figure is not standard */
     size_t ntables;

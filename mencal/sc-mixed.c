@@ -156,8 +156,10 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     }
     mc_result_counter_metrics(res, (double)reads, "64-byte line load");
     mc_result_note(res, "%s pattern, %d%% loads; %zu accesses per thread per repetition; "
-                   "write-allocate traffic = reads + 2 x writes (RFO + write-back)",
-                   cfg->pattern_random ? "random" : "sequential", cfg->read_pct, accesses);
+                   "the *_bytes figures and the per-thread reads/writes are totals over the "
+                   "%d counted repetition%s; write-allocate traffic = reads + 2 x writes "
+                   "(RFO + write-back)", cfg->pattern_random ? "random" : "sequential",
+                   cfg->read_pct, accesses, n, n == 1 ? "" : "s");
     volatile uint64_t consumed = sink_all;   /* the loaded values are used */
     (void)consumed;
     free(rg), free(wg), free(tg), free(ag);

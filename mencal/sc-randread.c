@@ -240,9 +240,13 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     if (K > 1)
         mc_result_note(res, "%d chains per thread: latency is per hop of one chain; bandwidth "
                        "counts one 64-byte line per hop", K);
-    if (p.group_nodes)
+    if (p.group_nodes && p.group_nodes < p.nodes)
         mc_result_note(res, "--tlb-locality %zu: hops stay inside groups of %zu pages (%zu nodes)",
                        cfg->tlb_pages, cfg->tlb_pages, p.group_nodes);
+    else if (p.group_nodes)   /* mc_chain_build ignores a group that covers the slice */
+        mc_result_note(res, "--tlb-locality %zu has no effect: a group would hold the whole "
+                       "slice of %zu pages per thread, so hops span the slice; use fewer "
+                       "than %zu pages", cfg->tlb_pages, slice / 4096, slice / 4096);
     cache_note(res, cfg);
     mc_result_note(res, "working set %s per thread, %d threads: %s",
                    mb_format_bytes(slice, why, sizeof why), nt,
@@ -312,7 +316,7 @@ static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t
     pt->median = st.median;
     pt->min = st.min;
     pt->max = st.max;
-    pt->cv = st.cv;
+    pt->cv = n >= 2 ? st.cv : NAN;   /* one repetition has no spread (n/a, not 0) */
     pt->hops = hops * K * n;
     pt->gbps = pt->hops * MC_LINE_BYTES / wall;
     pt->ok = true;
@@ -353,6 +357,8 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
         mc_table_num(tab, row, 3, pt->min);
         mc_table_num(tab, row, 4, pt->max);
         mc_table_num(tab, row, 5, pt->cv);
+        if (!isfinite(pt->cv))   /* the reason JSON gives with the null */
+            mc_table_str(tab, row, 5, "one repetition has no spread; use --reps 2 or more");
         mc_table_num(tab, row, 6, pt->gbps);
         mc_table_num(tab, row, 7, pt->hops);
         if (!first->ok)
@@ -385,9 +391,10 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
         mc_metric_na(res, "latency_largest", "ns", "no sweep point completed");
     }
     mc_result_counter_metrics(res, loads, "dependent load (hop)");
+    /* the last point, not --size: a size between powers of two stops below it */
     mc_result_note(res, "sweep: one thread on CPU %d, %d chain%s, sizes 16 KiB to %s by powers "
                    "of two", cfg->cpu[0], cfg->chains, cfg->chains > 1 ? "s" : "",
-                   mb_format_bytes(total, why, sizeof why));
+                   last_bytes ? mb_format_bytes(last_bytes, why, sizeof why) : "none (--size under 16 KiB)");
     cache_note(res, cfg);
     free(pts);
     return 0;

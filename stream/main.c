@@ -5,9 +5,13 @@
  * init -> calibrate -> timed rounds -> validate -> render.
  *
  * Exit status: 0 ok; 1 validation failed; 2 usage error; 3 resource
- * unavailable (memory, output file); 4 feature not built (NUMA, ISA). */
+ * unavailable (memory, output file); 4 feature not built (NUMA, ISA);
+ * 130 interrupted (SIGINT/SIGTERM: nothing is written, the temporary
+ * result file is removed). */
 #include <errno.h>
 #include <omp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,32 @@
 #include "text.h"
 #include "validate.h"
 #include "warns.h"
+
+/* Set by SIGINT/SIGTERM: the only mutable global. */
+static volatile sig_atomic_t st_stop;
+
+static void st_on_signal(int sig)
+{
+    (void)sig;
+    st_stop = 1;
+}
+
+/* The first SIGINT or SIGTERM asks for a stop after the current round (the
+ * temporary result file is then removed); a second one (handler reset)
+ * ends the process as usual. */
+static void st_install_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = st_on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    /* Like mbw: also when the parent ignored SIGINT (a background job), so
+     * `kill -INT` stops a scripted run cleanly. */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static int fail(mb_out_t *out, int code, const char *msg)
 {
@@ -80,6 +110,8 @@ int main(int argc, char **argv)
         st_run_free(&plan, &run);
         return fail(NULL, 3, msg);
     }
+    st_install_signals();
+    run.stop = &st_stop;
     if (plan.numa_requested) {
         rc = mb_numa_apply(&plan.numa, msg, sizeof msg);
         if (rc != 0) {
@@ -108,7 +140,18 @@ int main(int argc, char **argv)
     st_run_init(&plan, &block.x, &run);
     mb_affinity_record(&aff);
     st_run_calibrate(&plan, &block.x, &run);
-    st_run_kernels(&plan, &block.x, &run);
+    if (!st_stop)
+        st_run_kernels(&plan, &block.x, &run);
+    if (st_stop) {
+        /* A partial run has no valid STREAM figures: nothing is written. */
+        bool to_file = plan.output && strcmp(plan.output, "-") != 0;
+        snprintf(msg, sizeof msg, "interrupted by a signal after %d of %d rounds: no result "
+                 "written%s%s", run.rounds_done, plan.ntimes, to_file ? " to " : "",
+                 to_file ? plan.output : "");
+        st_block_free(&block);
+        st_run_free(&plan, &run);
+        return fail(&out, 130, msg);
+    }
 
     st_run_summarize(&plan, &run, sum);
     st_check_ticks(&plan, &run, sum, "clock", &warns);
@@ -136,7 +179,10 @@ int main(int argc, char **argv)
     oc.thp = &thp;
     oc.placement = &place_all;
     oc.placement_arr = place;
-    oc.numa_policy = mb_numa_describe(&plan.numa, numa_desc, sizeof numa_desc);
+    /* With no NUMA option the policy is whatever the parent set. */
+    if (plan.numa_requested ||
+        !(oc.numa_policy = st_policy_inherited(numa_desc, sizeof numa_desc)))
+        oc.numa_policy = mb_numa_describe(&plan.numa, numa_desc, sizeof numa_desc);
     oc.argc = argc;
     oc.argv = argv;
     oc.warnings = warns.ptr;

@@ -192,7 +192,7 @@ void st_options_help(FILE *f)
     st_options_help_ext(f, "stream [OPTIONS]\n\n"
                            "STREAM 5.10 compatible memory bandwidth benchmark (Copy, Scale, Add, Triad).\n"
                            "Exit status: 0 ok, 1 validation failed, 2 usage error, 3 resource unavailable,\n"
-                           "4 feature not built.",
+                           "4 feature not built, 130 interrupted (no result written).",
                         NULL, 0);
 }
 

@@ -395,7 +395,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
         return rc;
 
     if (mb_llc_detect(o->llc, &p->llc, err, sizeof err) != 0) {
-        snprintf(msg, msglen, "--llc: %s", err);
+        snprintf(msg, msglen, "%s", err);
         return 2;
     }
     p->min_array_bytes = mb_min_array_bytes(&p->llc);

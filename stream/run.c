@@ -75,7 +75,10 @@ int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *r
     const double start = mb_now_s();
     int rc = 0;
 
+    run->rounds_done = 0;
     for (int k = 0; k < plan->ntimes && rc == 0; k++) {
+        if (run->stop && *run->stop)
+            break;
         for (size_t i = 0; i < nk; i++) {
             const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
             mb_counters_t *c = run->counters ? &run->counters[i] : NULL;
@@ -110,6 +113,8 @@ int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *r
             if (kd->dot)
                 run->dot_last = r;
         }
+        if (rc == 0)
+            run->rounds_done = k + 1;
     }
     run->kernels_total_s = mb_now_s() - start;
     mb_counters_stop(&run->total);

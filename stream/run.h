@@ -6,6 +6,7 @@
 #ifndef ST_RUN_H
 #define ST_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@ typedef struct {
     bool nt_used[ST_MAX_KERNELS];
     mb_counters_t *counters;    /* one per planned kernel; NULL when off */
     mb_counters_t total;        /* whole run: rusage and software events */
+    const volatile sig_atomic_t *stop; /* optional (NULL: never): set by a signal
+                                 * handler, the rounds stop after the current one */
+    int rounds_done;            /* rounds completed (plan->ntimes unless stopped) */
 } st_run_t;
 
 /* Per-kernel figures, computed from the times and the descriptor weights. */
@@ -47,7 +51,7 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
 void st_run_init(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 /* Clock granularity and the timed a = 2a pass. */
 void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
-/* The timed rounds. */
+/* The timed rounds; with run->stop set they end early (see rounds_done). */
 void st_run_kernels(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 
 /* Synchronised rounds (stream_mpi 1.8's timing): each kernel is timed as

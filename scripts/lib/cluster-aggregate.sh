@@ -175,8 +175,10 @@ ms_cluster_stats() {
 
 # ms_cluster_classify SEL REFM STATS EXPECTED K DIR COUNTS -> one line per node:
 #   sortkey status outlier node worst_metric worst_value dev_pct detail reason
-# sortkey orders MISSING, ERROR, then the worst ratio to the median
-# (lowest first).  reason is the text for a drain (empty when none).
+# sortkey orders MISSING (-4), ERROR (-3), FAIL (-2..-1: a node that failed
+# the reference is listed before every passing one, or --top would hide
+# it behind passing outliers), then the worst ratio to the median (lowest
+# first).  reason is the text for a drain (empty when none).
 ms_cluster_classify() {
     local sel="$1" refm="$2" stats="$3" expected="$4" k="$5" dir="$6" counts="$7"
     awk -F '\t' -v OFS='\t' -v OFMT='%.10g' -v k="$k" -v dir="$dir" -v refm="$refm" -v stats="$stats" \
@@ -199,13 +201,13 @@ ms_cluster_classify() {
         END {
             for (node in rep) judge(node)
             for (node in want) if (!(node in rep))
-                print -2, "MISSING", "-", node, "-", "-", "-", "no report in " dir, "memsuite: no report"
+                print -4, "MISSING", "-", node, "-", "-", "-", "no report in " dir, "memsuite: no report"
             for (i = 1; i <= nrm; i++) printf "%s\t%d\t%d\n", rm[i], nslow[rm[i]], nhigh[rm[i]] > counts
             close(counts)
         }
         function judge(node,    dev, i, m, v, fails, why, slow, high_, ratio, worst, wm, wv, z, st, out, reason, detail, note) {
             if (verdict[node] == "ERROR") {
-                print -1, "ERROR", "-", node, "-", "-", "-", summ[node], "memsuite: check could not run: " substr(summ[node], 1, 120)
+                print -3, "ERROR", "-", node, "-", "-", "-", summ[node], "memsuite: check could not run: " substr(summ[node], 1, 120)
                 return
             }
             fails = 0; why = ""; slow = ""; high_ = ""; worst = ""
@@ -243,7 +245,7 @@ ms_cluster_classify() {
             if (worst == "") { worst = 1; wm = "-"; wv = "-" } else wv = fmt(wv)
             dev = (worst - 1) * 100
             if (dev > -0.05 && dev < 0.05) dev = 0
-            print sprintf("%.9f", worst), st, out, node, wm, wv, (wm == "-" ? "-" : sprintf("%+.1f%%", dev)), (detail == "" ? "-" : detail), reason
+            print sprintf("%.9f", (st == "FAIL") ? -2 + worst / (1 + worst) : worst), st, out, node, wm, wv, (wm == "-" ? "-" : sprintf("%+.1f%%", dev)), (detail == "" ? "-" : detail), reason
         }' "$sel" | sort -t $'\t' -k1,1g -k4,4
 }
 

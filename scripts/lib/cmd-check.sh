@@ -38,7 +38,7 @@
 # environment prevents a valid run (tool missing, numactl missing for
 # --per-node, benchmark out of resources, incomplete result).
 
-ms_use sysfs lists bench results ref lock
+ms_use sysfs lists bench results ref lock enforce
 
 cmd_check() {
     local ref="" retries=2 per_node=0 record=0 runs=5 floor=5 v
@@ -204,6 +204,7 @@ ms_check_run() {
     mapfile -t binds < <(ms_check_binds "$per_node" "$MS_CK_BIND")
     [ "${#binds[@]}" -gt 0 ] || ms_die "$MS_EX_ENV" "--per-node: no NUMA node with CPUs under $(ms_sysfs /devices/system/node)"
     ms_lock_take
+    ms_enforce_recover     # a killed --enforce run's knobs go back first
     local bind prefix attempt rc out total=0 fails=0 text="" t f x all_lines=""
     for bind in "${binds[@]}"; do
         prefix=""
@@ -268,6 +269,7 @@ ms_check_record() {
         local -a binds
         mapfile -t binds < <(ms_check_binds "$per_node" "$MS_CK_BIND")
         ms_lock_take
+        ms_enforce_recover     # a killed --enforce run's knobs go back first
         local i b out rc
         for ((i = 1; i <= runs; i++)); do
             for b in "${binds[@]}"; do

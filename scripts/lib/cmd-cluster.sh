@@ -15,7 +15,7 @@
 #     an outlier: SLOW on the slow side, even when it passes the reference;
 #   - nodes that were expected but never reported are MISSING: the expected
 #     list is --nodes, else SLURM_JOB_NODELIST (Slurm hostlist syntax);
-#   - MISSING and ERROR first, then the slowest nodes first.
+#   - MISSING, ERROR and FAIL first, then the slowest nodes first.
 #
 #   --ref FILE        the reference (memsuite/ref/1, see 'memsuite help check');
 #                     every node must see it at the same path

@@ -26,7 +26,7 @@
 # ~/.local/state/memsuite.  `memsuite run --profile NAME --baseline` runs
 # the matrix before and under the profile and compares the two.
 
-ms_use profiles lock
+ms_use profiles lock enforce
 
 cmd_profile() {
     local action="${1:-}" name="" strict=0
@@ -65,6 +65,7 @@ cmd_profile() {
             ms_profile_load "$name"
             ms_is_root || ms_die "$MS_EX_ENV" "applying a profile needs root (it writes sysctl and sysfs knobs); run as root"
             ms_lock_take
+            ms_enforce_recover  # else a killed --enforce run's values would be saved as the prior ones
             ms_profile_apply "$strict"
             MS_PROF_STATE=""
             ms_note "profile $MS_PROF_NAME applied; prior values saved in $(ms_profile_state_file); undo with: memsuite profile restore $MS_PROF_NAME"

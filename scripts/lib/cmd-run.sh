@@ -49,7 +49,7 @@
 # unwritable directory).  Interrupted: 130 (SIGINT) or 143 (SIGTERM), with
 # the results directory marked incomplete.
 
-ms_use sysfs lists bench results rundir lock
+ms_use sysfs lists bench results rundir lock enforce
 
 MS_RUN_BENCHES=()   # "name<TAB>scenario"
 MS_RUN_SIZES=()
@@ -179,6 +179,7 @@ cmd_run() {
         ms_die "$MS_EX_ENV" "--profile needs root (it writes sysctl and sysfs knobs); run as root or drop --profile"
     fi
     ms_lock_take
+    ms_enforce_recover     # a killed --enforce run's knobs go back first
 
     if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
         ms_rundir_create "$out" bare
@@ -194,8 +195,8 @@ cmd_run() {
     if [ -n "$profile" ] && [ "$baseline" = 1 ]; then
         ms_note "baseline: the matrix as the machine is, into $out/baseline"
         ms_run_new "$out/baseline" "$plan"
+        ms_at_exit ms_profile_restore_hook     # before: a signal may come mid-apply
         ms_profile_apply 0
-        ms_at_exit ms_profile_restore_hook
         MS_RUN_TUNABLES=$(ms_profile_tunables_value)
         ms_note "profile $MS_PROF_NAME: the matrix again, into $out/$MS_PROF_NAME"
         ms_run_new "$out/$MS_PROF_NAME" "$plan"
@@ -204,8 +205,8 @@ cmd_run() {
         ms_compare_dirs "$out/baseline" "$out/$MS_PROF_NAME" 0 0 >"$out/compare.txt"
         cat -- "$out/compare.txt"
     elif [ -n "$profile" ]; then
+        ms_at_exit ms_profile_restore_hook     # before: a signal may come mid-apply
         ms_profile_apply 0
-        ms_at_exit ms_profile_restore_hook
         MS_RUN_TUNABLES=$(ms_profile_tunables_value)
         ms_run_new "$out" "$plan"
         ms_profile_restore_hook
@@ -295,7 +296,10 @@ ms_run_new() {
         cat -- "$plan"
     } >"$d/plan.tsv"
     # Bench labels are checked words ([a-z0-9_:-]), sizes and threads numbers.
-    local benches="" sizes threads line
+    local benches="" sizes threads line profile="${MS_PROF_STATE:+$MS_PROF_NAME}"
+    # A profile applied before the run (memsuite profile apply) shapes the
+    # figures just as much as --profile does.
+    [ -n "$profile" ] || profile=$(ms_use profiles; ms_profile_active) || profile=""
     for line in "${MS_RUN_BENCHES[@]}"; do
         benches+="\"$(ms_bench_label "${line%%$'\t'*}" "${line#*$'\t'}")\","
     done
@@ -307,7 +311,7 @@ ms_run_new() {
         --argjson threads "$threads" --arg reps "$MS_RUN_REPS" --arg bind "$MS_RUN_BIND" \
         --arg cooldown "$MS_RUN_COOLDOWN" --arg tunables "$MS_RUN_TUNABLES" \
         --arg llc "${MS_LLC_BYTES:-0}" --arg enforce "${MS_ENFORCE_SUMMARY:-}" \
-        --arg profile "${MS_PROF_STATE:+$MS_PROF_NAME}" \
+        --arg profile "$profile" \
         --arg quick "$MS_CELL_QUICK" --arg cells "$(wc -l <"$plan")" --argjson args "$(ms_json_array "${MS_RUN_ARGS[@]}")" '
         { schema: $schema, memsuite_version: $version, created: $created, host: $host,
           complete: false, status: "running", args: $args,
@@ -356,6 +360,7 @@ ms_run_resume() {
         ms_is_root || ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
     fi
     ms_lock_take
+    ms_enforce_recover     # a killed --enforce run's knobs go back first
     local probe
     probe=$(mktemp "$d/.probe.XXXXXX" 2>/dev/null) ||
         ms_die "$MS_EX_ENV" "results directory $d is not writable"
@@ -364,7 +369,13 @@ ms_run_resume() {
     ms_use facts
     ms_facts_collect 2>/dev/null
     ms_facts_json >"$d/env-resume.json"
-    ms_run_json_update "$d" '.status = "running" | .resumed = ((.resumed // 0) + 1)'
+    local wrote
+    wrote=$(ms_run_json_get "$d" '.memsuite_version // "unknown"')
+    if [ "$wrote" != "$MS_VERSION" ]; then
+        ms_warn "$d was started by memsuite $wrote and is resumed by $MS_VERSION; its cells mix two versions (run.json lists both in memsuite_versions)"
+    fi
+    ms_run_json_update "$d" '.status = "running" | .resumed = ((.resumed // 0) + 1)
+        | .memsuite_versions = (((.memsuite_versions // [.memsuite_version]) + [$v]) | unique)' --arg v "$MS_VERSION"
     ms_note "resuming $d: $(ms_rundir_done_count "$d") of $(wc -l <"$plan") cell(s) already done"
     ms_run_matrix "$d"
     [ "$MS_RUN_FAILED" = 0 ]

@@ -52,6 +52,13 @@ ms_mktemp() {
     fi
 }
 
+# ms_publish_mode FILE: give a file made by mktemp (always 0600) the mode
+# a plain redirection would have (0666 less the umask), so results,
+# run.json and references stay readable by the other operators and nodes.
+ms_publish_mode() {
+    chmod "$(printf '%04o' $((0666 & ~0$(umask))))" -- "$1" 2>/dev/null || true
+}
+
 # Root check; MEMSUITE_ASSUME_ROOT=0|1 overrides it (tests run as root).
 ms_is_root() {
     case "${MEMSUITE_ASSUME_ROOT:-}" in

@@ -30,7 +30,7 @@ ms_compare_env() {
 ms_compare_config() {
     jq -r -n --slurpfile A "$1/run.json" --slurpfile B "$2/run.json" '
         ($A[0].config // {}) as $a | ($B[0].config // {}) as $b
-        | ["benches", "bind", "reps", "glibc_tunables", "profile", "enforce", "llc_bytes"][]
+        | ["benches", "sizes_bytes", "threads", "bind", "reps", "quick", "glibc_tunables", "profile", "enforce", "llc_bytes"][]
         | select($a[.] != $b[.])
         | [., ($a[.] | tostring), ($b[.] | tostring)] | @tsv'
 }
@@ -93,14 +93,21 @@ ms_compare_dirs() {
                         nz = 2 * sqrt(cA[k] * cA[k] + cB[k] * cB[k]) * 100
                         noise = sprintf("%.1f%%", nz)
                         if ((b - a) / a * 100 > nz || (a - b) / a * 100 > nz) { mark = "*"; marked++ }
-                    } else mark = "?"
-                }
+                    } else { mark = "?"; unknown++ }
+                } else if (a == "-" || b == "-") { mark = "only " (a == "-" ? "B" : "A"); onlyone++ }
+                else if (a == "NA" || b == "NA") { mark = "NA"; na++ }
                 if (a != "-" && a != "NA") a = sprintf("%.1f", a)
                 if (b != "-" && b != "NA") b = sprintf("%.1f", b)
                 if (md) printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", bench, human(f[4]), f[5], f[7], f[8], a, b, ch, noise, mark
                 else printf "%-16s %10s %7s %-10s %-16s %12s %12s %8s %7s %s\n", bench, human(f[4]), f[5], f[7], f[8], a, b, ch, noise, mark
             }
             print ""
-            printf "%d row(s); %d change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2); ?: CV unknown)\n", n, marked
+            # "0 changes" must not read as "no difference" when the noise
+            # could not be judged or a row has only one side.
+            printf "%d row(s); %d change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2))", n, marked
+            if (unknown) printf "; %d row(s) not judged: CV unknown (?: a single repetition)", unknown
+            if (onlyone) printf "; %d row(s) in one run only", onlyone
+            if (na) printf "; %d row(s) unavailable (NA)", na
+            printf "\n"
         }' "$csva" "$csvb"
 }

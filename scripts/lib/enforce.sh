@@ -22,17 +22,31 @@ ms_enforce_restore() {
     MS_ENFORCE_STATE=""
 }
 
+# ms_enforce_recover: a state file left by a killed --enforce run (SIGKILL,
+# power loss) means the governor, SMT or THP may still be as that run set
+# them.  Every run and check calls this once it holds the lock (so the file
+# is not a live run's): as root it restores the saved values first (exit 3
+# when that fails); without root it warns.  Call with the lock held.
+ms_enforce_recover() {
+    local state
+    state=$(ms_enforce_state_file)
+    ms_state_valid "$state" || return 0
+    if ! ms_is_root; then
+        ms_warn "enforce: $state was left by an --enforce run that did not finish; the governor/SMT/THP it changed may still be set; run 'memsuite run --enforce' as root (it restores them first) or restore them by hand"
+        return 0
+    fi
+    ms_warn "enforce: $state was left by a run that did not finish; restoring it first"
+    ms_state_restore "$state" enforce ||
+        ms_die "$MS_EX_ENV" "enforce: could not restore the state left in $state; fix it by hand, then remove the file"
+}
+
 # ms_enforce_apply STRICT(0|1) THP_MODE(or "")
 ms_enforce_apply() {
     local strict="$1" thp="$2" state c k v why
     local -a plan=() skipped=()
     ms_is_root || ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
     state=$(ms_enforce_state_file)
-    if ms_state_valid "$state"; then
-        ms_warn "enforce: $state was left by a run that did not finish; restoring it first"
-        ms_state_restore "$state" enforce ||
-            ms_die "$MS_EX_ENV" "enforce: could not restore the state left in $state; fix it by hand, then remove the file"
-    fi
+    ms_enforce_recover
 
     # Plan: knob=value pairs, or the reason a knob is skipped.
     local -a cpus

@@ -26,7 +26,12 @@ ms_ref_validate() {
         def num: type == "number";
         def pos: num and . > 0;
         def posint: num and . >= 1 and . == floor;
+        # A misspelt key would be silently ignored (a typo in "upper_pct"
+        # would drop the upper bound, one in "run" the whole run block).
+        def unknown($known): (keys_unsorted - $known)[0];   # null when none
         if .schema != $schema then "schema is \(.schema // "missing" | tostring), expected \($schema)"
+        elif unknown(["schema", "description", "host", "created", "run", "metrics"]) then
+            "unknown key \"\(unknown(["schema", "description", "host", "created", "run", "metrics"]))\" (a typo? known: schema, description, host, created, run, metrics)"
         elif (.metrics | type) != "array" then "no \"metrics\" array"
         elif (.metrics | length) == 0 then "\"metrics\" is empty: nothing to check"
         else
@@ -36,9 +41,14 @@ ms_ref_validate() {
                 elif ($m.metric | type) != "string" or ($m.metric | length) == 0 then "metrics[\($i)] has no \"metric\""
                 elif ($m.expected | pos | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"expected\" must be a number > 0"
                 elif ($m.lower_pct | (num and . >= 0 and . <= 100) | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"lower_pct\" must be a number 0..100"
+                elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max"])) then
+                    "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
+                elif ($m | has("upper_pct") | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" is missing; give a number, or null for no upper bound"
                 elif ($m.upper_pct != null and ($m.upper_pct | (num and . >= 0) | not)) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" must be a number >= 0 or null"
                 else empty end ] + [
               .run // {} | if type != "object" then "\"run\" is not an object"
+              elif unknown(["bench", "size_bytes", "threads", "reps", "bind"]) then
+                "run: unknown key \"\(unknown(["bench", "size_bytes", "threads", "reps", "bind"]))\" (a typo? known: bench, size_bytes, threads, reps, bind)"
               else
                 (if has("size_bytes") and (.size_bytes | posint | not) then "run.size_bytes must be a whole number > 0" else empty end),
                 (if has("threads") and (.threads | posint | not) then "run.threads must be a whole number > 0" else empty end),
@@ -70,15 +80,23 @@ ms_ref_metrics() {
 # ms_ref_evaluate REF RESULT PREFIX: one line per metric on stdout:
 #   PASS|FAIL <TAB> text ; returns the number of failures (capped at 1)
 ms_ref_evaluate() {
-    local ref="$1" res="$2" prefix="$3" rec met unit exp lo up val
+    local ref="$1" res="$2" prefix="$3" rec met unit exp lo up val vu runit
     local -a vals=()
     while IFS=$'\t' read -r rec met unit exp lo up; do
-        val=$(ms_res_value "$res" "$rec" "$met")
-        vals+=("$rec"$'\t'"$met"$'\t'"$unit"$'\t'"$exp"$'\t'"$lo"$'\t'"$up"$'\t'"${val:-MISSING}")
+        vu=$(ms_res_value_unit "$res" "$rec" "$met")
+        val="${vu%%$'\t'*}" runit="${vu#*$'\t'}"
+        vals+=("$rec"$'\t'"$met"$'\t'"$unit"$'\t'"$exp"$'\t'"$lo"$'\t'"$up"$'\t'"${val:-MISSING}"$'\t'"$runit")
     done < <(ms_ref_metrics "$ref")
     printf '%s\n' "${vals[@]}" | awk -F '\t' -v pre="$prefix" '
         {
             name = $1 "." $2; unit = ($3 == "" ? "" : " " $3)
+            # A value in another unit than the reference expects is not
+            # comparable (MB/s against GB/s): a FAIL, never a number.
+            if ($7 != "MISSING" && $7 != "NA" && $3 != "" && $8 != "" && $3 != $8) {
+                printf "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)\n", pre, name, $8, $3, $4, unit
+                fails++; failed = failed (failed == "" ? "" : "; ") pre name " unit " $8 " vs reference " $3
+                next
+            }
             low = $4 * (1 - $5 / 100)
             if ($6 == "-") { high = ""; band = sprintf("-%g%%/+inf: >= %.1f", $5, low) }
             else { high = $4 * (1 + $6 / 100); band = sprintf("-%g%%/+%g%%: %.1f..%.1f", $5, $6, low, high) }
@@ -128,5 +146,6 @@ ms_ref_record() {
                            lower_pct: $tol, upper_pct: $tol, runs: ($v | length),
                            observed_min: ($v | min), observed_max: ($v | max) } ] }' "$tmp" >"$outtmp" ||
         { rm -f -- "$outtmp"; echo "jq failed writing the reference"; return 1; }
+    ms_publish_mode "$outtmp"
     mv -f -- "$outtmp" "$out"
 }

@@ -141,6 +141,14 @@ ms_res_value() {
         first(.records[]? | select(.name == $r)) | metrics_of | .[$k].value // empty' "$1"
 }
 
+# ms_res_value_unit FILE RECORD METRIC: "value<TAB>unit" (value empty
+# when absent or null, unit empty when the document gives none)
+ms_res_value_unit() {
+    jq -r --arg r "$2" --arg k "$3" "$MS_JQ_LIB"'
+        first(.records[]? | select(.name == $r)) | metrics_of | .[$k] // {}
+        | [(.value // ""), (.unit // "")] | @tsv' "$1"
+}
+
 # ms_res_latency_points FILE: "bytes<TAB>ns" lines of a latency sweep
 # (mencal run randread --sweep: records[].tables.sweep[] with size_bytes
 # and latency in ns).

@@ -40,6 +40,8 @@ ms_rundir_check() {
     [ -d "$d" ] || ms_usage_error "no such results directory: $d"
     [ -f "$d/run.json" ] ||
         ms_usage_error "$d is not a memsuite results directory (no run.json)"
+    [ -r "$d/run.json" ] ||
+        ms_die "$MS_EX_ENV" "cannot read $d/run.json (permission denied); run as its owner or make it readable"
     schema=$(jq -r '.schema // "none"' "$d/run.json" 2>/dev/null) ||
         ms_usage_error "$d/run.json is not valid JSON"
     if [ "$schema" != "$MS_RUN_SCHEMA" ]; then
@@ -55,6 +57,7 @@ ms_run_json_update() {
     shift 2
     tmp=$(mktemp "$d/.run.json.XXXXXX") || return 1
     if jq "$@" "$filter" "$d/run.json" >"$tmp"; then
+        ms_publish_mode "$tmp"
         mv -f -- "$tmp" "$d/run.json"
     else
         rm -f -- "$tmp"
@@ -87,6 +90,7 @@ ms_rundir_summary() {
                     $1 = $1; print pre, $0 }'
         done < <(ms_rundir_cells "$d")
     } >"$tmp"
+    ms_publish_mode "$tmp"
     mv -f -- "$tmp" "$dest"
 }
 

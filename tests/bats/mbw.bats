@@ -252,6 +252,23 @@ check_error() {
     [ "$(jq '.records[0].metrics.time_s.samples | length' r.json)" -eq "$(grep -vc '^AVG' n.out)" ]
 }
 
+@test "SIGTERM during -n N stops like SIGINT: exit 130, JSON committed, no temporary file left" {
+    "$MBW" -q -n 1000000 -t1 --format json --output t.json 1 > t.out 2> t.err &
+    local pid=$! i
+    for i in $(seq 1 100); do
+        [ -s t.out ] && break
+        sleep 0.05
+    done
+    kill -TERM "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 130 ] || { echo "status $rc"; cat t.err; false; }
+    validate_json t.json
+    [ "$(jq -r .complete t.json)" = false ]
+    run compgen -G 't.json.tmp.*'
+    assert_failure
+}
+
 @test "unknown short flag: getopt's message on stderr, the run goes on (exit 0), as mbw" {
     run --separate-stderr "$MBW" -x -q -n 1 -t0 2
     assert_success

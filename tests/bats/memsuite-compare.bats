@@ -25,7 +25,7 @@ setup_file() {
     assert_line --regexp '^bench +size +threads +record +metric +A +B +change +noise$'
     assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +12000\.0 +\+20\.0% +2\.8% \*$'
     assert_line --regexp '^stream +128\.0 MiB +2 +Triad +best_rate_mbps +20713\.4 +24856\.0 +\+20\.0% +2\.8% \*$'
-    assert_line "8 row(s); 8 change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2); ?: CV unknown)"
+    assert_line "8 row(s); 8 change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2))"
     assert_line "Environment differences (A -> B):"
     assert_line "  none"
 }
@@ -75,4 +75,17 @@ setup_file() {
     assert_output --partial "old was written by another memsuite version"
     run "$MS" compare --sideways a b
     assert_failure 2
+}
+
+@test "single-repetition or one-sided rows are not summed up as 'no change'; thread lists differ" {
+    # Fixed bug: a -50% run with --quick (no CV) and a missing thread count
+    # ended in "0 change(s) beyond the noise" and "Environment differences: none".
+    FAKE_RATE=5000 run "$MS" run --sizes 4x --threads 1 --reps 1 --cooldown 0 --out half
+    assert_success
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" half
+    assert_success
+    assert_line --regexp '^  run\.threads +\[1,2\] -> \[1\]$'
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +5000\.0 +-50\.0% +- \?$'
+    assert_line --regexp '^stream +128\.0 MiB +2 +Copy +best_rate_mbps +18660\.7 +- +- +- only A$'
+    assert_line --regexp ' 0 change\(s\) beyond the noise .*; 4 row\(s\) not judged: CV unknown \(\?: a single repetition\); 4 row\(s\) in one run only$'
 }

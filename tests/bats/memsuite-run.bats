@@ -377,3 +377,56 @@ start_bg() {
     assert_success
     assert_line --regexp '^ +4\.0 MiB +1 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9] *$'
 }
+
+# --- fixed bugs (operator review) ---
+
+@test "a plain run after a SIGKILLed --enforce run puts the saved knobs back first" {
+    # Fixed bug: only another --enforce run restored enforce.state, so a
+    # plain run (or check) measured under the killed run's governor.
+    tree_state >before
+    FAKE_SLEEP=30 MEMSUITE_ASSUME_ROOT=1 "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out k 2>/dev/null &
+    local pid=$!
+    wait_for "$FAKE_STARTED"
+    kill -KILL "$pid"
+    wait "$pid" || true
+    pkill -KILL -f "sleep 30" -P "$pid" 2>/dev/null || true
+    run cat "$MEMSUITE_SYSFS/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+    assert_output performance
+    [ -f "$MEMSUITE_STATE_DIR/enforce.state" ]
+    # Without root: reported, nothing written.
+    MEMSUITE_ASSUME_ROOT=0 run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r1
+    assert_success
+    assert_output --partial "enforce.state was left by an --enforce run that did not finish"
+    [ -f "$MEMSUITE_STATE_DIR/enforce.state" ]
+    # As root: restored before the first cell.
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r2
+    assert_success
+    assert_output --partial "was left by a run that did not finish; restoring it first"
+    [ ! -e "$MEMSUITE_STATE_DIR/enforce.state" ]
+    tree_state >after
+    diff before after
+}
+
+@test "--resume of a directory started by another memsuite version warns and records both" {
+    # Fixed bug: same schema, other version: resumed silently, run.json kept
+    # claiming the old version for every cell.
+    run "$MS" run --sizes 1M --threads 1,2 --cooldown 0 --out r
+    assert_success
+    rm r/cells/*-t2.json
+    jq '.memsuite_version = "0.0.1" | .complete = false' r/run.json >t && mv t r/run.json
+    run "$MS" run --resume r
+    assert_success
+    assert_output --partial "r was started by memsuite 0.0.1 and is resumed by"
+    run jq -c '.memsuite_versions | length' r/run.json
+    assert_output 2
+}
+
+@test "run.json and summary.csv are readable by others (umask), not mktemp's 0600" {
+    run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    run stat -c %a r/run.json r/summary.csv
+    assert_output "$(printf '644\n644')"
+    (umask 077 && "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r7 2>/dev/null)
+    run stat -c %a r7/run.json
+    assert_output 600
+}

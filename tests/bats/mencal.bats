@@ -429,3 +429,61 @@ preload_check() {   # preload_check LIB NAME
 @test "allocator detection: mimalloc under LD_PRELOAD" {
     preload_check libmimalloc.so.2 mimalloc
 }
+
+# --- review fixes ----------------------------------------------------------
+
+@test "notes are not cut short: the cache-levels note carries the whole LLC note" {
+    run mencal run randread "${SMALL[@]}" --format json -O n.json
+    assert_success
+    validate_json n.json
+    # the LLC note (sysfs vs sysconf) made this note longer than the old
+    # 256-byte buffer, which cut it mid-word ("pass --llc o")
+    run jq -r '.llc.note as $n | .records[0].notes[] | select(startswith("cache levels"))
+               | (contains($n) and endswith(")"))' n.json
+    assert_output true
+}
+
+@test "randread --tlb-locality larger than the slice says it has no effect" {
+    # one thread, 8 MiB: a slice of 2048 pages
+    run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 4096 \
+        --format json -O t.json
+    assert_success
+    validate_json t.json
+    run jq -r '.records[0].notes[]' t.json
+    assert_output --partial "--tlb-locality 4096 has no effect"
+    assert_output --partial "use fewer than 2048 pages"
+    refute_output --partial "hops stay inside groups"
+    run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 4 \
+        --format json -O t.json
+    assert_success
+    run jq -r '.records[0].notes[]' t.json
+    assert_output --partial "--tlb-locality 4: hops stay inside groups of 4 pages (256 nodes)"
+}
+
+@test "randread --sweep: one repetition has no CV (null with a reason), the note names the last point" {
+    run mencal run randread --sweep --size 100K --allow-cache --reps 1 -q --format json -O s.json
+    assert_success
+    validate_json s.json
+    run jq -r '.records[0].tables.sweep[0] | "\(.cv) \(.cv_unavailable)"' s.json
+    assert_output "null one repetition has no spread; use --reps 2 or more"
+    # 100 KiB stops at 64 KiB: the note must not claim 100 KiB
+    [ "$(m s.json randread largest_size)" = 65536 ]
+    run jq -r '.records[0].notes[] | select(startswith("sweep:"))' s.json
+    assert_output --partial "sizes 16 KiB to 64.0 KiB"
+    run mencal run randread --sweep --size 32K --allow-cache --reps 2 -q --format json -O s2.json
+    assert_success
+    run jq -r '.records[0].tables.sweep[0].cv | type' s2.json
+    assert_output number
+}
+
+@test "mixed: byte totals equal the per-thread counts and the note says they span the reps" {
+    run mencal run mixed "${SMALL[@]}" --format json -O x.json
+    assert_success
+    local r w
+    r=$(jq '[.records[0].tables.per_thread[].reads] | add * 64' x.json)
+    w=$(jq '[.records[0].tables.per_thread[].writes] | add * 64' x.json)
+    awk -v a="$r" -v b="$(m x.json mixed read_bytes)" -v c="$w" -v d="$(m x.json mixed write_bytes)" \
+        'BEGIN { exit !(a == b && c == d && a > 0) }'
+    run jq -r '.records[0].notes[0]' x.json
+    assert_output --partial "totals over the 2 counted repetitions"
+}

@@ -535,3 +535,53 @@ fake_meminfo() {
     assert_line "Array size = 123457 (elements), Offset = 2 (elements)"
     assert_line "Each kernel will be executed 3 times."
 }
+
+# Sends signal $1 to a long run writing -O once its temporary file exists.
+interrupt_run() {
+    local sig=$1 out="$SANDBOX/int.json" pid i
+    "$ST" "${SMALL[@]}" -n 1000000 --format json -O "$out" 2>"$SANDBOX/int.err" &
+    pid=$!
+    for i in $(seq 100); do
+        compgen -G "$out.tmp.*" >/dev/null && break
+        sleep 0.1
+    done
+    sleep 0.3
+    kill -"$sig" "$pid"
+    status=0
+    wait "$pid" || status=$?
+}
+
+@test "SIGTERM/SIGINT stop the run: exit 130, no result and no temporary file left" {
+    interrupt_run TERM
+    [ "$status" -eq 130 ]
+    run cat "$SANDBOX/int.err"
+    assert_output --regexp 'interrupted by a signal after [0-9]+ of 1000000 rounds: no result written to .*int\.json'
+    run compgen -G "$SANDBOX/int.json*"
+    assert_failure
+    interrupt_run INT
+    [ "$status" -eq 130 ]
+    run compgen -G "$SANDBOX/int.json*"
+    assert_failure
+}
+
+@test "a bad --llc or MEMSUITE_LLC is named once, by where it came from" {
+    run --separate-stderr "$ST" --llc 0
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "stream: error: --llc: invalid size '0'"* ]]
+    MEMSUITE_LLC=foo run --separate-stderr "$ST"
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "stream: error: MEMSUITE_LLC: invalid size 'foo'"* ]]
+}
+
+@test "a memory policy inherited from numactl is reported, not 'default (first touch)'" {
+    command -v numactl >/dev/null || skip "numactl not installed"
+    numactl --membind=0 true 2>/dev/null || skip "numactl --membind=0 is refused here"
+    run --separate-stderr numactl --membind=0 "$ST" "${SMALL[@]}" --format json -O "$SANDBOX/p.json"
+    assert_success
+    run jq -r .numa.policy "$SANDBOX/p.json"
+    assert_output "inherited from the parent (e.g. numactl): membind=0"
+    validate_json "$SANDBOX/p.json"
+    run --separate-stderr "$ST" "${SMALL[@]}" --format json -O "$SANDBOX/q.json"
+    run jq -r .numa.policy "$SANDBOX/q.json"
+    assert_output "default (first touch)"
+}
