@@ -50,7 +50,7 @@ include $(wildcard stream/module.mk mbw/module.mk mencal/module.mk)
 include tests/module.mk
 
 all: $(TOOLS)
-	@echo "memsuite: $(BUILD_SUMMARY)"
+	@echo "memsuite: $(subst | OpenMP |,| OpenMP $(OPENMP_VERSION) |,$(BUILD_SUMMARY))"
 
 $(BUILD)/%.o: %.c $(BUILD)/build_config.h | $(BUILD)/.dirs
 	@mkdir -p $(dir $@)

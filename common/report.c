@@ -112,6 +112,8 @@ static void positive_or_unavailable(mb_json_t *j, const char *key, long long v, 
         mb_json_unavailable(j, key, why);
 }
 
+#define MB_ONE_SAMPLE_WHY "one sample: no spread measured"
+
 static void stats_json(mb_json_t *j, const mb_stats_t *s)
 {
     mb_json_object_begin(j, "stats");
@@ -120,8 +122,13 @@ static void stats_json(mb_json_t *j, const mb_stats_t *s)
     mb_json_number(j, "max", s->max);
     mb_json_number(j, "mean", s->mean);
     mb_json_number(j, "median", s->median);
-    mb_json_number(j, "stddev", s->stddev);
-    mb_json_number(j, "cv", s->cv);
+    if (s->n < 2) {   /* one sample: a spread of 0 would claim one was measured */
+        mb_json_unavailable(j, "stddev", MB_ONE_SAMPLE_WHY);
+        mb_json_unavailable(j, "cv", MB_ONE_SAMPLE_WHY);
+    } else {
+        mb_json_number(j, "stddev", s->stddev);
+        mb_json_number(j, "cv", s->cv);
+    }
     mb_json_number(j, "mad", s->mad);
     mb_json_object_end(j);
 }
@@ -394,10 +401,19 @@ static void csv_row(FILE *f, const mb_result_t *r, const mb_record_t *rec, const
     const mb_stats_t *s = m->stats;
     if (s) {
         fprintf(f, "%zu,", s->n);
-        static const char *const names[] = { "min", "median", "mean", "max", "stddev", "cv" };
-        const double vals[] = { s->min, s->median, s->mean, s->max, s->stddev, s->cv };
+        static const char *const names[] = { "min", "median", "mean", "max" };
+        const double vals[] = { s->min, s->median, s->mean, s->max };
         for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
             csv_number(f, vals[i], names[i], note, sizeof note);
+        if (s->n < 2) {
+            size_t used = strlen(note);
+            snprintf(note + used, sizeof note - used, "%sstddev, cv: %s", used ? "; " : "",
+                     MB_ONE_SAMPLE_WHY);
+            fputs(",,", f);
+        } else {
+            csv_number(f, s->stddev, "stddev", note, sizeof note);
+            csv_number(f, s->cv, "cv", note, sizeof note);
+        }
     } else {
         fputs(",,,,,,,", f);
     }
@@ -482,7 +498,7 @@ static void fill_row(char (*row)[CELL], const mb_record_t *rec, const mb_metric_
         text_number(row[COL_MEDIAN], CELL, m->stats->median);
         text_number(row[COL_MIN], CELL, m->stats->min);
         text_number(row[COL_MAX], CELL, m->stats->max);
-        if (isfinite(m->stats->cv))
+        if (m->stats->n >= 2 && isfinite(m->stats->cv))
             snprintf(row[COL_CV], CELL, "%.2f%%", m->stats->cv * 100.0);
         else
             snprintf(row[COL_CV], CELL, "n/a");
@@ -576,6 +592,30 @@ int mb_report_text(const mb_result_t *r, FILE *f)
 static const char out_hint[] =
     "check that the directory exists and is writable, or choose another path ('-' writes to stdout)";
 
+/* An existing non-regular file (/dev/null, /dev/stdout, a FIFO,
+ * /proc/self/fd/N) is written in place: renaming a temporary file over it
+ * would replace the device node or the FIFO (as root, even /dev/null). */
+static int out_open_direct(mb_out_t *o, const struct stat *st, char *msg, size_t msglen)
+{
+    struct stat so;
+    o->direct = true;
+    if (fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == st->st_dev && so.st_ino == st->st_ino) {
+        o->f = stdout;
+        o->is_stdout = true;
+        return 0;
+    }
+    int fd = open(o->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        snprintf(msg, msglen, "result file '%s': cannot open it for writing: %s; choose another "
+                 "path ('-' writes to stdout)", o->path, strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
 int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen)
 {
     memset(o, 0, sizeof *o);
@@ -593,12 +633,15 @@ int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen)
         return -ENAMETOOLONG;
     }
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
         snprintf(msg, msglen, "result file '%s': is a directory; name a file, e.g. '%s/result.json'",
                  path, path);
         return -EISDIR;
     }
     snprintf(o->path, sizeof o->path, "%s", path);
+    if (exists && !S_ISREG(st.st_mode))
+        return out_open_direct(o, &st, msg, msglen);
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
 
     int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
@@ -661,6 +704,17 @@ int mb_out_commit(mb_out_t *o, char *msg, size_t msglen)
     const char *step = "write";
     int e = 0;
     errno = 0;
+    if (o->direct) {   /* in place: no fsync (a pipe cannot), no rename */
+        if (fflush(o->f) != 0 || ferror(o->f))
+            e = errno ? errno : EIO;
+        if (fclose(o->f) != 0 && !e)
+            e = errno ? errno : EIO;
+        o->f = NULL;
+        if (e)
+            snprintf(msg, msglen, "result file '%s': write failed: %s; check the device or pipe",
+                     o->path, strerror(e));
+        return -e;
+    }
     if (fflush(o->f) != 0 || ferror(o->f))
         e = errno ? errno : EIO;
     else if (fsync(fileno(o->f)) != 0)
@@ -686,7 +740,8 @@ void mb_out_abort(mb_out_t *o)
 {
     if (o->f && !o->is_stdout) {
         fclose(o->f);
-        unlink(o->tmp);
+        if (!o->direct)
+            unlink(o->tmp);
     }
     o->f = NULL;
 }

@@ -119,6 +119,8 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key);
 typedef struct {
     FILE *f;
     bool is_stdout;
+    bool direct;        /* an existing device, FIFO or /dev/stdout: written in
+                         * place, since a rename would replace the node itself */
     char path[4096];
     char tmp[4160];
 } mb_out_t;

@@ -34,4 +34,4 @@ CC_NAME    := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep -q __clang_
 CC_VERSION := $(CC_NAME) $(shell $(CC) -dumpfullversion -dumpversion 2>/dev/null)
 OPENMP_VERSION := $(shell echo _OPENMP | $(CC) -fopenmp -E -P -x c - 2>/dev/null | tr -d " ")
 onoff = $(if $(filter 1,$(1)),on,off)
-BUILD_SUMMARY = $(CC_VERSION) | $(CFLAGS) | OpenMP $(OPENMP_VERSION) | NUMA $(call onoff,$(HAVE_LIBNUMA)) | PAPI $(call onoff,$(HAVE_PAPI))
+BUILD_SUMMARY = $(CC_VERSION) | $(CFLAGS) | OpenMP | NUMA $(call onoff,$(HAVE_LIBNUMA)) | PAPI $(call onoff,$(HAVE_PAPI))

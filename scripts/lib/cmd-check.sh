@@ -32,7 +32,10 @@
 #     "metrics": [ { "record": "Triad", "metric": "best_rate_mbps", "unit": "MB/s",
 #                    "expected": 12000, "lower_pct": 10, "upper_pct": 25 } ] }
 # A metric passes when expected x (1 - lower_pct/100) <= value <= expected
-# x (1 + upper_pct/100); "upper_pct": null leaves it unbounded above.
+# x (1 + upper_pct/100); "upper_pct": null leaves it unbounded above (the
+# key must be there).  An unknown key is refused (exit 2): a misspelt one
+# would loosen the check.  A result whose unit differs from the metric's
+# "unit" is a FAIL.
 #
 # Exit: 0 PASS, 1 FAIL, 2 usage (bad option, bad reference file), 3 the
 # environment prevents a valid run (tool missing, numactl missing for

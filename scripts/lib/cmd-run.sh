@@ -26,14 +26,18 @@
 #                    --membind=N); default spread
 #   --out DIR        results directory (default
 #                    ./memsuite-results/<host>-<UTC time>); must be empty
-#   --resume DIR     finish an interrupted run with its stored plan
+#   --resume DIR     finish an interrupted run with its stored plan (a
+#                    directory of another memsuite version: a warning,
+#                    and run.json lists both in memsuite_versions)
 #   --dry-run        print the plan and the commands; run nothing
 #   --quick          a smoke run: sizes 1x,4x LLC (at most 256 MiB),
 #                    1 repetition, no cooldown, mencal's timed scenarios
 #                    shortened (concurrent 1 s, stability 3 x 1 s)
 #   --enforce        as root: governor performance on every CPU and SMT
 #                    off for the run; the prior state is saved first and
-#                    restored on every exit path
+#                    restored on every exit path.  A state left by a run
+#                    killed with SIGKILL is restored by the next run or
+#                    check (as root; otherwise they warn)
 #   --thp MODE       with --enforce: THP mode for the run (always,
 #                    madvise, never)
 #   --strict         with --enforce: a knob this machine lacks is fatal

@@ -269,6 +269,23 @@ check_error() {
     assert_failure
 }
 
+@test "--output to a FIFO or a device writes in place and leaves the node a FIFO/device" {
+    mkfifo fifo
+    timeout 60 cat fifo > got.json &
+    local reader=$!
+    run --separate-stderr "$MBW" -q -n 2 -t0 1 --format json --output fifo
+    assert_success
+    wait "$reader"
+    [ -p fifo ]
+    validate_json got.json
+    run compgen -G 'fifo.tmp.*'
+    assert_failure
+    mknod null c 1 3 2>/dev/null || skip "mknod not permitted"
+    run --separate-stderr "$MBW" -q -n 2 -t0 1 --format json --output null
+    assert_success
+    [ -c null ]
+}
+
 @test "unknown short flag: getopt's message on stderr, the run goes on (exit 0), as mbw" {
     run --separate-stderr "$MBW" -x -q -n 1 -t0 2
     assert_success

@@ -153,3 +153,45 @@ C="$FIXTURES/memsuite-check"
     run "$MS" check --ref ref.json --result r2.json
     assert_success
 }
+
+# --- fixed bugs (operator review) ---
+
+@test "a misspelt key in the reference is a usage error, not a silently looser check" {
+    # Fixed bug: "upper_pc" dropped the upper bound, "rnu" the run block,
+    # and both checks passed.
+    jq '.metrics[0].upper_pc = 25 | del(.metrics[0].upper_pct)' "$C/ref-stream.json" >typo1.json
+    run "$MS" check --ref typo1.json --result "$C/result-node.json"
+    assert_failure 2
+    assert_output --partial 'metrics[0] (Copy.best_rate_mbps): unknown key "upper_pc" (a typo?'
+    jq '.rnu = .run | del(.run)' "$C/ref-stream.json" >typo2.json
+    run "$MS" check --ref typo2.json --result "$C/result-node.json"
+    assert_failure 2
+    assert_output --partial 'unknown key "rnu"'
+    jq '.run.threds = 2' "$C/ref-stream.json" >typo3.json
+    run "$MS" check --ref typo3.json
+    assert_failure 2
+    assert_output --partial 'run: unknown key "threds"'
+    jq 'del(.metrics[1].upper_pct)' "$C/ref-stream.json" >typo4.json
+    run "$MS" check --ref typo4.json --result "$C/result-node.json"
+    assert_failure 2
+    assert_output --partial '"upper_pct" is missing; give a number, or null for no upper bound'
+}
+
+@test "a reference in another unit than the result is a FAIL, not a comparison of raw numbers" {
+    # Fixed bug: GB/s expected 20.6 against 20713.4 MB/s printed "20713.4 GB/s".
+    jq '.metrics[3].unit = "GB/s" | .metrics[3].expected = 20.6' "$C/ref-stream.json" >gb.json
+    run "$MS" check --ref gb.json --result "$C/result-node.json"
+    assert_failure 1
+    assert_line --index 3 --regexp '^FAIL  Triad\.best_rate_mbps +unit MB/s in the result, GB/s in the reference'
+    assert_line --index 4 --partial 'FAIL 1/4 metrics out of tolerance'
+    refute_output --partial '20713.4 GB/s'
+}
+
+@test "--record writes a reference other users and nodes can read" {
+    # Fixed bug: the reference kept mktemp's mode 0600.
+    umask 022
+    run "$MS" check --record --ref ref.json --result "$C/result-node.json"
+    assert_success
+    run stat -c %a ref.json
+    assert_output 644
+}

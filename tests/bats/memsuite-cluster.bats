@@ -272,3 +272,14 @@ jq_median() {
     assert_output --partial 'task 1: Killed'
     refute_output --partial 'Solution Validates'
 }
+
+@test "a FAIL node is listed before every PASS node, so --top cannot hide it" {
+    # Fixed bug: a node failing on a missing metric sorted by its ratio to
+    # the median, among the passing nodes, out of --top's view.
+    gen 10
+    jq '.metrics |= map(select(.record != "Copy"))' "$SANDBOX/g/node00006.json" >"$SANDBOX/t.json"
+    mv "$SANDBOX/t.json" "$SANDBOX/g/node00006.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --top 1
+    assert_line --regexp '^node00006 +FAIL .*Copy\.best_rate_mbps missing'
+    assert_line '... 9 more nodes (all of them: --top 0)'
+}

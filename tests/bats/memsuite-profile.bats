@@ -144,3 +144,38 @@ bad_profile() {     # bad_profile NAME CONTENT
     run "$MS" profile show tuned default
     assert_failure 2
 }
+
+@test "a run under a profile applied beforehand names it in run.json, so compare shows it" {
+    # Fixed bug: run.json's config.profile was null unless --profile was
+    # given, although the figures were taken under the profile.
+    "$MS" run --sizes 1M --threads 1 --cooldown 0 --out before 2>/dev/null
+    MEMSUITE_ASSUME_ROOT=1 "$MS" profile apply tuned 2>/dev/null
+    run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    run jq -r '.config.profile' r/run.json
+    assert_output tuned
+    run "$MS" compare before r
+    assert_success
+    assert_line --regexp '^  run\.profile +null -> tuned$'
+    MEMSUITE_ASSUME_ROOT=1 "$MS" profile restore tuned 2>/dev/null
+}
+
+@test "profile apply first puts back the knobs a killed --enforce run left, then saves the true prior values" {
+    # Fixed bug: apply saved the killed run's performance governor / THP as
+    # the "prior" values, so restore re-installed them.
+    mkdir -p "$MEMSUITE_STATE_DIR"
+    local prior
+    prior=$(cat "$MEMSUITE_PROCFS/sys/vm/swappiness")
+    echo 1 >"$MEMSUITE_PROCFS/sys/vm/swappiness"
+    printf '#memsuite-state 1\nknob\tvm.swappiness\t%s\n' "$prior" >"$MEMSUITE_STATE_DIR/enforce.state"
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" profile apply tuned
+    assert_success
+    assert_output --partial "restoring it first"
+    run awk -F '\t' '$2 == "vm.swappiness" { print $3 }' "$MEMSUITE_STATE_DIR/profile.state"
+    assert_output "$prior"
+    [ "$prior" != 1 ]
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" profile restore tuned
+    assert_success
+    run cat "$MEMSUITE_PROCFS/sys/vm/swappiness"
+    assert_output "$prior"
+}

@@ -264,7 +264,7 @@ static void test_json(void)
           "{\"policy\":\"default (first touch)\",\"placement\":{\"pages_sampled\":8,"
           "\"pages_not_present\":0,\"pages_per_node\":{\"0\":3,\"1\":0,\"2\":5}}}" },
         { ".counters",
-          "{\"hardware\":{\"available\":true,\"events\":{\"PAPI_TOT_CYC\":123,\"PAPI_L3_TCM\":null,"
+          "{\"hardware\":{\"available\":true,\"threads_counted\":false,\"events\":{\"PAPI_TOT_CYC\":123,\"PAPI_L3_TCM\":null,"
           "\"PAPI_L3_TCM_unavailable\":\"unavailable: event not supported\"}},\"software\":null,"
           "\"software_unavailable\":\"perf_event_paranoid is 3\",\"rusage\":{\"minflt\":10,"
           "\"majflt\":0,\"maxrss_kib\":2048}}" },
@@ -450,6 +450,46 @@ static void test_model(void)
         CHECK(mb_report_csv(&fx.r, full) == -EIO, "CSV to /dev/full reports -EIO");
         fclose(full);
     }
+}
+
+/* A device is written in place, never renamed over (as root a rename
+ * would replace /dev/null with a regular file). */
+static void test_out_device(void)
+{
+    mb_out_t o;
+    char msg[512];
+    struct stat st;
+    CHECK(mb_out_open(&o, "/dev/null", msg, sizeof msg) == 0 && o.direct,
+          "/dev/null opens for in-place writing");
+    if (o.f)
+        fputs("{}\n", o.f);
+    CHECK(mb_out_commit(&o, msg, sizeof msg) == 0, "/dev/null commit");
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "/dev/null is still a device");
+}
+
+/* One sample has no spread: stddev and cv must not read as a measured 0. */
+static void test_one_sample(void)
+{
+    static const mb_stats_t one = { .n = 1, .min = 5, .max = 5, .mean = 5, .median = 5 };
+    mb_record_t rec = { .name = "k" };
+    mb_metric_t *m = mb_record_add(&rec, "rate", "MB/s", 5);
+    if (!m)
+        return;
+    m->stats = &one;
+    mb_result_t r = { .tool = "t", .label = "standard", .records = &rec, .nrecords = 1 };
+    int rc;
+    char *json = render(&r, MB_FMT_JSON, &rc);
+    CHECK(json && strstr(json, "\"cv\": null") && strstr(json, "\"cv_unavailable\": \"one sample"),
+          "n=1: JSON cv is null with the reason");
+    CHECK(json && strstr(json, "\"stddev\": null"), "n=1: JSON stddev is null");
+    free(json);
+    char *csv = render(&r, MB_FMT_CSV, &rc);
+    CHECK(csv && strstr(csv, ",k,rate,MB/s,5,1,5,5,5,5,,,\"stddev, cv: one sample"),
+          "n=1: CSV leaves stddev and cv empty and says why");
+    free(csv);
+    char *text = render(&r, MB_FMT_TEXT, &rc);
+    CHECK(text && !strstr(text, "0.00%"), "n=1: text shows no 0.00%% CV");
+    free(text);
 }
 
 /* ---- atomic output ---------------------------------------------------- */
@@ -667,6 +707,8 @@ int main(int argc, char **argv)
     test_json();
     test_csv();
     test_text();
+    test_one_sample();
+    test_out_device();
     test_out();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
