@@ -253,6 +253,59 @@ int mb_numa_check_request(const mb_numa_request_t *req, char *msg, size_t msglen
     return 0;
 }
 
+/* ---- the inherited memory policy ---------------------------------------
+ * With no NUMA option the policy is whatever the parent set (numactl
+ * --membind, --interleave, --preferred, --localalloc).  get_mempolicy(2)
+ * reads it without libnuma.  The mode values are the kernel's ABI
+ * (linux/mempolicy.h, which clashes with libnuma's numaif.h). */
+enum { POL_PREFERRED = 1, POL_BIND = 2, POL_INTERLEAVE = 3, POL_LOCAL = 4 };
+#define POL_FLAGS ((1 << 15) | (1 << 14))   /* MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES */
+#define POL_MAX_NODES 1024
+
+/* Node list in numactl syntax (0-3,6) from a bit mask. */
+static void policy_nodes_text(const unsigned long *mask, char *buf, size_t buflen)
+{
+    const size_t bits = 8 * sizeof *mask;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < POL_MAX_NODES; i++) {
+        if (!((mask[i / bits] >> (i % bits)) & 1ul))
+            continue;
+        size_t j = i;
+        while (j + 1 < POL_MAX_NODES && ((mask[(j + 1) / bits] >> ((j + 1) % bits)) & 1ul))
+            j++;
+        int w = j > i ? snprintf(buf + len, buflen - len, "%s%zu-%zu", len ? "," : "", i, j)
+                      : snprintf(buf + len, buflen - len, "%s%zu", len ? "," : "", i);
+        if (w < 0 || (size_t)w >= buflen - len)
+            return;
+        len += (size_t)w;
+        i = j;
+    }
+}
+
+/* Writes e.g. "inherited from the parent (e.g. numactl): membind=0-1";
+ * returns false when the policy is the default or cannot be read. */
+static bool policy_inherited(char *buf, size_t buflen)
+{
+    unsigned long mask[POL_MAX_NODES / (8 * sizeof(unsigned long))];
+    int mode = 0;
+    memset(mask, 0, sizeof mask);
+    if (syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)POL_MAX_NODES + 1, NULL, 0ul) != 0)
+        return false;
+    static const char *const names[] = {
+        [POL_PREFERRED] = "preferred", [POL_BIND] = "membind",
+        [POL_INTERLEAVE] = "interleave", [POL_LOCAL] = "localalloc",
+    };
+    int m = mode & ~POL_FLAGS;
+    if (m <= 0 || m >= (int)(sizeof names / sizeof names[0]) || !names[m])
+        return false;
+    char nodes[128];
+    policy_nodes_text(mask, nodes, sizeof nodes);
+    snprintf(buf, buflen, "inherited from the parent (e.g. numactl): %s%s%s", names[m],
+             nodes[0] ? "=" : "", nodes);
+    return true;
+}
+
 const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buflen)
 {
     req_item_t it[3];
@@ -261,7 +314,8 @@ const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buf
         return buf;
     buf[0] = '\0';
     if (n == 0) {
-        snprintf(buf, buflen, "default (first touch)");
+        if (!policy_inherited(buf, buflen))
+            snprintf(buf, buflen, "default (first touch)");
         return buf;
     }
     for (size_t i = 0; i < n; i++) {

@@ -71,7 +71,9 @@ int mb_numa_check_request(const mb_numa_request_t *req, char *msg, size_t msglen
  * or the -errno of a refused set_mempolicy/sched_setaffinity (exits 3).
  * An empty request is 0 in every build. */
 int mb_numa_apply(const mb_numa_request_t *req, char *msg, size_t msglen);
-/* One-line description, e.g. "membind=0 cpunodebind=0" or "default (first touch)". */
+/* One-line description, e.g. "membind=0 cpunodebind=0"; for an empty request
+ * the policy inherited from the parent ("inherited from the parent (e.g.
+ * numactl): membind=0") or "default (first touch)". */
 const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buflen);
 
 /* Query the node of every stride-th page of [buf, buf+bytes) via

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/mempolicy.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -112,56 +111,4 @@ int st_thp_measure(const void *p, size_t bytes, st_thp_t *out)
     if (out->share > 1.0)
         out->share = 1.0;
     return 0;
-}
-
-/* ---- the inherited memory policy -------------------------------------- */
-
-#define ST_POLICY_MAX_NODES 1024
-
-/* Node list in numactl syntax (0-3,6) from a bit mask. */
-static void nodes_text(const unsigned long *mask, char *buf, size_t buflen)
-{
-    const size_t bits = 8 * sizeof *mask;
-    size_t len = 0;
-
-    buf[0] = '\0';
-    for (size_t i = 0; i < ST_POLICY_MAX_NODES; i++) {
-        size_t j = i;
-        int w;
-
-        if (!((mask[i / bits] >> (i % bits)) & 1ul))
-            continue;
-        while (j + 1 < ST_POLICY_MAX_NODES && ((mask[(j + 1) / bits] >> ((j + 1) % bits)) & 1ul))
-            j++;
-        w = j > i ? snprintf(buf + len, buflen - len, "%s%zu-%zu", len ? "," : "", i, j)
-                  : snprintf(buf + len, buflen - len, "%s%zu", len ? "," : "", i);
-        if (w < 0 || (size_t)w >= buflen - len)
-            return;
-        len += (size_t)w;
-        i = j;
-    }
-}
-
-const char *st_policy_inherited(char *buf, size_t buflen)
-{
-    unsigned long mask[ST_POLICY_MAX_NODES / (8 * sizeof(unsigned long))];
-    char nodes[128];
-    int mode = MPOL_DEFAULT;
-    const char *name;
-
-    memset(mask, 0, sizeof mask);
-    if (buflen == 0 ||
-        syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)ST_POLICY_MAX_NODES + 1, NULL, 0ul) != 0)
-        return NULL;
-    switch (mode & ~(MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES)) {
-    case MPOL_BIND: name = "membind"; break;
-    case MPOL_INTERLEAVE: name = "interleave"; break;
-    case MPOL_PREFERRED: name = "preferred"; break;
-    case MPOL_LOCAL: name = "localalloc"; break;
-    default: return NULL;
-    }
-    nodes_text(mask, nodes, sizeof nodes);
-    snprintf(buf, buflen, "inherited from the parent (e.g. numactl): %s%s%s", name,
-             nodes[0] ? "=" : "", nodes);
-    return buf;
 }

@@ -45,10 +45,5 @@ typedef struct {
 
 int st_thp_measure(const void *p, size_t bytes, st_thp_t *out);
 
-/* The process memory policy inherited from the parent (numactl --membind,
- * --interleave, --preferred, --localalloc), read with get_mempolicy(2),
- * which needs no libnuma.  Writes e.g. "inherited: membind=0-1" to buf and
- * returns buf; NULL when the policy is the default or cannot be read. */
-const char *st_policy_inherited(char *buf, size_t buflen);
 
 #endif

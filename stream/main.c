@@ -179,10 +179,7 @@ int main(int argc, char **argv)
     oc.thp = &thp;
     oc.placement = &place_all;
     oc.placement_arr = place;
-    /* With no NUMA option the policy is whatever the parent set. */
-    if (plan.numa_requested ||
-        !(oc.numa_policy = st_policy_inherited(numa_desc, sizeof numa_desc)))
-        oc.numa_policy = mb_numa_describe(&plan.numa, numa_desc, sizeof numa_desc);
+    oc.numa_policy = mb_numa_describe(&plan.numa, numa_desc, sizeof numa_desc);
     oc.argc = argc;
     oc.argv = argv;
     oc.warnings = warns.ptr;
