@@ -13,12 +13,21 @@
 
 #define MB_HELP_COL_MAX 34     /* wider option columns wrap the help text */
 
-/* Printable, bounded copy of a user value for messages. */
+/* Printable, bounded copy of a user value for messages: bytes outside
+ * printable ASCII (control characters, UTF-8) are shown as \xHH. */
 static const char *shown(const char *s, char *buf, size_t buflen)
 {
     size_t o = 0, i = 0;
-    for (; s[i] && o + 4 < buflen; i++)
-        buf[o++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+    for (; s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool plain = c < 0x80 && isprint(c);
+        if (o + (plain ? 1 : 4) + 4 >= buflen)
+            break;
+        if (plain)
+            buf[o++] = (char)c;
+        else
+            o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", c);
+    }
     if (s[i]) {
         memcpy(buf + o, "...", 3);
         o += 3;
@@ -90,6 +99,8 @@ static int set_double(const mb_opt_t *o, const char *name, const char *arg, void
         v = strtod(arg, &end);
         if (end == arg || *end)
             why = "not a number";
+        else if (strpbrk(arg, "xX"))
+            why = "not a decimal number";   /* strtod takes hex: 0x10 = 16 */
         else if (!isfinite(v) || errno == ERANGE)
             why = "not finite or out of range";
         else if (bounded && (v < o->dmin || v > o->dmax))

@@ -140,14 +140,24 @@ static const unit_t *find_unit(const unit_t *u, size_t n, const char *s)
     return NULL;
 }
 
-/* Printable, bounded copy of hostile text for messages. */
+/* Printable, bounded copy of hostile text for messages: bytes outside
+ * printable ASCII (control characters, UTF-8 such as a non-ASCII digit)
+ * are shown as \xHH, so the user sees what was actually passed. */
 static const char *quote_text(const char *s, char *buf, size_t buflen)
 {
     const size_t keep = 40;
     size_t o = 0, i = 0;
-    for (; s[i] && o + 4 < buflen && i < keep; i++)
-        buf[o++] = isprint((unsigned char)s[i]) ? s[i] : '?';
-    if (s[i] && o + 4 < buflen) {
+    for (; s[i] && i < keep; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool plain = c < 0x80 && isprint(c);
+        if (o + (plain ? 1 : 4) + 4 >= buflen)
+            break;
+        if (plain)
+            buf[o++] = (char)c;
+        else
+            o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", c);
+    }
+    if (s[i] && o + 4 <= buflen) {
         memcpy(buf + o, "...", 3);
         o += 3;
     }

@@ -74,7 +74,10 @@ ms_cluster_flatten() {
     redo=$(ms_mktemp)
     # xargs keeps each jq call within the argument limit; the files of a
     # chunk jq fails on are listed in $redo and redone by bisection.
-    find "$dir" -maxdepth 1 -type f -name '[!.]*.json' -print0 | sort -z |
+    # An empty file gives jq nothing to say: name it here (a truncated report).
+    find "$dir" -maxdepth 1 -type f -name '[!.]*.json' -empty -print0 | sort -z |
+        while IFS= read -r -d '' f; do printf 'X\t%s\tis empty (a truncated report?)\n' "$f"; done
+    find "$dir" -maxdepth 1 -type f -name '[!.]*.json' ! -empty -print0 | sort -z |
         xargs -0 -r -n 4000 bash -c '
             out=$(jq -r --arg schema "$0" --arg rid "$1" "$2" "${@:4}" 2>/dev/null) &&
                 { [ -z "$out" ] || printf "%s\n" "$out"; exit 0; }
@@ -376,15 +379,40 @@ ms_cluster_render_json() {
             nodes: $n }'
 }
 
+# ms_cluster_shell_word S: S as one word a POSIX shell reads back as S
+# (as it is when it holds only safe characters, else single-quoted).
+ms_cluster_shell_word() {
+    if [[ "$1" =~ ^[A-Za-z0-9._,:=/@%+-]+$ ]]; then
+        printf '%s' "$1"
+    else
+        printf "'%s'" "${1//\'/\'\\\'\'}"
+    fi
+}
+
 # Drain lines for every node that is not PASS or is a slow outlier; with
-# DRAIN=1 they are also run.
+# DRAIN=1 they are also run.  Node names and reasons come from the node
+# reports, which anyone who can write the results directory controls:
+# the printed lines quote them so that a shell running them runs only
+# scontrol, and a name that is not a plain host name (brackets would be a
+# Slurm hostlist: "n[1-2000]" drains the whole cluster) is never drained.
 ms_cluster_drain() {
     local nodes="$1" drain="$2" node reason rc=0 line
     local -a cmd
     while IFS=$'\t' read -r node reason; do
         reason=${reason//\"/\'}
         reason=${reason:0:200}
-        printf 'scontrol update nodename=%s state=drain reason="%s"\n' "$node" "$reason"
+        if ! [[ "$node" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]]; then
+            printf '# not drained: node name %s is not a plain host name (letters, digits, ._-)\n' \
+                "$(ms_cluster_shell_word "$node")"
+            ms_warn "node name $(ms_cluster_shell_word "$node") (from its report) is not a plain host name; not drained"
+            rc=1
+            continue
+        fi
+        # Inside "...": \ $ ` and " are the characters a shell still reads.
+        line=${reason//\\/\\\\}
+        line=${line//\$/\\\$}
+        line=${line//\`/\\\`}
+        printf 'scontrol update nodename=%s state=drain reason="%s"\n' "$node" "$line"
         if [ "$drain" = 1 ]; then
             cmd=(scontrol update "nodename=$node" state=drain "reason=$reason")
             if ! line=$("${cmd[@]}" 2>&1); then

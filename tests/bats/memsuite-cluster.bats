@@ -283,3 +283,48 @@ jq_median() {
     assert_line --regexp '^node00006 +FAIL .*Copy\.best_rate_mbps missing'
     assert_line '... 9 more nodes (all of them: --top 0)'
 }
+
+@test "--drain-suggest quotes what reports say: a shell running the lines runs only scontrol" {
+    gen 4 --fail 2
+    jq -c '.node = "n6;touch '"$SANDBOX"'/pwned1" | .verdict = "FAIL"' "$SANDBOX/g/node00003.json" >"$SANDBOX/x"
+    mv "$SANDBOX/x" "$SANDBOX/g/node00003.json"
+    jq -c '.verdict = "ERROR" | .summary = "x $(touch '"$SANDBOX"'/pwned2) `touch '"$SANDBOX"'/pwned3` \\ \" y"' \
+        "$SANDBOX/g/node00004.json" >"$SANDBOX/x"
+    mv "$SANDBOX/x" "$SANDBOX/g/node00004.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --drain-suggest
+    grep -E '^(scontrol|#)' <<<"$output" >"$SANDBOX/drain.sh"
+    [[ "$stderr" == *"node name 'n6;touch $SANDBOX/pwned1' (from its report) is not a plain host name; not drained"* ]]
+    stub scontrol 'for a; do printf "[%s]" "$a"; done; echo'
+    run -0 sh "$SANDBOX/drain.sh"
+    [ ! -e "$SANDBOX/pwned1" ] && [ ! -e "$SANDBOX/pwned2" ] && [ ! -e "$SANDBOX/pwned3" ]
+    assert_line "[update][nodename=node00004][state=drain][reason=memsuite: check could not run: x \$(touch $SANDBOX/pwned2) \`touch $SANDBOX/pwned3\` \\\\ ' y]"
+    assert_line --partial '[nodename=node00002]'
+    [ "${#lines[@]}" -eq 2 ]                 # the odd name is not drained
+    # --drain never passes a hostlist-looking name to scontrol either.
+    jq -c '.node = "node[00001-02000]"' "$SANDBOX/g/node00003.json" >"$SANDBOX/x"
+    mv "$SANDBOX/x" "$SANDBOX/g/node00003.json"
+    stub scontrol "echo \"\$*\" >>'$SANDBOX/scontrol.calls'"
+    run -1 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --drain
+    run grep -c 'node\[' "$SANDBOX/scontrol.calls"
+    assert_output 0
+}
+
+@test "an empty (truncated) report is named, and its node is MISSING; stale run ids are ignored" {
+    gen 4
+    : >"$SANDBOX/g/node00003.json"
+    head -c 100 "$SANDBOX/g/node00004.json" >"$SANDBOX/g/node00002.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'node[00001-00004]' --format json
+    [[ "$stderr" == *"node00003.json is empty (a truncated report?) (ignored)"* ]]
+    [[ "$stderr" == *"node00002.json is not valid JSON (ignored)"* ]]
+    run jq -r '[.reported, .counts.missing, (.nodes[] | select(.status == "MISSING") | .node)] | join(" ")' <<<"$output"
+    assert_output '2 2 node00002 node00003'
+    # Reports of an earlier run do not count for this one.
+    jq -c '.run_id = "new"' "$SANDBOX/g/node00001.json" >"$SANDBOX/x"
+    mv "$SANDBOX/x" "$SANDBOX/g/node00001.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'node[00001-00004]' --run-id new --format json
+    [[ "$stderr" == *"1 report(s) in $SANDBOX/g belong to other runs (not run new); ignored"* ]]
+    run jq -r '[.reported, .counts.pass, .counts.missing] | join(" ")' <<<"$output"
+    assert_output '1 1 3'
+}

@@ -187,6 +187,10 @@ static const opts_case_t cases[] = {
     {{"--scale=1e999", NULL}, 2, {"'1e999'", "out of range"}, NULL},
     {{"--scale=", NULL}, 2, {"--scale: invalid value ''", "not a number"}, NULL},
     {{"--scale=2x", NULL}, 2, {"'2x'", "not a number"}, NULL},
+    {{"--scale=0x2", NULL}, 2, {"'0x2'", "not a decimal number"}, NULL},   /* strtod: 2 */
+    {{"--scale=0X1p1", NULL}, 2, {"'0X1p1'", "not a decimal number"}, NULL},
+    {{"-n", "\xd9\xa8", NULL}, 2, {"'\\xd9\\xa8'", "not an integer"}, NULL},
+    {{"--scale=\x1b[31m2", NULL}, 2, {"'\\x1b[31m2'", "not a number"}, NULL},
     {{"-s", "1K", NULL}, 2, {"-s: invalid value '1K'", "4096..1099511627776 bytes"}, NULL},
     {{"-s", "2T", NULL}, 2, {"-s: invalid value '2T'", "out of range"}, NULL},
     {{"-s", "-5", NULL}, 2, {"-s: invalid size '-5'", "negative", "512MiB"}, NULL},

@@ -92,6 +92,11 @@ static const parse_case_t size_cases[] = {
     {"1,000", -EINVAL, 0, "trailing garbage ',000'"},
     {"5P", -EINVAL, 0, "trailing garbage 'P'"},
     {"5Ki", -EINVAL, 0, "trailing garbage 'Ki'"},
+    /* non-ASCII and control bytes are named as \xHH, not hidden as '?' */
+    {"\xd9\xa8", -EINVAL, 0, "'\\xd9\\xa8': not a number"},            /* ARABIC-INDIC 8 */
+    {"\xef\xbc\x98", -EINVAL, 0, "'\\xef\\xbc\\x98': not a number"}, /* FULLWIDTH 8 */
+    {"8\xc2\xa0", -EINVAL, 0, "trailing garbage '\\xc2\\xa0'"},         /* 8, NBSP */
+    {"8\x01", -EINVAL, 0, "trailing garbage '\\x01'"},
     {"1.5", -EINVAL, 0, "whole number"},
     {"1.5B", -EINVAL, 0, "whole number"},
     {"2.5e0", -EINVAL, 0, "whole number"},
