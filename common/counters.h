@@ -42,7 +42,8 @@ typedef struct {
     bool hw_requested;
     bool hw_available;             /* the event set started */
     bool hw_inherit;               /* PAPI_INHERIT accepted: child threads counted */
-    char hw_why[256];              /* PAPI's own reason when !hw_available */
+    char hw_why[256];              /* PAPI's own reason when !hw_available; when not
+                                    * requested, an optional caller note (JSON) */
     int n;
     mb_counter_t ev[MB_COUNTERS_MAX];
     /* software: perf_event_open(PERF_TYPE_SOFTWARE) */

@@ -243,7 +243,7 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
     mb_json_object_begin(j, key);
 
     if (!c->hw_requested) {
-        mb_json_unavailable(j, "hardware", "not requested");
+        mb_json_unavailable(j, "hardware", c->hw_why[0] ? c->hw_why : "not requested");
     } else {
         mb_json_object_begin(j, "hardware");
         mb_json_bool(j, "available", c->hw_available);

@@ -2,6 +2,7 @@
  * and the long-option extensions from one mb_opt_t table. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -380,7 +381,11 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
                 return 1;
             }
             if (cfg->strict) {
-                mb_error("bad option (--strict); run 'mbw --help' for the list");
+                if (isprint(optopt))
+                    mb_error("-%c: unknown option or missing argument (--strict); the options "
+                             "are -n N, -t 0|1|2, -b BYTES, -q, -a, -h; run 'mbw --help'", optopt);
+                else
+                    mb_error("unknown option (--strict); run 'mbw --help' for the list");
                 *exit_code = MBW_EXIT_USAGE;
                 return 1;
             }

@@ -27,6 +27,9 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
     if (mb_counters_init(&run->total, NULL, msg, msglen) != 0)
         return 2;
     if (plan->counters) {
+        /* the whole-run set counts software events and rusage only */
+        snprintf(run->total.hw_why, sizeof run->total.hw_why,
+                 "counted per kernel: see records[].counters");
         run->counters = calloc(plan->nkernels, sizeof *run->counters);
         if (!run->counters) {
             snprintf(msg, msglen, "cannot allocate the counter sets: %s", strerror(errno));

@@ -297,6 +297,7 @@ check_error() {
     run --separate-stderr "$MBW" --strict -x -q -n 1 -t0 2
     assert_failure 2
     [[ $stderr == *"invalid option -- 'x'"* ]]
+    [[ $stderr == *"mbw: error: -x: unknown option"*"-n N, -t 0|1|2"* ]]
     [ -z "$output" ]
 }
 
