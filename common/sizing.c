@@ -147,7 +147,9 @@ static const char *quote_text(const char *s, char *buf, size_t buflen)
 {
     const size_t keep = 40;
     size_t o = 0, i = 0;
-    for (; s[i] && i < keep; i++) {
+    /* stops at the terminator: s is a C string (cppcheck sees a 1-byte caller) */
+    // cppcheck-suppress arrayIndexOutOfBoundsCond
+    for (; i < keep && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
         bool plain = c < 0x80 && isprint(c);
         if (o + (plain ? 1 : 4) + 4 >= buflen)
