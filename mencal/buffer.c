@@ -117,3 +117,11 @@ void mc_buffer_placement(mc_result_t *res, const void *p, size_t bytes)
     mb_numa_placement(p, bytes, 1024, &res->placement);
     res->placement_done = true;
 }
+
+void mc_buffer_finish(mc_result_t *res, const mc_config_t *cfg, void *p, size_t bytes)
+{
+    mc_restore_mask(cfg);
+    mc_buffer_thp(res, p, bytes);
+    mc_buffer_placement(res, p, bytes);
+    mc_buffer_free(p, bytes);
+}

@@ -259,6 +259,9 @@ void mc_buffer_free(void *p, size_t bytes);
 void mc_buffer_thp(mc_result_t *res, const void *p, size_t bytes);
 /* Page placement sample into res. */
 void mc_buffer_placement(mc_result_t *res, const void *p, size_t bytes);
+/* The end of every measured scenario: the caller's CPU mask restored, the
+ * THP share and page placement recorded into res, the buffer unmapped. */
+void mc_buffer_finish(mc_result_t *res, const mc_config_t *cfg, void *p, size_t bytes);
 const char *mc_hugepages_name(mc_hugepages_t hp);
 
 /* rng.c: splitmix64-seeded xoshiro256** */

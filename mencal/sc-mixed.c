@@ -102,10 +102,7 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
             mc_counters_end(res, cfg);
         sink_all += m.sink;
     }
-    mc_restore_mask(cfg);
-    mc_buffer_thp(res, buf, total);
-    mc_buffer_placement(res, buf, total);
-    mc_buffer_free(buf, total);
+    mc_buffer_finish(res, cfg, buf, total);
 
     int n = done;
     if (abort_flag && n < reps)

@@ -183,10 +183,7 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
                 mc_counters_end(res, cfg);
         }
     }
-    mc_restore_mask(cfg);
-    mc_buffer_thp(res, buf, total);
-    mc_buffer_placement(res, buf, total);
-    mc_buffer_free(buf, total);
+    mc_buffer_finish(res, cfg, buf, total);
 
     int rc = 0;
     if (failed == 1)
@@ -369,10 +366,7 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
             break;
     }
     mc_counters_end(res, cfg);
-    mc_restore_mask(cfg);
-    mc_buffer_thp(res, buf, total);
-    mc_buffer_placement(res, buf, total);
-    mc_buffer_free(buf, total);
+    mc_buffer_finish(res, cfg, buf, total);
     int rc = 0;
     if (failed == 1)
         rc = mc_result_fail(res, 3, "building the chains failed: out of memory");

@@ -156,10 +156,7 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
         if (done >= 1)
             mc_counters_end(res, cfg);
     }
-    mc_restore_mask(cfg);
-    mc_buffer_thp(res, buf, total);
-    mc_buffer_placement(res, buf, total);
-    mc_buffer_free(buf, total);
+    mc_buffer_finish(res, cfg, buf, total);
 
     int n = done;   /* counted reps: 1..done */
     if (abort_flag && n < reps)

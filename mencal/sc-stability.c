@@ -197,10 +197,7 @@ static int stability_run(const mc_config_t *cfg, mc_result_t *res)
             mc_counters_end(res, cfg);
         }
     }
-    mc_restore_mask(cfg);
-    mc_buffer_thp(res, buf, total);
-    mc_buffer_placement(res, buf, total);
-    mc_buffer_free(buf, total);
+    mc_buffer_finish(res, cfg, buf, total);
     if (thread_rc) {
         free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
         return mc_result_fail(res, 3, "cannot start the sampler thread: %s", strerror(thread_rc));
