@@ -5,8 +5,10 @@
 #
 #   - each node is judged against the reference again (expected x (1 -
 #     lower_pct/100) <= value <= expected x (1 + upper_pct/100)): PASS or
-#     FAIL; a node whose check could not run is ERROR; an expected node
-#     without a report is MISSING (never dropped);
+#     FAIL; a node whose check could not run is ERROR; so is a node whose
+#     report file <node>.json cannot be read (unreadable, empty, not JSON,
+#     no node name): the node is named by the file, and never dropped,
+#     expected list or not; an expected node without a report is MISSING;
 #   - per metric, over the nodes that reported a value: median and MAD
 #     (median absolute deviation); a node more than k x MAD' from the
 #     median, MAD' = max(MAD, floor% x |median|), is an outlier: SLOW on
@@ -26,9 +28,11 @@ ms_use cluster-node
 # ms_cluster_flatten DIR RUN_ID: TSV lines from every DIR/*.json:
 #   N node verdict ref_id exit summary file finished
 #   M node file metric value
-#   X file why            (not a node report)
+#   U file why            (a node report file that cannot be read: the
+#                          node is the file name less .json)
+#   X file why            (not a node report: another schema)
 #   S file run_id         (a report of another run)
-# Files jq cannot parse are found by bisection and reported as X.
+# Files jq cannot parse are found by bisection and reported as U.
 MS_CLUSTER_JQ='
 def clean: tostring;   # @tsv escapes tabs and newlines itself (gsub is slow)
 if type == "object" and .schema == $schema then
@@ -36,7 +40,7 @@ if type == "object" and .schema == $schema then
         ["S", input_filename, (.run_id // "none" | clean)] | @tsv
     else
         (.node // "" | clean) as $n
-        | if $n == "" then ["X", input_filename, "has no node name"] | @tsv
+        | if $n == "" then ["U", input_filename, "has no node name"] | @tsv
           else
             (["N", $n, (.verdict // "ERROR" | clean), (.ref.id // "" | clean), (.exit // "" | clean),
               (.summary // "" | clean), input_filename, (.finished // "" | clean)] | @tsv),
@@ -60,7 +64,13 @@ ms_cluster_flatten_list() {
         return 0
     fi
     if [ $# -eq 1 ]; then
-        printf 'X\t%s\tis not valid JSON\n' "$1"
+        if [ ! -r "$1" ]; then
+            printf 'U\t%s\tcannot be read (permission denied?)\n' "$1"
+        else
+            # jq's own words say where the text breaks off.
+            out=$(jq empty "$1" 2>&1 | head -n 1 | tr '\t' ' ') || true
+            printf 'U\t%s\tis not valid JSON%s\n' "$1" "${out:+ ($out)}"
+        fi
         return 0
     fi
     local half=$(($# / 2))
@@ -76,7 +86,7 @@ ms_cluster_flatten() {
     # chunk jq fails on are listed in $redo and redone by bisection.
     # An empty file gives jq nothing to say: name it here (a truncated report).
     find "$dir" -maxdepth 1 -type f -name '[!.]*.json' -empty -print0 | sort -z |
-        while IFS= read -r -d '' f; do printf 'X\t%s\tis empty (a truncated report?)\n' "$f"; done
+        while IFS= read -r -d '' f; do printf 'U\t%s\tis empty (a truncated report?)\n' "$f"; done
     find "$dir" -maxdepth 1 -type f -name '[!.]*.json' ! -empty -print0 | sort -z |
         xargs -0 -r -n 4000 bash -c '
             out=$(jq -r --arg schema "$0" --arg rid "$1" "$2" "${@:4}" 2>/dev/null) &&
@@ -91,7 +101,9 @@ ms_cluster_flatten() {
 
 # ms_cluster_select FLAT: one report per node (the latest "finished" when
 # a node reported twice); N and M lines of the chosen reports, X and S
-# lines as they are, D lines for the duplicates dropped.
+# lines as they are, D lines for the duplicates dropped.  A U line
+# becomes "U node file why", the node named by its file, unless a valid
+# report names that node (then an X line: the broken copy is ignored).
 ms_cluster_select() {
     awk -F '\t' -v OFS='\t' '
         NR == FNR {
@@ -105,6 +117,12 @@ ms_cluster_select() {
         }
         $1 == "N" { if (file[$2] == $7) print; next }
         $1 == "M" { if (file[$2] == $3) print "M", $2, $4, $5; next }
+        $1 == "U" {
+            n = $2; sub(/.*\//, "", n); sub(/\.json$/, "", n)
+            if (n in file) print "X", $2, $3 "; node " n " has a valid report in " file[n]
+            else print "U", n, $2, $3
+            next
+        }
         { print }
         END { for (n in dup) print "D", n, dup[n] }' "$1" "$1"
 }
@@ -178,7 +196,8 @@ ms_cluster_stats() {
 
 # ms_cluster_classify SEL REFM STATS EXPECTED K DIR COUNTS -> one line per node:
 #   sortkey status outlier node worst_metric worst_value dev_pct detail reason
-# sortkey orders MISSING (-4), ERROR (-3), FAIL (-2..-1: a node that failed
+# sortkey orders MISSING (-4), ERROR (-3: the check could not run or the
+# report is unreadable), FAIL (-2..-1: a node that failed
 # the reference is listed before every passing one, or --top would hide
 # it behind passing outliers), then the worst ratio to the median (lowest
 # first).  reason is the text for a drain (empty when none).
@@ -199,6 +218,7 @@ ms_cluster_classify() {
             if (expected != "") while ((getline line < expected) > 0) if (line != "") { want[line] = 1; nexp++ }
         }
         $1 == "N" { rep[$2] = 1; verdict[$2] = $3; summ[$2] = $6; next }
+        $1 == "U" { rep[$2] = 1; unread[$2] = $3; uwhy[$2] = $4; next }
         $1 == "M" { val[$2, $3] = $4; next }
         function fmt(x) { return sprintf("%.1f", x) }
         END {
@@ -208,7 +228,14 @@ ms_cluster_classify() {
             for (i = 1; i <= nrm; i++) printf "%s\t%d\t%d\n", rm[i], nslow[rm[i]], nhigh[rm[i]] > counts
             close(counts)
         }
-        function judge(node,    dev, i, m, v, fails, why, slow, high_, ratio, worst, wm, wv, z, st, out, reason, detail, note) {
+        function judge(node,    dev, i, m, v, fails, why, slow, high_, ratio, worst, wm, wv, z, st, out, reason, detail, note, f) {
+            if (node in unread) {
+                f = unread[node]; sub(/.*\//, "", f)
+                detail = "report unreadable: " f " " uwhy[node]
+                if (nexp > 0 && !(node in want)) detail = detail "; not in the expected node list"
+                print -3, "ERROR", "-", node, "-", "-", "-", detail, "memsuite: report unreadable"
+                return
+            }
             if (verdict[node] == "ERROR") {
                 print -3, "ERROR", "-", node, "-", "-", "-", summ[node], "memsuite: check could not run: " substr(summ[node], 1, 120)
                 return
@@ -280,8 +307,8 @@ ms_cluster_aggregate() {
     counts=$(ms_mktemp)
     ms_cluster_classify "$sel" "$refm" "$stats" "$expected" "$k" "$dir" "$counts" >"$nodes"
 
-    local nrep nbad nstale
-    nrep=$(awk -F '\t' '$1 == "N"' "$sel" | wc -l)
+    local nrep nbad nstale nunread
+    nrep=$(awk -F '\t' '$1 == "N" || $1 == "U"' "$sel" | wc -l)
     nexp=0
     [ -n "$expected" ] && nexp=$(grep -c . "$expected" || true)
     if [ "$nrep" -eq 0 ] && [ "$nexp" -eq 0 ]; then
@@ -289,8 +316,12 @@ ms_cluster_aggregate() {
     fi
     nbad=$(awk -F '\t' '$1 == "X"' "$sel" | wc -l)
     nstale=$(awk -F '\t' '$1 == "S"' "$sel" | wc -l)
+    awk -F '\t' '$1 == "U" { print "file " $3 " " $4 ": node " $2 " is ERROR (report unreadable)" }' "$sel" |
+        head -n 10 | while IFS= read -r why; do ms_warn "$why"; done
     awk -F '\t' '$1 == "X" { print "file " $2 " " $3 " (ignored)" }' "$sel" | head -n 10 | while IFS= read -r why; do ms_warn "$why"; done
     [ "$nbad" -gt 10 ] && ms_warn "... and $((nbad - 10)) more files that are not node reports"
+    nunread=$(awk -F '\t' '$1 == "U"' "$sel" | wc -l)
+    [ "$nunread" -gt 10 ] && ms_warn "... and $((nunread - 10)) more unreadable node reports (ERROR)"
     [ "$nstale" -gt 0 ] && ms_note "$nstale report(s) in $dir belong to other runs (not run $rid); ignored"
     awk -F '\t' '$1 == "D" { print "node " $2 " reported more than once; using the latest report, not:" $3 }' "$sel" |
         head -n 10 | while IFS= read -r why; do ms_warn "$why"; done

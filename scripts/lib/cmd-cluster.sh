@@ -9,7 +9,9 @@
 # allocation, `mpirun --map-by ppr:1:node` without Slurm, or just this node)
 # and writes its report, DIR/<node>.json, to the shared results directory.
 # Then the reports are aggregated:
-#   - per node PASS/FAIL against the reference (ERROR: check could not run);
+#   - per node PASS/FAIL against the reference (ERROR: check could not run,
+#     or the node's report DIR/<node>.json is unreadable, empty or not
+#     valid JSON: that node is ERROR, never left out);
 #   - per metric the median and MAD over the nodes; a node more than k x MAD
 #     from the median (MAD taken as at least --mad-floor % of the median) is
 #     an outlier: SLOW on the slow side, even when it passes the reference;

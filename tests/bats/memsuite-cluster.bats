@@ -159,18 +159,26 @@ jq_median() {
     [[ "$stderr" == *"the results directory $SANDBOX/nope does not exist; create it on a filesystem every node mounts"* ]]
 }
 
-@test "bad input: unreadable files are named and skipped; a node that reported twice counts once" {
+@test "bad input: broken reports are their node's ERROR, other files skipped; a node that reported twice counts once" {
     gen 4
     echo '{broken' >"$SANDBOX/g/zz-bad.json"
     echo '{"schema":"something/else"}' >"$SANDBOX/g/zz-other.json"
     jq -c '.finished = "2025-01-01T00:00:00Z" | .metrics[0].value = 12001 | .metrics[1].value = 11001' \
         "$SANDBOX/g/node00002.json" >"$SANDBOX/g/node00002-again.json"
-    run -0 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
-    [[ "$stderr" == *"zz-bad.json is not valid JSON (ignored)"* ]]
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
+    [[ "$stderr" == *"zz-bad.json is not valid JSON"*": node zz-bad is ERROR (report unreadable)"* ]]
     [[ "$stderr" == *"zz-other.json is not a node report (schema something/else) (ignored)"* ]]
     [[ "$stderr" == *"node node00002 reported more than once; using the latest report"* ]]
-    run jq -r '.reported, (.nodes[] | select(.node == "node00002") | .worst_value | IN(12001, 11001))' <<<"$output"
-    assert_output "$(printf '4\ntrue')"
+    run jq -r '.reported, .counts.error, .nodes[0].node, (.nodes[] | select(.node == "node00002") | .worst_value | IN(12001, 11001))' <<<"$output"
+    assert_output "$(printf '5\n1\nzz-bad\ntrue')"
+    # A broken copy does not hide a node's valid report: the valid one counts.
+    echo '{broken' >"$SANDBOX/g/node00003-copy.json"
+    jq -c . "$SANDBOX/g/node00003.json" >"$SANDBOX/g/node00003-copy.json"
+    echo '{broken' >"$SANDBOX/g/node00003.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
+    [[ "$stderr" == *"node00003.json is not valid JSON"*"; node node00003 has a valid report in $SANDBOX/g/node00003-copy.json (ignored)"* ]]
+    run jq -r '.nodes[] | select(.node == "node00003") | .status' <<<"$output"
+    assert_output PASS
     run -2 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'n[3-1]'
     [[ "$stderr" == *'--nodes: invalid node list "n[3-1]": range 3-1 goes down'* ]]
 }
@@ -309,22 +317,50 @@ jq_median() {
     assert_output 0
 }
 
-@test "an empty (truncated) report is named, and its node is MISSING; stale run ids are ignored" {
-    gen 4
+@test "an empty or truncated report with --nodes: its node is ERROR (report unreadable), not MISSING; stale run ids are ignored" {
+    gen 5 --missing 5
     : >"$SANDBOX/g/node00003.json"
     head -c 100 "$SANDBOX/g/node00004.json" >"$SANDBOX/g/node00002.json"
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
-        --nodes 'node[00001-00004]' --format json
-    [[ "$stderr" == *"node00003.json is empty (a truncated report?) (ignored)"* ]]
-    [[ "$stderr" == *"node00002.json is not valid JSON (ignored)"* ]]
-    run jq -r '[.reported, .counts.missing, (.nodes[] | select(.status == "MISSING") | .node)] | join(" ")' <<<"$output"
-    assert_output '2 2 node00002 node00003'
+        --nodes 'node[00001-00005]' --format json
+    [[ "$stderr" == *"node00003.json is empty (a truncated report?): node node00003 is ERROR (report unreadable)"* ]]
+    [[ "$stderr" == *"node00002.json is not valid JSON"*": node node00002 is ERROR (report unreadable)"* ]]
+    run jq -r '([.reported, .counts.error, .counts.missing] | join(" ")),
+               (.nodes[] | select(.status != "PASS") | [.node, .status, .detail, .drain_reason] | join("|"))' <<<"$output"
+    assert_line --index 0 '4 2 1'
+    assert_line --index 1 'node00005|MISSING|no report in '"$SANDBOX/g"'|memsuite: no report'
+    assert_line --index 2 --regexp '^node00002\|ERROR\|report unreadable: node00002\.json is not valid JSON.*\|memsuite: report unreadable$'
+    assert_line --index 3 'node00003|ERROR|report unreadable: node00003.json is empty (a truncated report?)|memsuite: report unreadable'
+    [ "${#lines[@]}" -eq 4 ]
     # Reports of an earlier run do not count for this one.
     jq -c '.run_id = "new"' "$SANDBOX/g/node00001.json" >"$SANDBOX/x"
     mv "$SANDBOX/x" "$SANDBOX/g/node00001.json"
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
-        --nodes 'node[00001-00004]' --run-id new --format json
+        --nodes 'node[00001-00005]' --run-id new --format json
     [[ "$stderr" == *"1 report(s) in $SANDBOX/g belong to other runs (not run new); ignored"* ]]
-    run jq -r '[.reported, .counts.pass, .counts.missing] | join(" ")' <<<"$output"
-    assert_output '1 1 3'
+    # node00001 of this run; node00002-3 broken (ERROR); node00004 stale and
+    # node00005 absent (MISSING).
+    run jq -r '[.reported, .counts.pass, .counts.error, .counts.missing] | join(" ")' <<<"$output"
+    assert_output '3 1 2 2'
+}
+
+@test "an invalid JSON report without an expected list: its node is ERROR, listed first, drained, exit 1" {
+    gen 4 --fail 4
+    echo '{"schema": "memsuite/cluster-node/1", "node": "node00002", "metr' >"$SANDBOX/g/node00002.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --drain-suggest
+    [[ "$stderr" == *"node00002.json is not valid JSON"*": node node00002 is ERROR (report unreadable)"* ]]
+    assert_line --partial '4 nodes reported'
+    assert_line --partial '2 PASS, 1 FAIL, 1 ERROR, 0 MISSING'
+    assert_line --regexp '^node00002 +ERROR .* report unreadable: node00002\.json is not valid JSON'
+    assert_line 'scontrol update nodename=node00002 state=drain reason="memsuite: report unreadable"'
+    # ERROR comes before FAIL, FAIL before PASS.
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
+    run jq -r '[.nodes[].node] | join(" ")' <<<"$output"
+    assert_output 'node00002 node00004 node00001 node00003'
+    # A report that names no node is unreadable too: named by its file.
+    jq -c 'del(.node)' "$SANDBOX/g/node00001.json" >"$SANDBOX/x"
+    mv "$SANDBOX/x" "$SANDBOX/g/node00001.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
+    run jq -r '.nodes[] | select(.node == "node00001") | [.status, .detail] | join("|")' <<<"$output"
+    assert_output 'ERROR|report unreadable: node00001.json has no node name'
 }
