@@ -143,8 +143,8 @@ static void unavailable_sibling(mb_json_t *j, const char *key, const char *why)
 
 static void begin(mb_json_t *j, const char *key, bool array)
 {
-    if (j->skip) {
-        j->skip++;
+    if (j->dropped_depth) {
+        j->dropped_depth++;
         return;
     }
     if (j->depth + 1 >= MB_JSON_MAX_DEPTH) {
@@ -152,7 +152,7 @@ static void begin(mb_json_t *j, const char *key, bool array)
         fputs("null", j->f);
         unavailable_sibling(j, key, "nesting too deep for the JSON writer");
         set_err(j, -E2BIG);
-        j->skip = 1;
+        j->dropped_depth = 1;
         return;
     }
     member_prefix(j, key, NULL);
@@ -164,8 +164,8 @@ static void begin(mb_json_t *j, const char *key, bool array)
 
 static void end(mb_json_t *j, bool array)
 {
-    if (j->skip) {
-        j->skip--;
+    if (j->dropped_depth) {
+        j->dropped_depth--;
         return;
     }
     if (j->depth == 0) {
@@ -188,7 +188,7 @@ void mb_json_array_end(mb_json_t *j) { end(j, true); }
 
 void mb_json_string(mb_json_t *j, const char *key, const char *s)
 {
-    if (j->skip)
+    if (j->dropped_depth)
         return;
     member_prefix(j, key, NULL);
     mb_json_write_escaped(j->f, s);
@@ -196,7 +196,7 @@ void mb_json_string(mb_json_t *j, const char *key, const char *s)
 
 void mb_json_number(mb_json_t *j, const char *key, double v)
 {
-    if (j->skip)
+    if (j->dropped_depth)
         return;
     member_prefix(j, key, NULL);
     if (isfinite(v)) {
@@ -211,7 +211,7 @@ void mb_json_number(mb_json_t *j, const char *key, double v)
 
 void mb_json_int(mb_json_t *j, const char *key, long long v)
 {
-    if (j->skip)
+    if (j->dropped_depth)
         return;
     member_prefix(j, key, NULL);
     fprintf(j->f, "%lld", v);
@@ -219,7 +219,7 @@ void mb_json_int(mb_json_t *j, const char *key, long long v)
 
 void mb_json_uint(mb_json_t *j, const char *key, unsigned long long v)
 {
-    if (j->skip)
+    if (j->dropped_depth)
         return;
     member_prefix(j, key, NULL);
     fprintf(j->f, "%llu", v);
@@ -227,7 +227,7 @@ void mb_json_uint(mb_json_t *j, const char *key, unsigned long long v)
 
 void mb_json_bool(mb_json_t *j, const char *key, bool v)
 {
-    if (j->skip)
+    if (j->dropped_depth)
         return;
     member_prefix(j, key, NULL);
     fputs(v ? "true" : "false", j->f);
@@ -235,7 +235,7 @@ void mb_json_bool(mb_json_t *j, const char *key, bool v)
 
 void mb_json_unavailable(mb_json_t *j, const char *key, const char *why)
 {
-    if (j->skip)
+    if (j->dropped_depth)
         return;
     member_prefix(j, key, NULL);
     fputs("null", j->f);
@@ -244,7 +244,7 @@ void mb_json_unavailable(mb_json_t *j, const char *key, const char *why)
 
 void mb_json_finish(mb_json_t *j)
 {
-    if (j->depth != 0 || j->skip)
+    if (j->depth != 0 || j->dropped_depth)
         set_err(j, -EINVAL);
     putc('\n', j->f);
     if (fflush(j->f) != 0 || ferror(j->f))

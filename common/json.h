@@ -30,7 +30,8 @@ typedef struct mb_json {
     bool first[MB_JSON_MAX_DEPTH];   /* no member written yet at this depth */
     bool pretty;                     /* two-space indentation */
     bool is_array[MB_JSON_MAX_DEPTH];/* container at this depth is an array */
-    int skip;                        /* >0: inside a dropped (too deep) container */
+    int dropped_depth;               /* containers open past MB_JSON_MAX_DEPTH, whose
+                                      * contents are dropped (0: writing normally) */
     int err;                         /* first error: 0, -E2BIG, -EINVAL, -EIO */
 } mb_json_t;
 

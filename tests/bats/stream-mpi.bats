@@ -79,26 +79,6 @@ mpi_patterns() {
         "$H"
 }
 
-# match_lines FILE PATTERNS: same number of lines, each matching its ERE.
-match_lines() {
-    local -a got pat
-    mapfile -t got <"$1"
-    mapfile -t pat <"$2"
-    if [ "${#got[@]}" -ne "${#pat[@]}" ]; then
-        echo "expected ${#pat[@]} lines, got ${#got[@]}:"
-        cat "$1"
-        return 1
-    fi
-    local i
-    for i in "${!pat[@]}"; do
-        if ! [[ "${got[$i]}" =~ ${pat[$i]} ]]; then
-            echo "line $((i + 1)) does not match: ${pat[$i]}"
-            echo "got: ${got[$i]}"
-            return 1
-        fi
-    done
-}
-
 @test "mpirun -np 2: stream_mpi 1.8's report, line for line, and exit 0" {
     mpi 2 "${SMALL[@]}" -s 600000 >out.txt 2>err.txt || { cat err.txt; false; }
     mpi_patterns 2 600000 300000 >pat.txt

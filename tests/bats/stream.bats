@@ -65,25 +65,6 @@ stream_patterns() {
         "$H"
 }
 
-# match_lines FILE PATTERNS: same number of lines, each matching its ERE.
-match_lines() {
-    local -a got pat
-    mapfile -t got < "$1"
-    mapfile -t pat < "$2"
-    if [ "${#got[@]}" -ne "${#pat[@]}" ]; then
-        echo "expected ${#pat[@]} lines, got ${#got[@]}:"
-        cat "$1"
-        return 1
-    fi
-    local i
-    for i in "${!pat[@]}"; do
-        if ! [[ "${got[$i]}" =~ ${pat[$i]} ]]; then
-            echo "line $((i + 1)): '${got[$i]}' does not match: ${pat[$i]}"
-            return 1
-        fi
-    done
-}
-
 # fake_meminfo KIB: a procfs fixture in the sandbox with that MemAvailable.
 fake_meminfo() {
     mkdir -p "$SANDBOX/proc"

@@ -46,3 +46,24 @@ validate_json() {
     jq -e . "$1" >/dev/null || { echo "not JSON: $1"; return 1; }
     /usr/bin/jsonschema -i "$1" "$SCHEMA"
 }
+
+# match_lines FILE PATTERNS: FILE has as many lines as PATTERNS, and each
+# line matches its extended regular expression.
+match_lines() {
+    local -a got pat
+    mapfile -t got < "$1"
+    mapfile -t pat < "$2"
+    if [ "${#got[@]}" -ne "${#pat[@]}" ]; then
+        echo "expected ${#pat[@]} lines, got ${#got[@]}:"
+        cat "$1"
+        return 1
+    fi
+    local i
+    for i in "${!pat[@]}"; do
+        if ! [[ "${got[$i]}" =~ ${pat[$i]} ]]; then
+            echo "line $((i + 1)) does not match: ${pat[$i]}"
+            echo "got: ${got[$i]}"
+            return 1
+        fi
+    done
+}
