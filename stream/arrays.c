@@ -36,7 +36,7 @@ int st_block_alloc(const st_plan_t *plan, st_block_t *b, char *msg, size_t msgle
     b->x.b = base + plan->stride_bytes;
     b->x.c = base + 2 * plan->stride_bytes;
     b->x.n = plan->n;
-    b->x.scalar = ST_SCALAR;
+    b->x.scalar = plan->scalar;
     return 0;
 }
 

@@ -21,7 +21,11 @@ typedef enum { ST_HP_THP = 0, ST_HP_NEVER, ST_HP_MADVISE } st_hugepages_t;
 #define ST_MAX_KERNELS 6
 #define ST_NTIMES_MAX 1000000
 #define ST_OFFSET_MAX (1LL << 30)
+/* The kernels' scalar s: 3.0 in STREAM 5.10; stream_mpi 1.8 uses 0.42
+ * (its comment: 3.0 overflows after relatively few iterations) and
+ * prints it.  The plan carries the one in force (st_plan_t.scalar). */
 #define ST_SCALAR 3.0
+#define ST_MPI_SCALAR 0.42
 
 /* Raw command-line values.  Pointers point into argv. */
 typedef struct {
@@ -81,6 +85,7 @@ typedef struct {
     bool star;                  /* split: every rank runs the full size */
     size_t offset;              /* elements between arrays */
     int ntimes;
+    double scalar;              /* ST_SCALAR, or ST_MPI_SCALAR under a split */
     st_size_source_t size_source;
     size_t array_bytes;         /* n * elem_bytes (STREAM's "Memory per array") */
     size_t stride_bytes;        /* (n + offset) * elem_bytes: distance between arrays */

@@ -18,7 +18,7 @@
 typedef struct {
     void *a, *b, *c;
     size_t n;
-    double scalar;             /* STREAM's s = 3.0 */
+    double scalar;             /* s: 3.0 (STREAM 5.10) or 0.42 (stream_mpi 1.8) */
 } st_arrays_t;
 
 /* Runs the kernel over all n elements with the current OpenMP team.

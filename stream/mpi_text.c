@@ -59,7 +59,7 @@ static void header(const st_mpi_summary_t *s, const st_plan_t *p, const mb_affin
     fprintf(f, "Each kernel will be executed %d times.\n", p->ntimes);
     fputs(" The *best* time for each kernel (excluding the first iteration)\n", f);
     fputs(" will be used to compute the reported bandwidth.\n", f);
-    fprintf(f, "The SCALAR value used for this run is %f\n", ST_SCALAR);
+    fprintf(f, "The SCALAR value used for this run is %f\n", p->scalar);
     fputs(HLINE, f);
     fprintf(f, "Number of Threads requested for each MPI rank = %i\n", aff->requested);
     fprintf(f, "Number of Threads counted for rank 0 = %i\n", aff->counted);

@@ -380,6 +380,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
     p->type = strcmp(o->type, "float") == 0 ? ST_FLOAT : ST_DOUBLE;
     p->elem_bytes = p->type == ST_FLOAT ? sizeof(float) : sizeof(double);
     p->ntimes = (int)o->ntimes;
+    p->scalar = sp ? ST_MPI_SCALAR : ST_SCALAR;
     p->offset = (size_t)o->offset;
     p->output = o->output;
     p->counters = o->counters;

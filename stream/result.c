@@ -153,7 +153,7 @@ static void config_json(mb_json_t *j, const void *ctx)
         mb_json_uint(j, "mem_available_bytes", p->mem_available_bytes);
     else
         mb_json_unavailable(j, "mem_available_bytes", "MemAvailable could not be read");
-    mb_json_number(j, "scalar", ST_SCALAR);
+    mb_json_number(j, "scalar", p->scalar);
 
     mb_json_array_begin(j, "kernels");
     for (size_t i = 0; i < p->nkernels; i++)
@@ -188,6 +188,7 @@ static void config_json(mb_json_t *j, const void *ctx)
     st_text_ticks(r, &t);
     mb_json_object_begin(j, "clock");
     mb_json_uint(j, "granularity_ns", r->granularity_ns);
+    mb_json_int(j, "quantum_us", r->quantum_us);
     mb_json_number(j, "calibration_us", r->calib_us);
     mb_json_int(j, "ticks", t.ticks);
     mb_json_object_end(j);

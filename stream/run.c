@@ -61,6 +61,7 @@ void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run
     double t0;
 
     run->granularity_ns = mb_timer_granularity_ns(20);
+    run->quantum_us = mb_timer_checktick_us();
     t0 = mb_now_s();
     st_arrays_double_a(plan->type, x);
     run->calib_us = 1.0e6 * (mb_now_s() - t0);

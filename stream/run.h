@@ -21,7 +21,8 @@ typedef struct {
     double dot_last;            /* the last Dot sum */
     double init_s;              /* parallel initialisation */
     double calib_us;            /* the a = 2a pass, microseconds */
-    uint64_t granularity_ns;    /* observed clock granularity */
+    uint64_t granularity_ns;    /* observed clock granularity (monotonic clock, ns) */
+    int quantum_us;             /* STREAM's checktick(): what its text prints, whole us */
     double kernels_total_s;     /* wall time of all timed rounds */
     bool nt_used[ST_MAX_KERNELS];
     mb_counters_t *counters;    /* one per planned kernel; NULL when off */

@@ -9,7 +9,10 @@
 
 void st_text_ticks(const st_run_t *run, st_ticks_t *t)
 {
-    int quantum = (int)(run->granularity_ns / 1000);
+    /* STREAM 5.10: quantum = checktick(); below 1 it prints "less than
+     * one microsecond" and counts ticks of 1 us; t is the calibration
+     * pass in microseconds, printed as (int)t and (int)(t / quantum). */
+    int quantum = run->quantum_us;
 
     t->quantum_us = quantum >= 1 ? quantum : 0;
     if (quantum < 1)

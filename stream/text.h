@@ -10,8 +10,10 @@
 
 #include "outcome.h"
 
-/* The clock figures STREAM prints: quantum in whole microseconds (at
- * least 1) and the calibration pass in ticks. */
+/* The clock figures STREAM prints: quantum from STREAM's checktick() in
+ * whole microseconds (run->quantum_us; 0 means "less than one
+ * microsecond", which checktick's microsecond clock never answers on
+ * Linux) and the calibration pass in microseconds and in ticks. */
 typedef struct {
     int quantum_us;            /* 0 means "less than one microsecond" */
     int test_us;

@@ -54,12 +54,12 @@ mpi_patterns() {
         '^Each kernel will be executed 4 times\.$' \
         '^ The \*best\* time for each kernel \(excluding the first iteration\)$' \
         '^ will be used to compute the reported bandwidth\.$' \
-        '^The SCALAR value used for this run is 3\.000000$' \
+        '^The SCALAR value used for this run is 0\.420000$' \
         "$H" \
         '^Number of Threads requested for each MPI rank = 1$' \
         '^Number of Threads counted for rank 0 = 1$' \
         "$H" \
-        '^(Your timer granularity/precision appears to be [0-9]+ microseconds\.|Your timer granularity appears to be less than one microsecond\.)$' \
+        '^Your timer granularity/precision appears to be [1-9][0-9]* microseconds\.$' \
         '^Each test below will take on the order of [0-9]+ microseconds\.$' \
         '^   \(= [0-9]+ timer ticks\)$' \
         '^Increase the size of the arrays if this shows that$' \
@@ -86,6 +86,22 @@ mpi_patterns() {
     # Each row is %11.1f, not stream's %12.1f.
     run grep -E '^Triad: {5}[ 0-9]{8}[0-9]\.[0-9]  ' out.txt
     assert_success
+}
+
+@test "SCALAR is stream_mpi 1.8's 0.42: the arrays and the validation follow it" {
+    mpi 2 "${SMALL[@]}" -s 600000 --format json -O r.json -q
+    validate_json r.json
+    run jq -r '.config.scalar' r.json
+    assert_output "0.42"
+    # STREAM's replay (a=2 after the calibration pass, then -n rounds of
+    # c=a; b=s*c; c=a+b; a=b+s*c) with s = 0.42 gives the expected values.
+    want=$(awk 'BEGIN { s = 0.42; a = 2; for (k = 0; k < 4; k++) { c = a; b = s * c; c = a + b; a = b + s * c }
+                        printf "%.6g %.6g %.6g", a, b, c }')
+    run jq -r '.validation.arrays | "\(.a.expected) \(.b.expected) \(.c.expected)"' r.json
+    got=$(awk '{ printf "%.6g %.6g %.6g", $1, $2, $3 }' <<<"$output")
+    [ "$got" = "$want" ]
+    run jq -r '.validation.passed' r.json
+    assert_output "true"
 }
 
 @test "mpirun -np 4 --oversubscribe: an uneven split is explained and counted exactly" {

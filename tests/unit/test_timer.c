@@ -43,5 +43,9 @@ int main(void)
           (unsigned long long)g20, (unsigned long long)res_ns);
     CHECK(mb_timer_granularity_ns(0) > 0 && mb_timer_granularity_ns(-5) > 0,
           "non-positive trials use a default");
+    /* STREAM's checktick reads a microsecond clock and waits for it to
+     * advance, so it answers whole microseconds, never less than 1. */
+    int q = mb_timer_checktick_us();
+    CHECK(q >= 1 && q < 1000000, "checktick answers %d us (>= 1, under 1 s)", q);
     return check_done();
 }
