@@ -62,9 +62,14 @@ static const mb_opt_t options[] = {
     { .long_name = "chains", .type = MB_OPT_INT, .offset = OFF(chains), .min = 1,
       .max = MC_MAX_CHAINS, .metavar = "K", .def = "1",
       .help = "randread: independent chains per thread (memory-level parallelism)" },
-    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_pages), .min = 1,
-      .max = 1LL << 30, .metavar = "PAGES",
-      .help = "randread: hops stay inside groups of PAGES 4 KiB pages" },
+    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_pages), .min = 0,
+      .max = 1LL << 30, .metavar = "PAGES", .def = "64, as multichase",
+      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
+              "people quote); the full-random latency is measured too; 0: full random only" },
+    { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_bytes), .min = 8,
+      .max = 1LL << 20, .metavar = "BYTES", .def = "256, as multichase",
+      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
+              "adjacent-line prefetcher from serving the next hop)" },
     { .long_name = "sweep", .type = MB_OPT_FLAG, .offset = OFF(sweep),
       .help = "randread: latency curve from 16 KiB to --size by powers of two" },
     /* mixed, concurrent */
@@ -105,6 +110,8 @@ void mc_opts_defaults(mc_opts_t *o)
     o->format = "text";
     o->seed = 1;
     o->chains = 1;
+    o->tlb_pages = MC_DEFAULT_TLB_PAGES;
+    o->stride_bytes = MC_DEFAULT_STRIDE_BYTES;
     o->read_pct = 70;
     o->pattern = "random";
     o->duration_s = 10;
@@ -391,6 +398,12 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
     cfg->reps = (int)o->reps;
     cfg->chains = (int)o->chains;
     cfg->tlb_pages = (size_t)o->tlb_pages;
+    if (o->stride_bytes % (long long)sizeof(void *) != 0) {
+        snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), "
+                 "e.g. 256", o->stride_bytes, sizeof(void *));
+        return 2;
+    }
+    cfg->stride_bytes = (size_t)o->stride_bytes;
     cfg->sweep = o->sweep;
     cfg->read_pct = (int)o->read_pct;
     cfg->pattern_random = strcmp(o->pattern, "random") == 0;

@@ -26,6 +26,8 @@
 #include "stats.h"
 
 #define MC_LINE_BYTES 64                 /* one cache line */
+#define MC_DEFAULT_STRIDE_BYTES 256      /* randread node spacing: multichase's default */
+#define MC_DEFAULT_TLB_PAGES 64          /* randread TLB locality: multichase's default */
 #define MC_DEFAULT_SIZE_BYTES (8ULL << 30)
 #define MC_SIZE_RULE_FACTOR 8            /* default size raised to >= 8x LLC */
 #define MC_MAX_CHAINS 16
@@ -58,6 +60,7 @@ typedef struct {
     /* randread */
     long long chains;
     long long tlb_pages;
+    long long stride_bytes;
     bool sweep;
     /* mixed, concurrent */
     long long read_pct;
@@ -106,7 +109,8 @@ typedef struct {
     int reps;
     /* scenario knobs (validated) */
     int chains;
-    size_t tlb_pages;
+    size_t tlb_pages;            /* 0: full random only */
+    size_t stride_bytes;         /* randread: bytes between chase nodes */
     bool sweep;
     int read_pct;
     bool pattern_random;
@@ -285,10 +289,15 @@ static inline uint64_t mc_rng_below(mc_rng_t *r, uint64_t n)
 /* chase.c: pointer chasing */
 typedef struct {
     size_t nodes;        /* nodes in the region */
+    size_t stride;       /* bytes from one node's slot to the next (a multiple of 8) */
     int chains;          /* independent cycles (node i belongs to chain i % chains) */
     size_t group_nodes;  /* 0: whole region; else hops stay inside groups of this many nodes per chain */
 } mc_chain_spec_t;
-/* Builds `chains` random cycles over the 64-byte nodes at base, each a
+/* The address of node i: slot i (i * stride bytes from base), at a line
+ * inside the slot chosen by a fixed hash of i when the slot spans two or
+ * more lines (so nodes use every cache set, as multichase's mixer does). */
+void *mc_chain_node(void *base, size_t stride, size_t i);
+/* Builds `chains` random cycles over the nodes at base, each a
  * single cycle (Sattolo) through its members; start[k] = first node of
  * chain k.  Writes every node.  0, or -ENOMEM / -EINVAL. */
 int mc_chain_build(void *base, const mc_chain_spec_t *spec, mc_rng_t *rng, void **start);

@@ -59,7 +59,8 @@ void mc_config_json(mb_json_t *j, const void *ctx)
     if (cfg->tlb_pages)
         mb_json_uint(j, "tlb_locality_pages", cfg->tlb_pages);
     else
-        mb_json_unavailable(j, "tlb_locality_pages", "not requested: hops span the whole slice");
+        mb_json_unavailable(j, "tlb_locality_pages", "--tlb-locality 0: hops span the whole slice");
+    mb_json_uint(j, "stride_bytes", cfg->stride_bytes);
     mb_json_bool(j, "sweep", cfg->sweep);
     mb_json_object_end(j);
     mb_json_object_begin(j, "mixed");

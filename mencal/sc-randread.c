@@ -1,12 +1,15 @@
 /* randread: random-access latency by dependent pointer chasing.
  *
- * Every thread owns a slice of 64-byte nodes linked into K random cycles
- * (Sattolo) that spread over the whole slice; a hop is one dependent
- * load.  ns per load = time / hops minus the measured cost of the loop
- * without its loads.  --chains K runs K independent cycles at once
- * (memory-level parallelism: latency per hop and achieved GB/s);
- * --tlb-locality PAGES keeps hops inside groups of PAGES pages; --sweep
- * draws the latency curve from 16 KiB to --size, one thread. */
+ * Every thread owns a slice of nodes --stride bytes apart (default 256, as
+ * multichase) linked into K random cycles (Sattolo); a hop is one
+ * dependent load.  ns per load = time / hops minus the measured cost of
+ * the loop without its loads.  --chains K runs K independent cycles at
+ * once (memory-level parallelism: latency per hop and achieved GB/s).
+ * --tlb-locality PAGES (default 64, as multichase) keeps hops inside groups
+ * of PAGES pages: that pass gives "latency", the DRAM figure people quote;
+ * a second pass over the whole slice gives "latency_full_random", page
+ * walks included.  --sweep draws the latency curve from 16 KiB to --size,
+ * one thread, with the same stride. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 
 typedef struct {
     size_t nodes;          /* per thread */
+    size_t stride;         /* bytes between nodes */
     int chains;
     size_t group_nodes;
     uint64_t target_ns;
@@ -49,12 +53,12 @@ static size_t rounds_for(uint64_t target_ns, uint64_t cal_ns, size_t cal_rounds)
 
 /* The node numbers of the first 64 hops of thread 0's first chain,
  * hashed to an integer below 2^52: equal for equal --seed and layout. */
-static double chain_signature(void *base, void *start)
+static double chain_signature(void *base, size_t stride, void *start)
 {
     uint64_t h = 1469598103934665603ULL;
     void *p = start;
     for (int i = 0; i < 64; i++) {
-        h = (h ^ (uint64_t)(((char *)p - (char *)base) / MC_LINE_BYTES)) * 1099511628211ULL;
+        h = (h ^ (uint64_t)(((char *)p - (char *)base) / stride)) * 1099511628211ULL;
         p = *(void **)p;
     }
     return (double)(h & ((1ULL << 52) - 1));
@@ -86,150 +90,251 @@ static void cache_note(mc_result_t *res, const mc_config_t *cfg)
 
 /* ---- one thread per slice ------------------------------------------- */
 
-static int run_threads(const mc_config_t *cfg, mc_result_t *res)
-{
-    const int nt = cfg->nthreads, reps = cfg->reps, K = cfg->chains;
-    plan_t p = {
-        .nodes = mc_slice_bytes(cfg->size_bytes, nt, 4096) / MC_LINE_BYTES,
-        .chains = K,
-        .group_nodes = cfg->tlb_pages ? cfg->tlb_pages * (4096 / MC_LINE_BYTES) : 0,
-        .target_ns = MAIN_TARGET_NS,
-    };
-    const size_t slice = p.nodes * MC_LINE_BYTES, total = slice * (size_t)nt;
-    if (p.nodes < (size_t)K * 2)
-        return mc_result_fail(res, 2, "--size leaves %zu nodes per thread, too few for %d chains",
-                              p.nodes, K);
-    char why[256];
-    void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
-        return mc_result_fail(res, 3, "%s", why);
+/* One measured pass over every thread's slice: the raw timings. */
+typedef struct {
+    double *thr_ns;      /* [(reps + 1) * nt]: ns of repetition r on thread t (r 0: warm-up) */
+    double *wall_ns;     /* [reps + 1]: ns from the start barrier to the end barrier */
+    double *ovh_ns;      /* [nt]: the loop without its loads, for `rounds` */
+    uint64_t *cal;       /* [nt]: calibration ns */
+    int *cpu, *node;     /* [nt]: where each thread ran */
+    size_t rounds;
+    int done;            /* repetitions completed after the warm-up */
+    int failed;          /* 1: building failed (memory), 2: a chain is not one cycle */
+    bool aborted;
+    double signature;
+} pass_t;
 
-    double *thr_ns = calloc((size_t)(reps + 1) * (size_t)nt, sizeof *thr_ns);
-    double *wall_ns = calloc((size_t)reps + 1, sizeof *wall_ns);
-    double *ovh_ns = calloc((size_t)nt, sizeof *ovh_ns);
-    uint64_t *cal = calloc((size_t)nt, sizeof *cal);
-    int *cpu = calloc((size_t)nt, sizeof *cpu), *node = calloc((size_t)nt, sizeof *node);
-    if (!thr_ns || !wall_ns || !ovh_ns || !cal || !cpu || !node) {
-        free(thr_ns), free(wall_ns), free(ovh_ns), free(cal), free(cpu), free(node);
-        mc_buffer_free(buf, total);
-        return mc_result_fail(res, 3, "out of memory for the timing arrays");
-    }
+static void pass_free(pass_t *ps)
+{
+    free(ps->thr_ns), free(ps->wall_ns), free(ps->ovh_ns), free(ps->cal);
+    free(ps->cpu), free(ps->node);
+    memset(ps, 0, sizeof *ps);
+}
+
+static bool pass_alloc(pass_t *ps, int nt, int reps)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->thr_ns = calloc((size_t)(reps + 1) * (size_t)nt, sizeof *ps->thr_ns);
+    ps->wall_ns = calloc((size_t)reps + 1, sizeof *ps->wall_ns);
+    ps->ovh_ns = calloc((size_t)nt, sizeof *ps->ovh_ns);
+    ps->cal = calloc((size_t)nt, sizeof *ps->cal);
+    ps->cpu = calloc((size_t)nt, sizeof *ps->cpu);
+    ps->node = calloc((size_t)nt, sizeof *ps->node);
+    ps->signature = NAN;
+    if (ps->thr_ns && ps->wall_ns && ps->ovh_ns && ps->cal && ps->cpu && ps->node)
+        return true;
+    pass_free(ps);
+    return false;
+}
+
+/* Builds the chains of plan p in every slice and times reps + 1 repetitions
+ * (the first is a warm-up).  Counters cover the timed repetitions when
+ * `count` is set. */
+static void run_pass(const mc_config_t *cfg, mc_result_t *res, const plan_t *p, void *buf,
+                     size_t slice, bool count, pass_t *ps)
+{
+    const int nt = cfg->nthreads, reps = cfg->reps, K = p->chains;
     volatile int failed = 0, abort_flag = 0;
-    int done = 0;
-    double signature = NAN;
-    size_t rounds = MIN_ROUNDS;
     uint64_t t0 = 0;
 
+    ps->rounds = MIN_ROUNDS;
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num();
         mc_pin_self(cfg->cpu[t]);
-        cpu[t] = sched_getcpu();
-        node[t] = mc_cpu_node(-1);
+        ps->cpu[t] = sched_getcpu();
+        ps->node[t] = mc_cpu_node(-1);
         void *base = (char *)buf + (size_t)t * slice;
         void *start[MC_MAX_CHAINS];
         mc_rng_t rng;
         mc_rng_seed(&rng, cfg->seed, (uint64_t)t);
-        mc_chain_spec_t spec = { .nodes = p.nodes, .chains = K, .group_nodes = p.group_nodes };
+        mc_chain_spec_t spec = { .nodes = p->nodes, .stride = p->stride, .chains = K,
+                                 .group_nodes = p->group_nodes };
         if (mc_chain_build(base, &spec, &rng, start) != 0)
             failed = 1;
-        else if (members_of_chain0(&p) <= VERIFY_MAX_MEMBERS
-                 && !mc_chain_verify(start[0], members_of_chain0(&p)))
+        else if (members_of_chain0(p) <= VERIFY_MAX_MEMBERS
+                 && !mc_chain_verify(start[0], members_of_chain0(p)))
             failed = 2;
         else if (t == 0)
-            signature = chain_signature(base, start[0]);
+            ps->signature = chain_signature(base, p->stride, start[0]);
 #pragma omp barrier
         if (!failed) {
             /* calibration (also a first warm-up) */
             size_t cal_rounds = 1024;
             uint64_t a = mb_now_ns();
             mc_chase(start, K, cal_rounds);
-            cal[t] = mb_now_ns() - a;
+            ps->cal[t] = mb_now_ns() - a;
 #pragma omp barrier
 #pragma omp master
             {
                 uint64_t worst = 0;
                 for (int i = 0; i < nt; i++)
-                    worst = cal[i] > worst ? cal[i] : worst;
-                rounds = rounds_for(p.target_ns, worst, cal_rounds);
+                    worst = ps->cal[i] > worst ? ps->cal[i] : worst;
+                ps->rounds = rounds_for(p->target_ns, worst, cal_rounds);
             }
 #pragma omp barrier
-            ovh_ns[t] = (double)mc_chase_overhead_ns(K, rounds);
+            ps->ovh_ns[t] = (double)mc_chase_overhead_ns(K, ps->rounds);
             for (int r = 0; r <= reps; r++) {   /* r == 0: warm-up */
 #pragma omp barrier
                 if (abort_flag)
                     break;
 #pragma omp master
                 {
-                    if (r == 1)
+                    if (r == 1 && count)
                         mc_counters_begin(res, cfg);
                     t0 = mb_now_ns();
                 }
 #pragma omp barrier
                 uint64_t s = mb_now_ns();
-                mc_chase(start, K, rounds);
-                thr_ns[(size_t)r * (size_t)nt + (size_t)t] = (double)(mb_now_ns() - s);
+                mc_chase(start, K, ps->rounds);
+                ps->thr_ns[(size_t)r * (size_t)nt + (size_t)t] = (double)(mb_now_ns() - s);
 #pragma omp barrier
 #pragma omp master
                 {
-                    wall_ns[r] = (double)(mb_now_ns() - t0);
-                    done = r;
+                    ps->wall_ns[r] = (double)(mb_now_ns() - t0);
+                    ps->done = r;
                     if (*cfg->stop)
                         abort_flag = 1;
                 }
             }
 #pragma omp master
-            if (done >= 1)
+            if (ps->done >= 1 && count)
                 mc_counters_end(res, cfg);
         }
+    }
+    ps->failed = failed;
+    ps->aborted = abort_flag;
+}
+
+/* Latency samples of a pass (ns per hop of one chain, loop overhead
+ * removed) and the raw ones; mean over threads.  Returns the count. */
+static int pass_latency(const pass_t *ps, int nt, int K, double *lat, double *raw, double *gbps,
+                        double *ovh_out)
+{
+    const double hops_thread = (double)ps->rounds * MC_CHASE_UNROLL * K;   /* all chains */
+    double ovh = 0;
+    for (int t = 0; t < nt; t++)
+        ovh += ps->ovh_ns[t] / hops_thread;
+    ovh /= nt;
+    for (int r = 1; r <= ps->done; r++) {
+        double sum = 0;
+        for (int t = 0; t < nt; t++)
+            sum += ps->thr_ns[(size_t)r * (size_t)nt + (size_t)t] / (hops_thread / K);
+        raw[r - 1] = sum / nt;                 /* ns per hop of one chain */
+        lat[r - 1] = raw[r - 1] - ovh * K;     /* overhead is per hop of all chains */
+        if (gbps)
+            gbps[r - 1] = hops_thread * nt * MC_LINE_BYTES / ps->wall_ns[r];
+    }
+    *ovh_out = ovh * K;
+    return ps->done;
+}
+
+/* "4 KiB pages (MADV_NOHUGEPAGE)" etc.: the page size a figure was taken with. */
+static const char *page_label(mc_hugepages_t hp)
+{
+    switch (hp) {
+    case MC_HP_NEVER: return "4 KiB pages (MADV_NOHUGEPAGE)";
+    case MC_HP_MADVISE: return "huge pages requested (MADV_HUGEPAGE; THP share in the buffer notes)";
+    default: return "pages as the system THP policy gives (THP share in the buffer notes)";
+    }
+}
+
+static int run_threads(const mc_config_t *cfg, mc_result_t *res)
+{
+    const int nt = cfg->nthreads, reps = cfg->reps, K = cfg->chains;
+    const size_t stride = cfg->stride_bytes;
+    const size_t slice_nodes = mc_slice_bytes(cfg->size_bytes, nt, 4096) / stride;
+    const size_t tlb_nodes = cfg->tlb_pages ? cfg->tlb_pages * 4096 / stride : 0;
+    /* Two passes when a TLB group is smaller than the slice: with locality
+     * (the figure people quote as DRAM latency) and full random. */
+    const bool grouped = tlb_nodes && tlb_nodes < slice_nodes;
+    plan_t p = {
+        .nodes = slice_nodes,
+        .stride = stride,
+        .chains = K,
+        .group_nodes = grouped ? (tlb_nodes ? tlb_nodes : 1) : 0,
+        .target_ns = MAIN_TARGET_NS,
+    };
+    const size_t slice = p.nodes * stride, total = slice * (size_t)nt;
+    if (p.nodes < (size_t)K * 2)
+        return mc_result_fail(res, 2, "--size leaves %zu nodes of %zu bytes per thread, too few "
+                              "for %d chains", p.nodes, stride, K);
+    char why[256], sz[32];
+    void *buf;
+    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+        return mc_result_fail(res, 3, "%s", why);
+
+    pass_t main_pass, full_pass;
+    bool have_full = false;
+    if (!pass_alloc(&main_pass, nt, reps)) {
+        mc_buffer_free(buf, total);
+        return mc_result_fail(res, 3, "out of memory for the timing arrays");
+    }
+    run_pass(cfg, res, &p, buf, slice, true, &main_pass);
+    if (grouped && !main_pass.failed && !main_pass.aborted) {
+        plan_t q = p;
+        q.group_nodes = 0;
+        if (!pass_alloc(&full_pass, nt, reps)) {
+            pass_free(&main_pass);
+            mc_buffer_free(buf, total);
+            return mc_result_fail(res, 3, "out of memory for the timing arrays");
+        }
+        run_pass(cfg, res, &q, buf, slice, false, &full_pass);
+        have_full = true;
     }
     mc_buffer_finish(res, cfg, buf, total);
 
     int rc = 0;
+    const int failed = main_pass.failed ? main_pass.failed : have_full ? full_pass.failed : 0;
     if (failed == 1)
         rc = mc_result_fail(res, 3, "building the chains failed: out of memory");
     else if (failed == 2)
         rc = mc_result_fail(res, 1, "validation failed: a chain is not a single cycle through "
                             "its nodes");
-    int n = done;
-    if (abort_flag && n < reps)
+    if ((main_pass.aborted && main_pass.done < reps) ||
+        (have_full && full_pass.aborted && full_pass.done < reps))
         res->complete = false;
-    const double hops_thread = (double)rounds * MC_CHASE_UNROLL * K;   /* all chains */
-    double *lat = calloc((size_t)(n > 0 ? n : 1), sizeof *lat);
-    double *raw = calloc((size_t)(n > 0 ? n : 1), sizeof *raw);
-    double *gbps = calloc((size_t)(n > 0 ? n : 1), sizeof *gbps);
-    double ovh = 0;
-    for (int t = 0; t < nt; t++)
-        ovh += ovh_ns[t] / hops_thread;
-    ovh /= nt;
-    for (int r = 1; lat && raw && gbps && r <= n; r++) {
-        double sum = 0;
-        for (int t = 0; t < nt; t++)
-            sum += thr_ns[(size_t)r * (size_t)nt + (size_t)t] / (hops_thread / K);
-        raw[r - 1] = sum / nt;                 /* ns per hop of one chain */
-        lat[r - 1] = raw[r - 1] - ovh * K;     /* overhead is per hop of all chains */
-        gbps[r - 1] = hops_thread * nt * MC_LINE_BYTES / wall_ns[r];
+    int n = main_pass.done;
+    const size_t cap = (size_t)(reps > 0 ? reps : 1);
+    double *lat = calloc(cap, sizeof *lat), *raw = calloc(cap, sizeof *raw);
+    double *gbps = calloc(cap, sizeof *gbps);
+    double *flat = calloc(cap, sizeof *flat), *fraw = calloc(cap, sizeof *fraw);
+    double ovh = 0, fovh = 0;
+    int fn = 0;
+    if (!lat || !raw || !gbps || !flat || !fraw)
+        n = 0;
+    else {
+        n = pass_latency(&main_pass, nt, K, lat, raw, gbps, &ovh);
+        if (have_full)
+            fn = pass_latency(&full_pass, nt, K, flat, fraw, NULL, &fovh);
     }
+    const double hops_thread = (double)main_pass.rounds * MC_CHASE_UNROLL * K;
     if (!rc) {
         mc_metric_samples(res, "latency", "ns", lat, (size_t)n, "no repetition completed");
         mc_metric_samples(res, "latency_raw", "ns", raw, (size_t)n, "no repetition completed");
-        mc_metric(res, "loop_overhead", "ns", ovh * K);
+        if (have_full)
+            mc_metric_samples(res, "latency_full_random", "ns", flat, (size_t)fn,
+                              "no repetition of the full-random pass completed");
+        else if (grouped)
+            mc_metric_na(res, "latency_full_random", "ns", "interrupted before the full-random pass");
+        mc_metric(res, "loop_overhead", "ns", ovh);
         mc_metric_samples(res, "bandwidth", "GB/s", gbps, (size_t)n, "no repetition completed");
         mc_metric(res, "hops_per_rep", "loads", hops_thread * nt);
         mc_metric(res, "chains", "per thread", K);
-        mc_metric(res, "permutation_signature", "", signature);
+        mc_metric(res, "stride", "bytes", (double)stride);
+        mc_metric(res, "permutation_signature", "", main_pass.signature);
     }
     mc_table_t *tab = mc_table_new(res, "per_thread", thread_cols, 5);
     for (int t = 0; t < nt; t++) {
         long row = mc_table_row(tab);
         mc_table_num(tab, row, 0, t);
-        mc_table_num(tab, row, 1, cpu[t]);
-        mc_table_num(tab, row, 2, node[t] >= 0 ? node[t] : NAN);
+        mc_table_num(tab, row, 1, main_pass.cpu[t]);
+        mc_table_num(tab, row, 2, main_pass.node[t] >= 0 ? main_pass.node[t] : NAN);
         mc_table_num(tab, row, 3, (double)p.nodes);
         double v[1024];
         int m = 0;
         for (int r = 1; r <= n && m < 1024; r++)
-            v[m++] = thr_ns[(size_t)r * (size_t)nt + (size_t)t] / (hops_thread / K) - ovh * K;
+            v[m++] = main_pass.thr_ns[(size_t)r * (size_t)nt + (size_t)t] / (hops_thread / K) - ovh;
         mc_table_num(tab, row, 4, m ? mb_median(v, (size_t)m) : NAN);
     }
     if (!rc)
@@ -237,19 +342,33 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     if (K > 1)
         mc_result_note(res, "%d chains per thread: latency is per hop of one chain; bandwidth "
                        "counts one 64-byte line per hop", K);
-    if (p.group_nodes && p.group_nodes < p.nodes)
-        mc_result_note(res, "--tlb-locality %zu: hops stay inside groups of %zu pages (%zu nodes)",
-                       cfg->tlb_pages, cfg->tlb_pages, p.group_nodes);
-    else if (p.group_nodes)   /* mc_chain_build ignores a group that covers the slice */
+    const char *pages = page_label(cfg->hugepages);
+    if (grouped) {
+        mc_result_note(res, "latency: stride %zu B, TLB locality %zu pages (hops stay inside "
+                       "groups of %s, %zu nodes), %s", stride, cfg->tlb_pages,
+                       mb_format_bytes(cfg->tlb_pages * 4096, sz, sizeof sz), p.group_nodes, pages);
+        mc_result_note(res, "latency_full_random: stride %zu B, no TLB locality (hops span the "
+                       "%s slice, page walks included), %s", stride,
+                       mb_format_bytes(slice, sz, sizeof sz), pages);
+    } else if (cfg->tlb_pages) {   /* a group would cover the slice */
         mc_result_note(res, "--tlb-locality %zu has no effect: a group would hold the whole "
                        "slice of %zu pages per thread, so hops span the slice; use fewer "
                        "than %zu pages", cfg->tlb_pages, slice / 4096, slice / 4096);
+        mc_result_note(res, "latency: stride %zu B, hops span the %s slice, %s", stride,
+                       mb_format_bytes(slice, sz, sizeof sz), pages);
+    } else {
+        mc_result_note(res, "latency: stride %zu B, full random (--tlb-locality 0: hops span "
+                       "the %s slice, page walks included), %s", stride,
+                       mb_format_bytes(slice, sz, sizeof sz), pages);
+    }
     cache_note(res, cfg);
     mc_result_note(res, "working set %s per thread, %d threads: %s",
                    mb_format_bytes(slice, why, sizeof why), nt,
                    mc_cache_level(&cfg->caches, slice, total));
-    free(lat), free(raw), free(gbps);
-    free(thr_ns), free(wall_ns), free(ovh_ns), free(cal), free(cpu), free(node);
+    free(lat), free(raw), free(gbps), free(flat), free(fraw);
+    pass_free(&main_pass);
+    if (have_full)
+        pass_free(&full_pass);
     return rc;
 }
 
@@ -270,9 +389,10 @@ static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t
     const int K = cfg->chains;
     memset(pt, 0, sizeof *pt);
     mc_chain_spec_t spec = {
-        .nodes = bytes / MC_LINE_BYTES,
+        .nodes = bytes / cfg->stride_bytes,
+        .stride = cfg->stride_bytes,
         .chains = K,
-        .group_nodes = cfg->tlb_pages ? cfg->tlb_pages * (4096 / MC_LINE_BYTES) : 0,
+        .group_nodes = cfg->tlb_pages ? cfg->tlb_pages * 4096 / cfg->stride_bytes : 0,
     };
     if (spec.nodes < (size_t)K * 2)
         return;
@@ -386,8 +506,11 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     }
     mc_result_counter_metrics(res, loads, "dependent load (hop)");
     /* the last point, not --size: a size between powers of two stops below it */
-    mc_result_note(res, "sweep: one thread on CPU %d, %d chain%s, sizes 16 KiB to %s by powers "
-                   "of two", cfg->cpu[0], cfg->chains, cfg->chains > 1 ? "s" : "",
+    mc_result_note(res, "sweep: one thread on CPU %d, %d chain%s, stride %zu B, TLB locality %s, "
+                   "%s, sizes 16 KiB to %s by powers of two", cfg->cpu[0], cfg->chains,
+                   cfg->chains > 1 ? "s" : "", cfg->stride_bytes,
+                   cfg->tlb_pages ? "on (--tlb-locality pages per group)" : "off (full random)",
+                   page_label(cfg->hugepages),
                    last_bytes ? mb_format_bytes(last_bytes, why, sizeof why) : "none (--size under 16 KiB)");
     cache_note(res, cfg);
     free(pts);

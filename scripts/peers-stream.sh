@@ -5,6 +5,7 @@
 # Usage: scripts/peers-stream.sh [--size SIZE|auto] [--threads N] [--rounds R]
 #                                [--ntimes N] [--isa auto|avx512|avx|sse|scalar]
 #                                [--stream PATH] [--no-likwid] [--no-sysbench]
+#                                [--ref-stream PATH [--ref-only]]
 #
 #   --size     bytes per array (e.g. 128MiB) or auto (each array 4x the
 #              last-level cache, stream's own rule); default auto
@@ -13,6 +14,19 @@
 #              goes first; the table shows medians over rounds (default 3)
 #   --ntimes   passes per run for stream and likwid-bench -i (default 10)
 #   --isa      likwid-bench kernel variant; auto = best the CPU has
+#   --ref-stream PATH
+#              a STREAM 5.10 binary built from McCalpin's stream.c (outside
+#              this repository) with the same compiler and flags, e.g.
+#                gcc -O3 -march=native -fopenmp -DSTREAM_ARRAY_SIZE=40000000 \
+#                    stream.c -o stream-5.10
+#              Its array size and NTIMES are compile-time: they are read from
+#              its output and used for our run, and --size/--ntimes are
+#              ignored.  Each round runs our standard mode (plain text, the
+#              four kernels, no option but -s/-n/-t) and the reference under
+#              the same OpenMP environment, alternating who goes first, and
+#              the table adds "STREAM 5.10" rows: ratio = median over rounds
+#              of our Best Rate / STREAM's, in the same round.  --ref-only
+#              runs just that pair (no tuned kernels, no other peer).
 #
 # Byte counting, so the ratios compare like with like:
 #   - stream counts STREAM's words: Copy 2, Triad 3, Dot 2 per element, no
@@ -43,6 +57,8 @@ ntimes=10
 isa=auto
 use_likwid=1
 use_sysbench=1
+ref_stream=
+ref_only=0
 
 die() { echo "peers-stream: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -57,6 +73,8 @@ while [ $# -gt 0 ]; do
         --stream) stream=${2:?--stream needs a path}; shift 2 ;;
         --no-likwid) use_likwid=0; shift ;;
         --no-sysbench) use_sysbench=0; shift ;;
+        --ref-stream) ref_stream=${2:?--ref-stream needs a path}; shift 2 ;;
+        --ref-only) ref_only=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1'; see --help" ;;
     esac
@@ -83,6 +101,24 @@ esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/peers-stream.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+
+# ---- the reference STREAM 5.10 (optional) ---------------------------------
+# Its size and NTIMES are compiled in: a first run reads them.
+[ "$ref_only" = 0 ] || [ -n "$ref_stream" ] || die "--ref-only needs --ref-stream PATH"
+if [ -n "$ref_stream" ]; then
+    [ -x "$ref_stream" ] || die "--ref-stream $ref_stream: not an executable file"
+    ref_probe=$(OMP_NUM_THREADS=$threads "$ref_stream" 2>&1) ||
+        die "--ref-stream $ref_stream failed: $(tail -n 3 <<<"$ref_probe")"
+    ref_n=$(sed -n 's/^Array size = \([0-9]*\) (elements).*/\1/p' <<<"$ref_probe")
+    ref_ntimes=$(sed -n 's/^Each kernel will be executed \([0-9]*\) times\..*/\1/p' <<<"$ref_probe")
+    [[ "$ref_n" =~ ^[0-9]+$ && "$ref_ntimes" =~ ^[0-9]+$ ]] ||
+        die "--ref-stream $ref_stream: no 'Array size = N' or 'executed N times' line; is it STREAM 5.10?"
+    # shellcheck disable=SC2016 # a literal '$Revision' in STREAM's banner
+    grep -q 'STREAM version \$Revision: 5.10 \$' <<<"$ref_probe" ||
+        echo "peers-stream: warning: $ref_stream does not say 'STREAM version \$Revision: 5.10 \$'" >&2
+    size=$ref_n
+    ntimes=$ref_ntimes
+fi
 
 # ---- the working set ------------------------------------------------------
 # A short probe run resolves --size (auto, units) to elements and bytes.
@@ -153,6 +189,33 @@ run_sysbench() {   # run_sysbench OPER KERNEL: data volume of two arrays per pas
         "$(awk -v m="$mibs" 'BEGIN {printf "%.1f", m * 1.048576}')" >> "$results"
 }
 
+# Standard STREAM text from either binary -> "kernel<TAB>MB/s" rows.
+stream_text_rates() {
+    awk '/^(Copy|Scale|Add|Triad):/ {sub(":", "", $1); print $1 "\t" $2}'
+}
+# run_std WHO: our standard mode or the reference, same OpenMP environment
+# (the caller's, else threads pinned close to cores, as for every runner).
+run_std() {
+    local who=$1 out
+    if [ "$who" = ours ]; then
+        out=$(OMP_NUM_THREADS=$threads OMP_PROC_BIND=${OMP_PROC_BIND:-close} \
+              OMP_PLACES=${OMP_PLACES:-cores} "$stream" -s "$elements" -n "$ntimes" 2>/dev/null) ||
+            { skip_reason[ref-ours]="our standard run failed"; return 0; }
+        stream_text_rates <<<"$out" | while IFS=$'\t' read -r k v; do
+            printf '%s\t%s\tstream-std\t%s\n' "$round" "$k" "$v"; done >> "$results"
+    else
+        out=$(OMP_NUM_THREADS=$threads OMP_PROC_BIND=${OMP_PROC_BIND:-close} \
+              OMP_PLACES=${OMP_PLACES:-cores} "$ref_stream" 2>/dev/null) ||
+            { skip_reason[ref]="$ref_stream failed"; return 0; }
+        stream_text_rates <<<"$out" | while IFS=$'\t' read -r k v; do
+            printf '%s\t%s\tSTREAM 5.10\t%s\n' "$round" "$k" "$v"; done >> "$results"
+    fi
+}
+reference() {
+    [ -n "$ref_stream" ] || return 0
+    if [ $((round % 2)) -eq 1 ]; then run_std ours; run_std ref; else run_std ref; run_std ours; fi
+}
+
 if [ "$use_likwid" = 1 ] && ! command -v likwid-bench >/dev/null; then
     skip_reason[likwid]="likwid-bench is not installed (Debian: apt-get install likwid)"
 fi
@@ -185,7 +248,10 @@ echo "peers-stream: $elements elements per array ($array_bytes bytes, stream lab
      "$threads threads, $rounds rounds, $ntimes passes, likwid variant ${isa}" >&2
 for round in $(seq 1 "$rounds"); do
     echo "peers-stream: round $round/$rounds" >&2
-    if [ $((round % 2)) -eq 1 ]; then ours; peers; else peers; ours; fi
+    if [ "$ref_only" = 0 ]; then
+        if [ $((round % 2)) -eq 1 ]; then ours; peers; else peers; ours; fi
+    fi
+    reference
 done
 
 # ---- table -------------------------------------------------------------------
@@ -209,7 +275,8 @@ printf '%-14s %-30s %12s %12s %12s %8s %8s\n' kernel peer "ours MB/s" "ours avg"
 for kernel in Copy Scale Add Triad Dot "Copy (NT)" "Triad (NT)" "(store only)"; do
     best=$(ours_of "$kernel" 4)
     avg=$(ours_of "$kernel" 5)
-    peer_list=$(awk -F'\t' -v k="$kernel" '$2 == k && $3 != "stream" {print $3}' "$results" | sort -u)
+    peer_list=$(awk -F'\t' -v k="$kernel" '$2 == k && $3 != "stream" && $3 != "stream-std" &&
+        $3 != "STREAM 5.10" {print $3}' "$results" | sort -u)
     if [ -z "$peer_list" ]; then
         if [ -n "$best" ]; then
             printf '%-14s %-30s %12.1f %12.1f %12s %8s %8s\n' "$kernel" "(no peer result)" \
@@ -227,6 +294,21 @@ for kernel in Copy Scale Add Triad Dot "Copy (NT)" "Triad (NT)" "(store only)"; 
             else printf "%-14s %-30s %12.1f %12.1f %12.1f %8.3f %8.3f\n", k, p, b, a, m, r, ar }'
     done <<< "$peer_list"
 done
+if [ -n "$ref_stream" ]; then
+    printf '\n%-14s %-30s %12s %12s %8s   (standard mode vs STREAM 5.10: %s elements, NTIMES %s)\n' \
+        kernel peer "ours MB/s" "STREAM MB/s" ratio "$elements" "$ntimes"
+    for kernel in Copy Scale Add Triad; do
+        o=$(awk -F'\t' -v k="$kernel" '$2 == k && $3 == "stream-std" {print $4}' "$results" | median)
+        r=$(awk -F'\t' -v k="$kernel" '$2 == k && $3 == "STREAM 5.10" {print $4}' "$results" | median)
+        q=$(awk -F'\t' -v k="$kernel" '
+            $2 == k && $3 == "stream-std" {o[$1] = $4}
+            $2 == k && $3 == "STREAM 5.10" {m[$1] = $4}
+            END {for (x in o) if (x in m && m[x] > 0) print o[x] / m[x]}' "$results" | median)
+        awk -v k="$kernel" -v o="$o" -v r="$r" -v q="$q" 'BEGIN {
+            if (o == "" || r == "" || q == "") printf "%-14s %-30s %12s %12s %8s\n", k, "STREAM 5.10", "-", "-", "-"
+            else printf "%-14s %-30s %12.1f %12.1f %8.3f\n", k, "STREAM 5.10", o, r, q }'
+    done
+fi
 echo "MB/s columns: medians over rounds.  ratio = median over rounds of (ours best / peer) in the"
 echo "same round; avg ratio the same with ours avg (both in STREAM words, MB = 1e6 B)"
 for k in "${!skip_reason[@]}"; do

@@ -6,53 +6,86 @@
 #define ST_CAT(x, y) ST_CAT_(x, y)
 #define ST_FN(name) ST_CAT(name, ST_SUF)
 
+/* STREAM's four kernels.
+ *
+ * STREAM 5.10 declares a, b and c as three distinct static arrays, so its
+ * compiler knows they cannot overlap and is free to turn a loop into a
+ * library call: gcc and clang at -O2/-O3 compile Copy to memcpy() (glibc's,
+ * with its own choice of rep movsb or streaming stores), and the other
+ * three to plain vector loops with no overlap test.  Our arrays come from
+ * one allocation, so each thread hands its static-schedule chunk to a part
+ * function whose parameters are restrict: the compiler sees the same "no
+ * overlap" fact and makes the same choice it makes for STREAM.  noinline
+ * keeps that fact alive; once inlined into the OpenMP region gcc forgets
+ * the restrict and versions the loop on a run-time overlap test instead
+ * (our old Copy: an AVX-512 store loop, 10-15% above STREAM's memcpy here).
+ * Chunks are libgomp's schedule(static) split (st_static_chunk). */
+#define ST_PART __attribute__((noinline)) static void
+
+ST_PART ST_FN(copy_part)(ST_T *restrict c, const ST_T *restrict a, size_t lo, size_t hi)
+{
+    for (size_t j = lo; j < hi; j++)
+        c[j] = a[j];
+}
+
+ST_PART ST_FN(scale_part)(ST_T *restrict b, const ST_T *restrict c, ST_T s, size_t lo, size_t hi)
+{
+    for (size_t j = lo; j < hi; j++)
+        b[j] = s * c[j];
+}
+
+ST_PART ST_FN(add_part)(ST_T *restrict c, const ST_T *restrict a, const ST_T *restrict b,
+                        size_t lo, size_t hi)
+{
+    for (size_t j = lo; j < hi; j++)
+        c[j] = a[j] + b[j];
+}
+
+ST_PART ST_FN(triad_part)(ST_T *restrict a, const ST_T *restrict b, const ST_T *restrict c,
+                          ST_T s, size_t lo, size_t hi)
+{
+    for (size_t j = lo; j < hi; j++)
+        a[j] = b[j] + s * c[j];
+}
+#undef ST_PART
+
+/* Runs STMT in a parallel region with lo..hi bound to this thread's chunk. */
+#define ST_PARALLEL_CHUNKS(x, STMT)                                                    \
+    do {                                                                               \
+        _Pragma("omp parallel")                                                        \
+        {                                                                              \
+            size_t lo, hi;                                                             \
+            st_static_chunk((x)->n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi); \
+            STMT;                                                                      \
+        }                                                                              \
+    } while (0)
+
 static double ST_FN(copy)(const st_arrays_t *x)
 {
-    const ST_T *restrict a = x->a;
-    ST_T *restrict c = x->c;
-    const size_t n = x->n;
-#pragma omp parallel for schedule(static)
-    for (size_t j = 0; j < n; j++)
-        c[j] = a[j];
+    ST_PARALLEL_CHUNKS(x, ST_FN(copy_part)(x->c, x->a, lo, hi));
     return 0.0;
 }
 
 static double ST_FN(scale)(const st_arrays_t *x)
 {
-    ST_T *restrict b = x->b;
-    const ST_T *restrict c = x->c;
     const ST_T s = (ST_T)x->scalar;
-    const size_t n = x->n;
-#pragma omp parallel for schedule(static)
-    for (size_t j = 0; j < n; j++)
-        b[j] = s * c[j];
+    ST_PARALLEL_CHUNKS(x, ST_FN(scale_part)(x->b, x->c, s, lo, hi));
     return 0.0;
 }
 
 static double ST_FN(add)(const st_arrays_t *x)
 {
-    const ST_T *restrict a = x->a;
-    const ST_T *restrict b = x->b;
-    ST_T *restrict c = x->c;
-    const size_t n = x->n;
-#pragma omp parallel for schedule(static)
-    for (size_t j = 0; j < n; j++)
-        c[j] = a[j] + b[j];
+    ST_PARALLEL_CHUNKS(x, ST_FN(add_part)(x->c, x->a, x->b, lo, hi));
     return 0.0;
 }
 
 static double ST_FN(triad)(const st_arrays_t *x)
 {
-    ST_T *restrict a = x->a;
-    const ST_T *restrict b = x->b;
-    const ST_T *restrict c = x->c;
     const ST_T s = (ST_T)x->scalar;
-    const size_t n = x->n;
-#pragma omp parallel for schedule(static)
-    for (size_t j = 0; j < n; j++)
-        a[j] = b[j] + s * c[j];
+    ST_PARALLEL_CHUNKS(x, ST_FN(triad_part)(x->a, x->b, x->c, s, lo, hi));
     return 0.0;
 }
+#undef ST_PARALLEL_CHUNKS
 
 /* BabelStream's Dot.  The sum is kept in double for both types, so a float
  * run is not limited by float accumulation error.  Each thread sums its

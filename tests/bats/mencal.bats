@@ -457,7 +457,49 @@ preload_check() {   # preload_check LIB NAME
         --format json -O t.json
     assert_success
     run jq -r '.records[0].notes[]' t.json
-    assert_output --partial "--tlb-locality 4: hops stay inside groups of 4 pages (256 nodes)"
+    # 4 pages of 4 KiB hold 64 nodes at the default 256-byte stride
+    assert_output --partial "latency: stride 256 B, TLB locality 4 pages (hops stay inside groups of 16.0 KiB, 64 nodes)"
+}
+
+@test "randread: multichase's defaults (stride 256 B, 64-page TLB locality) and two labelled figures" {
+    run mencal run randread "${SMALL[@]}" -t 1 --format json -O r.json
+    assert_success
+    validate_json r.json
+    run jq -r '.config.randread | "\(.stride_bytes) \(.tlb_locality_pages)"' r.json
+    assert_output "256 64"
+    [ "$(m r.json randread stride)" = 256 ]
+    # the locality figure and the full-random one, each labelled
+    awk -v l="$(m r.json randread latency)" -v f="$(m r.json randread latency_full_random)" \
+        'BEGIN { exit !(l > 0 && f > 0) }'
+    run jq -r '.records[0].notes[]' r.json
+    assert_line --partial "latency: stride 256 B, TLB locality 64 pages (hops stay inside groups of 256.0 KiB, 1024 nodes), 4 KiB pages (MADV_NOHUGEPAGE)"
+    assert_line --partial "latency_full_random: stride 256 B, no TLB locality (hops span the 16.0 MiB slice, page walks included), 4 KiB pages (MADV_NOHUGEPAGE)"
+    # the text table shows both figures
+    run mencal run randread "${SMALL[@]}" -t 1
+    assert_success
+    assert_line --regexp '^randread +latency +[0-9.]+ +ns'
+    assert_line --regexp '^randread +latency_full_random +[0-9.]+ +ns'
+}
+
+@test "randread --tlb-locality 0 is full random only; --stride must be a multiple of 8" {
+    run mencal run randread "${SMALL[@]}" -t 1 --tlb-locality 0 --stride 64 --format json -O z.json
+    assert_success
+    validate_json z.json
+    [ "$(m z.json randread stride)" = 64 ]
+    run jq -r '.records[0].metrics | has("latency_full_random")' z.json
+    assert_output false
+    run jq -r '.records[0].notes[]' z.json
+    assert_line --partial "latency: stride 64 B, full random (--tlb-locality 0: hops span the 16.0 MiB slice, page walks included)"
+    run mencal run randread "${SMALL[@]}" --stride 12
+    assert_failure 2
+    assert_output --partial "--stride 12: expected a multiple of 8 bytes"
+    run mencal run randread "${SMALL[@]}" --stride 4
+    assert_failure 2
+    # the sweep names its stride
+    run mencal run randread --sweep --size 64K --allow-cache --reps 1 -q --stride 512 --format json -O s.json
+    assert_success
+    run jq -r '.records[0].notes[]' s.json
+    assert_line --partial "stride 512 B"
 }
 
 @test "randread --sweep: one repetition has no CV (null with a reason), the note names the last point" {
