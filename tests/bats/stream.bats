@@ -608,3 +608,32 @@ interrupt_run() {
     assert_success
     [ -c "$SANDBOX/null" ]
 }
+
+@test "standard Copy is what the compiler makes of STREAM 5.10's Copy (memcpy or not, same choice)" {
+    command -v objdump >/dev/null || skip "objdump not installed (binutils)"
+    local cfg="${MEMSUITE_BUILD:-$ROOT/build}/build_config.h" cc flags
+    [ -f "$cfg" ] || skip "no build_config.h in ${MEMSUITE_BUILD:-$ROOT/build}"
+    cc=$(sed -n 's/^#define MB_BUILD_COMPILER "\([a-z]*\) .*/\1/p' "$cfg")
+    flags=$(sed -n 's/^#define MB_BUILD_CFLAGS "\(.*\)"$/\1/p' "$cfg")
+    command -v "$cc" >/dev/null || skip "the build's compiler ($cc) is not on PATH"
+    # STREAM 5.10's shape: three distinct static arrays, an OpenMP loop.
+    cat > probe.c <<'C'
+#define N 10000000
+static double a[N], b[N], c[N];
+void copy(void) {
+#pragma omp parallel for
+    for (long j = 0; j < N; j++) c[j] = a[j];
+}
+double *keep(int i) { return i ? (i > 1 ? c : b) : a; }
+C
+    # shellcheck disable=SC2086 # the build's flags, word-split on purpose
+    "$cc" $flags -fopenmp -c probe.c -o probe.o
+    local stream_calls ours_calls
+    stream_calls=$(objdump -dr probe.o | grep -c 'memcpy' || true)
+    ours_calls=$(objdump -dr --disassemble=copy_part_d "${MEMSUITE_BUILD:-$ROOT/build}/stream/kernels.o" |
+                 grep -c 'memcpy' || true)
+    run objdump -d --disassemble=copy_part_d "${MEMSUITE_BUILD:-$ROOT/build}/stream/kernels.o"
+    assert_output --partial '<copy_part_d>:'
+    # both call memcpy, or neither does
+    [ "$(( stream_calls > 0 ))" = "$(( ours_calls > 0 ))" ]
+}
