@@ -2,6 +2,7 @@
 # Summary: compare mencal with a peer: seqread vs likwid-bench, randread on L1.
 # Usage: scripts/peers-mencal.sh [--size SIZE] [--threads N] [--rounds N]
 #                                [--kernels "load_avx sum_avx"] [--mencal PATH]
+#                                [--ref-multichase PATH [--ref-only]]
 #
 # 1. seqread against likwid-bench's load*/sum* kernels: same working set,
 #    same thread count, runs alternating (odd rounds mencal first, even
@@ -17,6 +18,16 @@
 #    latency, 4 to 5 cycles on current x86 cores (AMD Zen: 4; Intel: 4-5),
 #    so the cycles must fall in [3.5, 6.5]; outside that, the timing loop
 #    or the conversion is wrong (or the clock moved between measurements).
+# 3. With --ref-multichase PATH (google/multichase built outside this
+#    repository, `make multichase`): randread against multichase, one
+#    thread, alternating who goes first each round, in three settings:
+#      --size (default 1 GiB), multichase defaults -> multichase -m SIZE
+#        (stride 256 B, TLB locality 64 pages, 4 KiB pages): our "latency"
+#      the same run's "latency_full_random"        -> multichase -m SIZE -T SIZE
+#      32 KiB (L1)                                  -> multichase -m 32k
+#    multichase prints the best of its 0.5 s samples; ours is the median of
+#    --reps (5).  ratio = median over rounds of ours / multichase in the
+#    same round (both in ns per dependent load).  --ref-only runs just this.
 #
 # Default run: 1 GiB, one thread per physical core, 3 rounds, about a
 # minute.  Exit: 0 done, 1 the L1 check failed, 2 usage, 3 a tool missing.
@@ -30,6 +41,8 @@ size=1GiB
 threads=
 rounds=3
 kernels="load_avx sum_avx"
+ref_mc=
+ref_only=0
 
 die() { echo "peers-mencal: $*" >&2; exit "${2:-2}"; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -41,12 +54,16 @@ while [ $# -gt 0 ]; do
         --rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
         --kernels) kernels=${2:?--kernels needs a value}; shift 2 ;;
         --mencal) mencal=${2:?--mencal needs a path}; shift 2 ;;
+        --ref-multichase) ref_mc=${2:?--ref-multichase needs a path}; shift 2 ;;
+        --ref-only) ref_only=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1'; see --help" ;;
     esac
 done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$rounds' is not a positive integer"
 [ -z "$threads" ] || [[ "$threads" =~ ^[1-9][0-9]*$ ]] || die "--threads: '$threads' is not a positive integer"
+[ "$ref_only" = 0 ] || [ -n "$ref_mc" ] || die "--ref-only needs --ref-multichase PATH"
+[ -z "$ref_mc" ] || [ -x "$ref_mc" ] || die "--ref-multichase $ref_mc: not an executable file" 3
 [ -x "$mencal" ] || die "mencal not found at $mencal; run 'make' or pass --mencal PATH" 3
 command -v jq >/dev/null || die "jq is missing; install it (make deps)" 3
 cc=${CC:-cc}
@@ -87,6 +104,52 @@ run_likwid() {
     }
     awk -F'\t+' '/^MByte\/s:/ { printf "%.6f\n", $2 / 1000 }' "$tmp/l.out"
 }
+
+# ---- randread against multichase (optional) --------------------------------
+# multichase takes k/m/g sizes (powers of two); ours gets the same bytes.
+mc_size() {
+    local b=$1
+    if [ $((b % (1 << 30))) -eq 0 ]; then echo "$((b >> 30))g"
+    elif [ $((b % (1 << 20))) -eq 0 ]; then echo "$((b >> 20))m"
+    else echo "$((b >> 10))k"; fi
+}
+ref_multichase() {
+    local r mc_def mc_full mc_l1 o_def o_full o_l1 msize
+    local -a rd rf rl
+    msize=$(mc_size "$bytes")
+    first_cpu=${cpus%%,*}
+    echo "peers-mencal: randread vs multichase ($ref_mc); $bytes bytes and 32 KiB, 1 thread on CPU $first_cpu, $rounds rounds, alternating"
+    printf '%-6s %12s %12s %12s %12s %12s %12s   (ns)\n' round "ours" "mc -m $msize" "ours full" "mc -T $msize" "ours 32K" "mc -m 32k"
+    pin_mc=()
+    command -v taskset >/dev/null && pin_mc=(taskset -c "$first_cpu")
+    for r in $(seq 1 "$rounds"); do
+        ours_rr() {
+            "$mencal" run randread --size "$bytes" --threads 1 --allow-cache -q --format json -O "$tmp/rr.json"
+            o_def=$(jq -r '.records[0].metrics.latency.value' "$tmp/rr.json")
+            o_full=$(jq -r '.records[0].metrics.latency_full_random.value' "$tmp/rr.json")
+            "$mencal" run randread --size 32KiB --threads 1 --allow-cache -q --format json -O "$tmp/rl.json"
+            o_l1=$(jq -r '.records[0].metrics.latency.value' "$tmp/rl.json")
+        }
+        mc_rr() {
+            mc_def=$("${pin_mc[@]}" "$ref_mc" -m "$msize" | tr -d ' ')
+            mc_full=$("${pin_mc[@]}" "$ref_mc" -m "$msize" -T "$msize" | tr -d ' ')
+            mc_l1=$("${pin_mc[@]}" "$ref_mc" -m 32k | tr -d ' ')
+        }
+        if [ $((r % 2)) -eq 1 ]; then ours_rr; mc_rr; else mc_rr; ours_rr; fi
+        printf '%-6s %12.2f %12.2f %12.2f %12.2f %12.3f %12.3f\n' "$r" "$o_def" "$mc_def" "$o_full" "$mc_full" "$o_l1" "$mc_l1"
+        rd+=("$(awk -v a="$o_def" -v b="$mc_def" 'BEGIN { print (b > 0) ? a / b : "nan" }')")
+        rf+=("$(awk -v a="$o_full" -v b="$mc_full" 'BEGIN { print (b > 0) ? a / b : "nan" }')")
+        rl+=("$(awk -v a="$o_l1" -v b="$mc_l1" 'BEGIN { print (b > 0) ? a / b : "nan" }')")
+    done
+    printf 'ratio ours/multichase, defaults at %s (TLB locality 64 pages): %.3f\n' "$msize" "$(printf '%s\n' "${rd[@]}" | median)"
+    printf 'ratio ours/multichase, full random at %s (-T %s):            %.3f\n' "$msize" "$msize" "$(printf '%s\n' "${rf[@]}" | median)"
+    printf 'ratio ours/multichase, L1 (32 KiB):                            %.3f\n' "$(printf '%s\n' "${rl[@]}" | median)"
+    echo "(median over rounds of the ratio within each round)"
+}
+if [ -n "$ref_mc" ]; then
+    ref_multichase
+    [ "$ref_only" = 0 ] || exit 0
+fi
 
 echo "peers-mencal: seqread vs likwid-bench; $bytes bytes, $nthreads threads (CPUs $cpus), $rounds rounds, alternating"
 have_likwid=1
