@@ -76,7 +76,7 @@ typedef struct mb_result {
     const mb_llc_t *llc;
     const mb_sysinfo_t *sysinfo;
     size_t nwarnings;
-    char warnings[MB_MAX_WARNINGS][256];
+    char warnings[MB_MAX_WARNINGS][512];   /* 512: a size-rule message fits */
 } mb_result_t;
 
 /* printf-style; silently drops past MB_MAX_WARNINGS. */

@@ -490,9 +490,20 @@ static int llc_from_sysfs(mb_llc_t *out, char *why, size_t whylen)
     return 1;
 }
 
+/* sysconf's L3 in bytes (<= 0: none), or MEMSUITE_SYSCONF_L3 when set. */
+static long sysconf_l3(void)
+{
+    const char *fake = getenv("MEMSUITE_SYSCONF_L3");
+    size_t bytes;
+
+    if (fake && *fake)
+        return mb_parse_size(fake, &bytes, NULL, 0) == 0 && bytes <= LONG_MAX ? (long)bytes : 0;
+    return sysconf(_SC_LEVEL3_CACHE_SIZE);
+}
+
 static int llc_from_sysconf(mb_llc_t *out, const char *sysfs_why)
 {
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    long l3 = sysconf_l3();
     if (l3 <= 0) {
         fmt_checked(out->note, sizeof out->note,
                  "unavailable: %s; sysconf reports no L3 size; pass --llc SIZE or set MEMSUITE_LLC",
@@ -520,7 +531,7 @@ static int llc_from_sysconf(mb_llc_t *out, const char *sysfs_why)
  * order) but say so in the note, with the flag that settles it. */
 static void llc_note_sysconf_disagrees(mb_llc_t *out)
 {
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    long l3 = sysconf_l3();
     if (out->level != 3 || l3 <= 0 || (size_t)l3 <= out->instance_bytes)
         return;
     char a[32];
@@ -625,6 +636,75 @@ size_t mb_min_array_bytes(const mb_llc_t *llc)
         return 0;
     size_t need;
     return mb_mul_size(llc->total_bytes, MB_LLC_FACTOR, &need) ? need : SIZE_MAX;
+}
+
+/* ---- the size policy ------------------------------------------------ */
+
+/* "508.0 MiB L3 from sysconf", "2 x 32.0 MiB L3 = 64.0 MiB from sysfs". */
+static void llc_phrase(const mb_llc_t *llc, char *buf, size_t buflen)
+{
+    char one[32], all[32], level[16] = "";
+    if (llc->level)
+        snprintf(level, sizeof level, " L%u", llc->level);
+    mb_format_bytes(llc->instance_bytes, one, sizeof one);
+    mb_format_bytes(llc->total_bytes, all, sizeof all);
+    if (llc->instances > 1)
+        fmt_checked(buf, buflen, "%u x %s%s = %s from %s", llc->instances, one, level, all,
+                    mb_llc_source_name(llc->source));
+    else
+        fmt_checked(buf, buflen, "%s%s from %s", all, level, mb_llc_source_name(llc->source));
+}
+
+mb_rule_verdict_t mb_size_rule(const mb_rule_query_t *q, mb_rule_t *out)
+{
+    char have[32], need[32], llc[128], ask[160];
+    const char *given = q->given ? q->given : "the size";
+
+    memset(out, 0, sizeof *out);
+    out->min_bytes = mb_min_array_bytes(q->llc);
+    if (out->min_bytes == 0) {
+        const char *note = q->llc && q->llc->note[0] ? q->llc->note : "no source answered";
+        fmt_checked(out->reason, sizeof out->reason,
+                    "last-level cache size unknown (%s): the 4x LLC rule was not checked", note);
+        fmt_checked(out->message, sizeof out->message, "%s; pass --llc SIZE or set MEMSUITE_LLC",
+                    out->reason);
+        return out->verdict = MB_RULE_UNCHECKED;
+    }
+    if (q->bytes >= out->min_bytes)
+        return out->verdict = MB_RULE_MET;
+
+    mb_format_bytes(q->bytes, have, sizeof have);
+    llc_phrase(q->llc, llc, sizeof llc);
+    out->verdict = q->strict ? MB_RULE_REFUSED : MB_RULE_UNDER;
+    if (out->min_bytes == SIZE_MAX) {
+        /* 4 x LLC does not fit in a size_t: no size can satisfy the rule,
+         * and there is no figure to suggest. */
+        fmt_checked(out->reason, sizeof out->reason,
+                    "%s (%s) is under 4x the last-level cache (%s), which exceeds the largest "
+                    "size there is (16 EiB): no size can satisfy the rule", q->subject, have, llc);
+        fmt_checked(out->message, sizeof out->message,
+                    "%s: %s; check the LLC (--llc or MEMSUITE_LLC)%s", given, out->reason,
+                    q->strict ? ", or run without --strict to measure it labelled not-standard"
+                              : "; the result is labelled not-standard");
+        return out->verdict;
+    }
+    mb_format_bytes(out->min_bytes, need, sizeof need);
+    if (q->suggest)
+        q->suggest(out->min_bytes, q->ctx, ask, sizeof ask);
+    else
+        fmt_checked(ask, sizeof ask, "a size of %s (%zu bytes)", need, out->min_bytes);
+    fmt_checked(out->reason, sizeof out->reason,
+                "%s (%s) is under 4x the last-level cache (%s) = %s: caches inflate the result",
+                q->subject, have, llc, need);
+    if (q->strict)
+        fmt_checked(out->message, sizeof out->message,
+                    "%s: %s; use %s or more, or run without --strict to measure it labelled "
+                    "not-standard", given, out->reason, ask);
+    else
+        fmt_checked(out->message, sizeof out->message,
+                    "%s: %s; the rule needs %s or more; the result is labelled not-standard "
+                    "(--strict refuses such a size)", given, out->reason, ask);
+    return out->verdict;
 }
 
 /* ---- memory --------------------------------------------------------- */

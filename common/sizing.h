@@ -2,7 +2,10 @@
  * availability and the size-string parser.
  *
  * Root overrides for tests: MEMSUITE_SYSFS (default "/sys") and
- * MEMSUITE_PROCFS (default "/proc") are prefixed to every path read. */
+ * MEMSUITE_PROCFS (default "/proc") are prefixed to every path read;
+ * MEMSUITE_SYSCONF_L3 (a size, "0" for none) stands in for
+ * sysconf(_SC_LEVEL3_CACHE_SIZE), which reads the CPU itself, so a test
+ * can play a VM whose CPUID reports the host's L3. */
 #ifndef MB_SIZING_H
 #define MB_SIZING_H
 
@@ -46,6 +49,46 @@ unsigned mb_socket_count(void);
  * bytes per array (0 when the LLC is unknown; SIZE_MAX on overflow). */
 size_t mb_min_array_bytes(const mb_llc_t *llc);
 #define MB_LLC_FACTOR 4
+
+/* ---- the size policy, one for every tool ----------------------------
+ * An explicit size is the user's decision and runs.  A working set under
+ * 4x the LLC runs with a warning (naming the LLC, its source and the size
+ * that satisfies the rule) and a not-standard label; --strict refuses it
+ * (exit 2).  An unknown LLC runs, warned and labelled (the rule could not
+ * be checked; --strict does not refuse what it cannot check).  Sizes the
+ * tools choose themselves (auto, defaults) are made to satisfy the rule
+ * before they are checked here. */
+typedef enum {
+    MB_RULE_MET = 0,           /* at least 4x the LLC */
+    MB_RULE_UNCHECKED,         /* LLC unknown: runs, warned, not-standard */
+    MB_RULE_UNDER,             /* under 4x the LLC: runs, warned, not-standard */
+    MB_RULE_REFUSED,           /* under 4x the LLC with --strict: exit 2 */
+} mb_rule_verdict_t;
+
+/* Writes the tool's way of asking for at least min_bytes (e.g.
+ * "--array-size 265751103", "--size 2032MiB") into buf. */
+typedef void (*mb_rule_suggest_fn)(size_t min_bytes, const void *ctx, char *buf, size_t buflen);
+
+typedef struct {
+    const mb_llc_t *llc;
+    size_t bytes;              /* what the rule measures, in bytes */
+    const char *subject;       /* "each array", "the working set", "this host's share of
+                                * each array (2 ranks here)" */
+    const char *given;         /* how the size was asked for: "--array-size 4000000" */
+    bool strict;               /* --strict: refuse instead of warning */
+    mb_rule_suggest_fn suggest; /* NULL: the bytes, as "a size of at least ..." */
+    const void *ctx;
+} mb_rule_query_t;
+
+typedef struct {
+    mb_rule_verdict_t verdict;
+    size_t min_bytes;          /* 4 x LLC; 0 when unknown; SIZE_MAX when 4x overflows */
+    char reason[320];          /* for the label (not-standard), empty when MET */
+    char message[512];         /* the whole stderr text: the warning or the refusal */
+} mb_rule_t;
+
+/* Applies the policy; fills out and returns its verdict. */
+mb_rule_verdict_t mb_size_rule(const mb_rule_query_t *q, mb_rule_t *out);
 
 /* MemAvailable (or MemFree+Cached when absent) from <procfs>/meminfo, in
  * bytes.  Returns 0 or -errno (-ENOENT no file, -ENODATA no such field). */

@@ -88,6 +88,42 @@ static int mbw_check_memory(const mbw_cfg_t *cfg)
     return -ENOMEM;
 }
 
+/* mb_rule_suggest_fn: mbw's positional size, whole MiB rounded up. */
+static void mbw_suggest_size(size_t min_bytes, const void *ctx, char *buf, size_t buflen)
+{
+    (void)ctx;
+    const size_t mib = (size_t)MBW_MIB_BYTES;
+    snprintf(buf, buflen, "an array size of %zu (MiB)", min_bytes / mib + (min_bytes % mib != 0));
+}
+
+/* The 4x LLC rule, mb_size_rule's policy, before anything is printed or
+ * allocated: under it warns (the document is labelled not-standard), or
+ * with --strict refuses (exit 2). */
+static int mbw_size_rule(const mbw_cfg_t *cfg, mbw_session_t *s)
+{
+    char err[256], given[64];
+
+    if (mb_llc_detect(NULL, &s->llc, err, sizeof err) != 0) {
+        mb_error("%s", err);
+        return mbw_exit_code(cfg, MBW_EXIT_USAGE);
+    }
+    snprintf(given, sizeof given, "array size %llu MiB", cfg->size_mib);
+    mb_rule_query_t q = { &s->llc, cfg->array_bytes, "each array", given, cfg->strict,
+                          mbw_suggest_size, NULL };
+    switch (mb_size_rule(&q, &s->size_rule)) {
+    case MB_RULE_MET:
+        return 0;
+    case MB_RULE_REFUSED:
+        mb_error("%s", s->size_rule.message);
+        return MBW_EXIT_USAGE;      /* only --strict refuses */
+    case MB_RULE_UNCHECKED:
+    case MB_RULE_UNDER:
+        mb_warn("%s", s->size_rule.message);
+        return 0;
+    }
+    return 0;
+}
+
 /* --numa-node N: check, then bind CPUs and memory (before allocating). */
 static int mbw_numa(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_code)
 {
@@ -224,6 +260,8 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
     if (mbw_numa(cfg, s, &code) != 0)
         return code;
     if (mbw_counters_setup(cfg, s, &code) != 0)
+        return code;
+    if ((code = mbw_size_rule(cfg, s)) != 0)
         return code;
     if (mb_out_open(&out, cfg->output, msg, sizeof msg) != 0) {
         mb_error("--output %s: %s", cfg->output, msg);

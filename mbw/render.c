@@ -163,20 +163,13 @@ static void mbw_fill_record(mbw_method_run_t *r, mb_record_t *rec, double mib)
     rec->extra_ctx = r;
 }
 
-static void mbw_result_warnings(mb_result_t *res, const mbw_session_t *s, const mb_llc_t *llc)
+static void mbw_result_warnings(mb_result_t *res, const mbw_session_t *s)
 {
     const mbw_cfg_t *c = s->cfg;
-    char a[32], b[32];
-    size_t min_bytes = mb_min_array_bytes(llc);
+    char a[32];
 
-    if (min_bytes == 0)
-        mb_result_warn(res, "last-level cache size unknown (%s): cannot tell whether the "
-                       "arrays fit in cache", llc->note[0] ? llc->note : "no source answered");
-    else if (c->array_bytes < min_bytes)
-        mb_result_warn(res, "each array (%s) is smaller than %dx the last-level cache (%s): "
-                       "the figures include cache effects",
-                       mb_format_bytes(c->array_bytes, a, sizeof a), MB_LLC_FACTOR,
-                       mb_format_bytes(llc->total_bytes, b, sizeof b));
+    if (s->size_rule.verdict != MB_RULE_MET)
+        mb_result_warn(res, "%s", s->size_rule.message);
     int allowed = mb_affinity_allowed_cpus();
     if (allowed > 0 && c->threads > allowed)
         mb_result_warn(res, "--threads %lld exceeds the %d CPUs this process may use: "
@@ -204,17 +197,18 @@ int mbw_render_doc(mbw_session_t *s, mb_format_t fmt, FILE *f)
     mb_result_t res;
     mb_record_t rec[MBW_NMETHODS];
     mb_sysinfo_t si;
-    mb_llc_t llc;
-    char err[256];
     const char *reasons[8];
     double mib = (double)c->size_mib;
 
     memset(&res, 0, sizeof res);
     res.tool = "mbw";
     size_t nr = mbw_cli_tuned_reasons(c, reasons, 8);
-    res.label = nr ? "tuned" : "standard";
+    bool small = s->size_rule.verdict != MB_RULE_MET;
+    res.label = nr ? "tuned" : small ? "not-standard" : "standard";
     for (size_t i = 0; i < nr; i++)
         mb_result_add_label_reason(&res, reasons[i]);
+    if (small)
+        mb_result_add_label_reason(&res, s->size_rule.message);
     res.argc = s->argc;
     res.argv = s->argv;
     res.complete = s->complete;
@@ -240,14 +234,10 @@ int mbw_render_doc(mbw_session_t *s, mb_format_t fmt, FILE *f)
     res.numa_policy = s->numa_desc;
     res.placement = s->has_placement ? &s->placement : NULL;
 
-    if (mb_llc_detect(NULL, &llc, err, sizeof err) != 0) {
-        memset(&llc, 0, sizeof llc);
-        snprintf(llc.note, sizeof llc.note, "%s", err);
-    }
-    res.llc = &llc;
+    res.llc = &s->llc;
     mb_sysinfo_collect(&si);
     res.sysinfo = &si;
-    mbw_result_warnings(&res, s, &llc);
+    mbw_result_warnings(&res, s);
 
     return mb_report_render(&res, fmt, f);
 }

@@ -13,6 +13,7 @@
 #include "measure.h"
 #include "methods.h"
 #include "numa.h"
+#include "sizing.h"
 #include "stats.h"
 
 typedef struct {
@@ -44,6 +45,8 @@ typedef struct {
     bool has_placement;
     mb_numa_placement_t placement;
     bool complete;                /* false: SIGINT stopped a -n N run */
+    mb_llc_t llc;                 /* for the 4x LLC rule and the document */
+    mb_rule_t size_rule;          /* mb_size_rule's verdict on the array size */
 } mbw_session_t;
 
 #endif

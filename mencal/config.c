@@ -46,8 +46,11 @@ static const mb_opt_t options[] = {
       .metavar = "FILE", .def = "stdout", .help = "write the result to FILE (atomically)" },
     { .long_name = "seed", .type = MB_OPT_INT, .offset = OFF(seed), .min = 0, .max = 0,
       .metavar = "N", .def = "1", .help = "seed of the random permutations and addresses" },
+    { .long_name = "strict", .type = MB_OPT_FLAG, .offset = OFF(strict),
+      .help = "refuse (exit 2) a working set under 4x the LLC instead of running it with a "
+              "warning, labelled not-standard" },
     { .long_name = "allow-cache", .type = MB_OPT_FLAG, .offset = OFF(allow_cache),
-      .help = "accept a working set under 4x the LLC (labelled cache-resident)" },
+      .help = "accepted for old scripts; does nothing (an explicit size always runs)" },
     { .long_name = "llc", .type = MB_OPT_STRING, .offset = OFF(llc), .metavar = "SIZE",
       .def = "detected", .help = "last-level cache size to use for the size rule" },
     { .long_name = "dry-run", .type = MB_OPT_FLAG, .offset = OFF(dry_run),
@@ -274,11 +277,48 @@ static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
     return 0;
 }
 
+/* mb_rule_suggest_fn: --size in whole MiB, rounded up. */
+static void suggest_size(size_t min_bytes, const void *ctx, char *buf, size_t buflen)
+{
+    (void)ctx;
+    snprintf(buf, buflen, "--size %zuMiB", min_bytes / (1u << 20) + (min_bytes % (1u << 20) != 0));
+}
+
+/* The 4x LLC rule (mb_size_rule): under it, or with the LLC unknown, the
+ * run is labelled not-standard with a warning; --strict refuses (2). */
+static int apply_size_rule(mc_config_t *cfg, char *msg, size_t msglen)
+{
+    char given[96], a[32];
+    mb_rule_t rule;
+
+    if (cfg->size_default)
+        snprintf(given, sizeof given, "--size not given (%s)",
+                 mb_format_bytes(cfg->size_bytes, a, sizeof a));
+    else
+        snprintf(given, sizeof given, "--size %s", mb_format_bytes(cfg->size_bytes, a, sizeof a));
+    mb_rule_query_t q = { &cfg->caches.llc, cfg->size_bytes, "the working set", given,
+                          cfg->o.strict, suggest_size, NULL };
+    switch (mb_size_rule(&q, &rule)) {
+    case MB_RULE_MET:
+        return 0;
+    case MB_RULE_REFUSED:
+        snprintf(msg, msglen, "%s", rule.message);
+        return 2;
+    case MB_RULE_UNCHECKED:
+    case MB_RULE_UNDER:
+        cfg->cache_resident = true;
+        snprintf(cfg->size_reason, sizeof cfg->size_reason, "%s", rule.message);
+        cfg_warn(cfg, "%s", rule.message);
+        return 0;
+    }
+    return 0;
+}
+
 static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
 {
     char a[32], b[32], c[32];
+    int rc;
     const mb_llc_t *llc = &cfg->caches.llc;
-    size_t min4 = mb_min_array_bytes(llc);
     size_t avail = 0;
     bool avail_known = mb_mem_available(&avail) == 0;
     cfg->mem_available_bytes = avail_known ? avail : 0;
@@ -302,33 +342,12 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
             size = half;
         }
         cfg->size_bytes = size;
-        if (min4 && size < min4) {
-            cfg->cache_resident = true;
-            cfg_warn(cfg, "--size: %s is under 4x the LLC (%s, %s): figures include cache",
-                     mb_format_bytes(size, a, sizeof a), mb_format_bytes(llc->total_bytes, b, sizeof b),
-                     mb_llc_source_name(llc->source));
-        }
     } else {
         cfg->size_bytes = cfg->o.size_bytes;
         snprintf(cfg->size_how, sizeof cfg->size_how, "--size");
-        if (min4 && cfg->size_bytes < min4) {
-            if (!cfg->o.allow_cache) {
-                snprintf(msg, msglen,
-                         "--size %s is under 4x the last-level cache (4 x %s from %s = %s): it "
-                         "would measure cache, not memory; pass --size %zuMiB or more, or "
-                         "--allow-cache to run anyway (labelled cache-resident)",
-                         mb_format_bytes(cfg->size_bytes, a, sizeof a),
-                         mb_format_bytes(llc->total_bytes, b, sizeof b),
-                         mb_llc_source_name(llc->source), mb_format_bytes(min4, c, sizeof c),
-                         (min4 + (1u << 20) - 1) >> 20);
-                return 2;
-            }
-            cfg->cache_resident = true;
-        }
     }
-    if (!min4)
-        cfg_warn(cfg, "the LLC size is unknown (%s); the 4x LLC rule was not applied; pass "
-                 "--llc SIZE", llc->note[0] ? llc->note : "no source answered");
+    if ((rc = apply_size_rule(cfg, msg, msglen)) != 0)
+        return rc;
     if (avail_known && !mb_fits_in_memory(cfg->size_bytes, avail, msg, msglen)) {
         char tmp[512];
         snprintf(tmp, sizeof tmp, "--size %s: %s", mb_format_bytes(cfg->size_bytes, a, sizeof a),

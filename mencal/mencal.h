@@ -54,7 +54,8 @@ typedef struct {
     const char *format;
     const char *output;
     long long seed;
-    bool allow_cache;
+    bool allow_cache;           /* accepted, no effect: an explicit size always runs */
+    bool strict;                /* refuse a size under the 4x LLC rule (exit 2) */
     const char *llc;            /* --llc SIZE override */
     bool dry_run, quiet, help, version;
     /* randread */
@@ -87,7 +88,8 @@ typedef struct {
     /* sizing */
     size_t size_bytes;           /* working set per scenario */
     bool size_default;           /* --size not given */
-    bool cache_resident;         /* < 4x LLC (only with --allow-cache) */
+    bool cache_resident;         /* under 4x LLC, or the LLC unknown: not-standard */
+    char size_reason[512];       /* why (mb_rule_t.message), for the label */
     char size_how[256];          /* how the size was chosen */
     mc_caches_t caches;
     size_t mem_available_bytes;
@@ -123,7 +125,7 @@ typedef struct {
     mb_format_t format;
     /* warnings found while resolving (main prints them and records them) */
     size_t nwarn;
-    char warn[8][256];
+    char warn[8][512];
     /* process-wide counters, initialised before the first parallel region;
      * scenarios take per-region deltas (mc_counters_begin/end) */
     mb_counters_t *counters;

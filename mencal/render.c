@@ -171,8 +171,7 @@ static void env_text(FILE *f, const mc_run_t *run, const mb_result_t *r)
     fprintf(f, "cpu: governor %s; SMT %s\n", fact(r->sysinfo, "governor", v1, sizeof v1),
             fact(r->sysinfo, "smt", v2, sizeof v2));
     if (cfg->cache_resident)
-        fprintf(f, "NOTE: the working set is under 4x the LLC: figures include cache "
-                   "(cache-resident)\n");
+        fprintf(f, "NOTE: %s\n", cfg->size_reason);
 }
 
 static void result_text(FILE *f, const mc_result_t *res)
@@ -255,8 +254,7 @@ int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
     const mc_config_t *cfg = run->cfg;
     bool not_standard = cfg->cache_resident, tuned = cfg->hugepages != MC_HP_NEVER;
     if (cfg->cache_resident)
-        mb_result_add_label_reason(r, "working set under 4x the LLC (--allow-cache): "
-                                      "cache-resident");
+        mb_result_add_label_reason(r, cfg->size_reason);
     if (tuned)
         mb_result_add_label_reason(r, cfg->hugepages == MC_HP_THP ? "--hugepages thp"
                                                                   : "--hugepages madvise");

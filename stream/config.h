@@ -45,7 +45,8 @@ typedef struct {
     const char *nt_isa;        /* "auto" | "avx512" | "avx2" | "sse2" | "portable" */
     const char *hugepages;     /* "thp" | "never" | "madvise" */
     const char *inject;        /* NULL or "a" | "b" | "c" | "dot" */
-    bool allow_small;
+    bool allow_small;          /* accepted, no effect: an explicit size always runs */
+    bool strict;               /* refuse a size under the 4x LLC rule (exit 2) */
     bool nt_stores;
     bool quiet;
     bool help;
@@ -87,6 +88,7 @@ typedef struct {
     int ntimes;
     double scalar;              /* ST_SCALAR, or ST_MPI_SCALAR under a split */
     st_size_source_t size_source;
+    bool size_raised;           /* the default was under the rule and raised to it */
     size_t array_bytes;         /* n * elem_bytes (STREAM's "Memory per array") */
     size_t stride_bytes;        /* (n + offset) * elem_bytes: distance between arrays */
     size_t total_bytes;         /* 3 * stride_bytes: what is allocated */
@@ -120,7 +122,10 @@ typedef struct {
     const char *label;
     bool tuned;
     size_t nreasons;
-    char reasons[8][256];
+    char reasons[8][512];       /* 512: a size-rule message (mb_rule_t.message) fits */
+    size_t nnotes;
+    char notes[2][512];         /* warnings that leave the label alone (a default size
+                                 * raised to the rule, clamped to memory) */
     unsigned reason_tuning;     /* bit i: reasons[i] is a deliberate tuning */
     char tuned_line[256];       /* the text line printed in tuned mode */
 } st_plan_t;

@@ -120,6 +120,8 @@ int main(int argc, char **argv)
         }
     }
     st_plan_finish(&plan);
+    for (size_t i = 0; i < plan.nnotes; i++)
+        st_warn(&warns, "%s", plan.notes[i]);
     for (size_t i = 0; i < plan.nreasons; i++)
         if (!st_plan_reason_is_tuning(&plan, i))
             st_warn(&warns, "%s", plan.reasons[i]);

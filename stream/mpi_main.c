@@ -367,6 +367,8 @@ int main(int argc, char **argv)
         return finish(&c, rc);
     st_plan_finish(&c.plan);
     check_host_load(&c);
+    for (size_t i = 0; i < c.plan.nnotes; i++)
+        st_warn(&warns, "%s", c.plan.notes[i]);
     for (size_t i = 0; i < c.plan.nreasons; i++)
         if (!st_plan_reason_is_tuning(&c.plan, i))
             st_warn(&warns, "%s", c.plan.reasons[i]);

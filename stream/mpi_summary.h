@@ -43,7 +43,7 @@ typedef struct {
     int32_t has_dot, dot_ok;
     double dot_value, dot_expected;
     int32_t nreasons;                     /* not-standard reasons on this rank */
-    char reason[256];                     /* the first of them */
+    char reason[512];                     /* the first of them (st_plan_t.reasons) */
 } st_mpi_rank_t;
 
 /* Fills r from this rank's plan, validation, affinity and kernel-only

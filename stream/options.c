@@ -100,8 +100,11 @@ static const mb_opt_t st_opts[] = {
     { "llc", 0, MB_OPT_STRING, OFF(llc), 0, 0, 0, 0, NULL, "SIZE", "detected",
       "total last-level cache for the 4x rule (e.g. 32MiB), instead of detecting it",
       NULL, false },
+    { "strict", 0, MB_OPT_FLAG, OFF(strict), 0, 0, 0, 0, NULL, NULL, NULL,
+      "refuse (exit 2) an --array-size under 4x the LLC instead of running it with a "
+      "warning, labelled not-standard", NULL, false },
     { "allow-small", 0, MB_OPT_FLAG, OFF(allow_small), 0, 0, 0, 0, NULL, NULL, NULL,
-      "run an explicit --array-size below 4x LLC (labelled not-standard)", NULL, false },
+      "accepted for old scripts; does nothing (an explicit size always runs)", NULL, false },
     { "kernels", 0, MB_OPT_STRING, OFF(kernels), 0, 0, 0, 0, NULL, "LIST",
       "copy,scale,add,triad",
       "kernels in run order: copy,scale,add,triad,dot,nstream (any other set is tuned)",

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <omp.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,19 @@ void st_plan_add_reason(st_plan_t *p, int tuning, const char *fmt, ...)
         p->tuned = true;
     }
     p->nreasons++;
+}
+
+/* A warning that leaves the label alone (printed with the reasons). */
+static void add_note(st_plan_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_note(st_plan_t *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (p->nnotes >= sizeof p->notes / sizeof p->notes[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(p->notes[p->nnotes++], sizeof p->notes[0], fmt, ap);
+    va_end(ap);
 }
 
 int st_plan_reason_is_tuning(const st_plan_t *p, size_t i)
@@ -56,6 +70,15 @@ static bool compute_bytes(st_plan_t *p)
            mb_mul_size(p->stride_bytes, 3, &p->total_bytes);
 }
 
+/* Elements per array that satisfy the 4x LLC rule; 0 when no count can
+ * (the LLC is unknown, or 4x it overflows). */
+static size_t rule_elements(const st_plan_t *p)
+{
+    if (p->min_array_bytes == 0 || p->min_array_bytes == SIZE_MAX)
+        return 0;
+    return p->min_array_bytes / p->elem_bytes + (p->min_array_bytes % p->elem_bytes != 0);
+}
+
 static int resolve_size(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
 {
     char err[256];
@@ -71,8 +94,13 @@ static int resolve_size(const st_options_t *o, st_plan_t *p, char *msg, size_t m
                      p->llc.note[0] ? p->llc.note : "nothing reported it");
             return 2;
         }
-        p->n = p->min_array_bytes / p->elem_bytes +
-               (p->min_array_bytes % p->elem_bytes != 0);
+        if (p->min_array_bytes == SIZE_MAX) {
+            snprintf(msg, msglen, "--array-size auto: 4x the last-level cache (%s) exceeds the "
+                     "largest size there is; check --llc or MEMSUITE_LLC, or pass an explicit "
+                     "--array-size", p->llc.note);
+            return 2;
+        }
+        p->n = rule_elements(p);
         p->size_source = ST_SIZE_AUTO;
     } else if (is_byte_size(s)) {
         size_t bytes;
@@ -103,7 +131,7 @@ static int resolve_size(const st_options_t *o, st_plan_t *p, char *msg, size_t m
 }
 
 /* The element count to suggest so this host's share reaches min_n. */
-static size_t suggest_n(const st_plan_t *p, const st_split_t *sp, size_t min_n)
+static size_t suggest_n(const st_split_t *sp, size_t min_n)
 {
     size_t per, total;
 
@@ -112,48 +140,80 @@ static size_t suggest_n(const st_plan_t *p, const st_split_t *sp, size_t min_n)
     per = min_n / (size_t)sp->host_ranks + (min_n % (size_t)sp->host_ranks != 0);
     if (sp->star)
         return per;
-    return mb_mul_size(per, (size_t)p->ranks, &total) ? total : per;
+    return mb_mul_size(per, (size_t)sp->ranks, &total) ? total : per;
 }
 
-/* The 4x LLC rule: refusal (2) only for an explicit small size.  Under a
- * split the rule applies to this host's share (all its ranks share the
- * cache). */
+typedef struct {
+    const st_plan_t *p;
+    const st_split_t *sp;
+} suggest_ctx_t;
+
+/* mb_rule_suggest_fn: the --array-size that gives each array (this
+ * host's share under a split) at least min_bytes. */
+static void suggest_size(size_t min_bytes, const void *ctx, char *buf, size_t buflen)
+{
+    const suggest_ctx_t *c = ctx;
+    size_t elem = c->p->elem_bytes, min_n = min_bytes / elem + (min_bytes % elem != 0);
+
+    snprintf(buf, buflen, "--array-size %zu", suggest_n(c->sp, min_n));
+}
+
+/* The 4x LLC rule, mb_size_rule's policy: under it runs labelled
+ * not-standard, or is refused (2) with --strict.  Under a split the rule
+ * applies to this host's share (all its ranks share the cache). */
 static int check_llc_rule(const st_options_t *o, const st_split_t *sp, st_plan_t *p, char *msg,
                           size_t msglen)
 {
-    char have[32], need[32], llc[32], what[96];
+    char what[96], given[160];
+    suggest_ctx_t ctx = { p, sp };
+    mb_rule_t rule;
     size_t host_bytes;
 
-    if (p->min_array_bytes == 0) {
-        st_plan_add_reason(p, 0, "last-level cache size unknown (%s): the 4x LLC rule was not "
-                           "checked; pass --llc SIZE", p->llc.note[0] ? p->llc.note : "no source");
-        return 0;
-    }
     if (!mb_mul_size(p->host_n, p->elem_bytes, &host_bytes))
-        host_bytes = (size_t)-1;
-    if (host_bytes >= p->min_array_bytes)
-        return 0;
-    mb_format_bytes(host_bytes, have, sizeof have);
-    mb_format_bytes(p->min_array_bytes, need, sizeof need);
-    mb_format_bytes(p->llc.total_bytes, llc, sizeof llc);
+        host_bytes = SIZE_MAX;
     if (sp)
-        snprintf(what, sizeof what, "this host's share of each array (%d rank%s here) is",
+        snprintf(what, sizeof what, "this host's share of each array (%d rank%s here)",
                  sp->host_ranks, sp->host_ranks == 1 ? "" : "s");
     else
-        snprintf(what, sizeof what, "each array is");
-    if ((p->size_source == ST_SIZE_ELEMENTS || p->size_source == ST_SIZE_BYTES) && !o->allow_small) {
-        size_t min_n = p->min_array_bytes / p->elem_bytes + (p->min_array_bytes % p->elem_bytes != 0);
-        snprintf(msg, msglen, "--array-size %s: %s %s, below 4x the last-level cache "
-                 "(%s from %s) = %s, so caches would inflate the result; use --array-size %zu or more "
-                 "(or auto), or add --allow-small to run it labelled not-standard",
-                 o->array_size, what, have, llc, mb_llc_source_name(p->llc.source), need,
-                 suggest_n(p, sp, min_n));
+        snprintf(what, sizeof what, "each array");
+    if (p->size_source == ST_SIZE_DEFAULT)
+        snprintf(given, sizeof given, "--array-size not given (%zu elements)", p->n_total);
+    else
+        snprintf(given, sizeof given, "--array-size %s", o->array_size);
+    mb_rule_query_t q = { &p->llc, host_bytes, what, given, o->strict, suggest_size, &ctx };
+    switch (mb_size_rule(&q, &rule)) {
+    case MB_RULE_MET:
+        return 0;
+    case MB_RULE_REFUSED:
+        snprintf(msg, msglen, "%s", rule.message);
         return 2;
+    case MB_RULE_UNCHECKED:
+    case MB_RULE_UNDER:
+        st_plan_add_reason(p, 0, "%s", rule.message);
+        return 0;
     }
-    st_plan_add_reason(p, 0, "%s %s, below 4x the last-level cache (%s from %s) = %s: "
-                       "not a standard STREAM result (use --array-size auto)",
-                       what, have, llc, mb_llc_source_name(p->llc.source), need);
     return 0;
+}
+
+/* No --array-size: STREAM's build-time default, raised to the 4x LLC rule
+ * (as auto) when it is under it. */
+static void raise_default(const st_split_t *sp, st_plan_t *p)
+{
+    size_t want, rule_n = rule_elements(p);
+    char a[32], b[32];
+
+    if (p->size_source != ST_SIZE_DEFAULT || rule_n == 0)
+        return;
+    want = suggest_n(sp, rule_n);
+    if (want <= p->n)
+        return;
+    add_note(p, "--array-size not given: the default of %zu elements (%s per array) is under 4x "
+             "the last-level cache (%s from %s); raised to %zu elements, as --array-size auto",
+             p->n, mb_format_bytes(p->n * p->elem_bytes, a, sizeof a),
+             mb_format_bytes(p->llc.total_bytes, b, sizeof b), mb_llc_source_name(p->llc.source),
+             want);
+    p->n = want;
+    p->size_raised = true;
 }
 
 /* Bytes all ranks on this host allocate (3 arrays, offsets included). */
@@ -181,7 +241,7 @@ static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t ms
         return 0;
     }
     p->mem_available_bytes = avail;
-    if (p->size_source == ST_SIZE_AUTO && !sp) {
+    if ((p->size_source == ST_SIZE_AUTO || p->size_raised) && !sp) {
         /* Clamp to what fits: 90% of MemAvailable over three arrays. */
         size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes;
         if (cap > p->offset && p->n > cap - p->offset) {
@@ -190,13 +250,14 @@ static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t ms
             p->n = cap - p->offset;
             p->n_total = p->host_n = p->n;
             if (!compute_bytes(p)) {
-                snprintf(msg, msglen, "--array-size auto: size arithmetic overflows");
+                snprintf(msg, msglen, "--array-size: size arithmetic overflows");
                 return 3;
             }
             mb_format_bytes(old * p->elem_bytes, want, sizeof want);
             mb_format_bytes(p->array_bytes, got, sizeof got);
-            st_plan_add_reason(p, 0, "--array-size auto: 4x LLC needs %s per array but memory "
-                               "allows %s; clamped to %zu elements", want, got, p->n);
+            add_note(p, "--array-size %s: 4x LLC needs %s per array but memory allows %s; "
+                     "clamped to %zu elements", p->size_raised ? "default" : "auto", want, got,
+                     p->n);
         }
     }
     if (!host_total_bytes(p, sp, &need))
@@ -231,6 +292,7 @@ static int apply_split(const st_split_t *sp, st_plan_t *p, char *msg, size_t msg
     p->rank = sp ? sp->rank : 0;
     p->star = sp && sp->star;
     if (!sp) {
+        raise_default(sp, p);
         p->n_total = p->host_n = p->n;
         return 0;
     }
@@ -242,6 +304,7 @@ static int apply_split(const st_split_t *sp, st_plan_t *p, char *msg, size_t msg
         else if (!mb_mul_size(per, (size_t)sp->ranks, &p->n))
             goto overflow;
     }
+    raise_default(sp, p);
     if (sp->star) {
         if (!mb_mul_size(p->n, (size_t)sp->ranks, &p->n_total) ||
             !mb_mul_size(p->n, (size_t)sp->host_ranks, &p->host_n))
@@ -426,9 +489,9 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
 
     if ((rc = check_numa(o, p, msg, msglen)) != 0)
         return rc;
-    if (p->size_source != ST_SIZE_AUTO && (rc = check_llc_rule(o, sp, p, msg, msglen)) != 0)
+    if ((rc = check_memory(sp, p, msg, msglen)) != 0)   /* auto, default: clamps, noted */
         return rc;
-    if ((rc = check_memory(sp, p, msg, msglen)) != 0)   /* auto: clamps, with a reason */
+    if ((rc = check_llc_rule(o, sp, p, msg, msglen)) != 0)   /* after any clamp */
         return rc;
 
     return 0;

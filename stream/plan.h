@@ -3,12 +3,15 @@
  * LLC rule, the memory fit, kernels, threads, NUMA request, non-temporal
  * variant, huge pages, output format and the standard/tuned label.
  *
- * Size policy:
- *   - no -s: the build-time STREAM_ARRAY_SIZE; below 4x LLC it only warns
- *     and labels the run not-standard (STREAM's default keeps working);
- *   - explicit -s below 4x LLC: refused (exit 2) unless --allow-small;
- *   - -s auto: 4x LLC per array, clamped to memory with a warning;
- *   - anything that does not fit in MemAvailable: refused (exit 3). */
+ * Size policy (the rule itself is mb_size_rule, common to every tool):
+ *   - no -s: the build-time STREAM_ARRAY_SIZE, raised to 4x LLC when it
+ *     is under it (a note), clamped to memory with a note;
+ *   - -s auto: 4x LLC per array, clamped to memory with a note;
+ *   - explicit -s: the user's decision; under 4x LLC it runs with a
+ *     warning, labelled not-standard, or is refused (exit 2) with --strict
+ *     (--allow-small is accepted and does nothing);
+ *   - a size still under the rule after a clamp is treated the same way;
+ *   - an explicit size that does not fit in MemAvailable: refused (exit 3). */
 #ifndef ST_PLAN_H
 #define ST_PLAN_H
 

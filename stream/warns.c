@@ -9,7 +9,7 @@
 
 void st_warn(st_warns_t *w, const char *fmt, ...)
 {
-    char buf[256];
+    char buf[512];
     va_list ap;
 
     va_start(ap, fmt);

@@ -11,7 +11,7 @@
 
 typedef struct {
     size_t n;
-    char text[ST_MAX_WARN][256];
+    char text[ST_MAX_WARN][512];
     const char *ptr[ST_MAX_WARN];   /* ptr[i] = text[i]: hand ptr to the outcome */
 } st_warns_t;
 

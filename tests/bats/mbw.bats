@@ -15,6 +15,8 @@ local_setup() {
     MBW="$BIN/mbw"
     [ -x "$MBW" ] || skip "bin/mbw not built (make bin/mbw)"
     export OMP_NUM_THREADS=1
+    # The 4x LLC rule then holds from 1 MiB arrays, whatever this host's cache.
+    export MEMSUITE_LLC=256KiB
 }
 
 # mbw's output lines, one ERE each (tabs between the fields).
@@ -556,6 +558,37 @@ check_long_error() {
         assert_failure 4
         [[ $stderr == *libnuma* ]]
     fi
+}
+
+@test "arrays under 4x the LLC: mbw's lines unchanged, a warning on stderr, labelled; --strict exits 2" {
+    export MEMSUITE_LLC=8MiB
+    run --separate-stderr "$MBW" -n 1 -t0 16
+    assert_success
+    printf '%s\n' "$output" | grep -Ev "$ALLOC_RE|$BLOCK_RE|$START_RE|$RUN_RE" && false
+    [[ "$stderr" == *"array size 16 MiB: each array (16.0 MiB) is under 4x the last-level cache (8.0 MiB"*"from override) = 32.0 MiB"* ]]
+    [[ "$stderr" == *"an array size of 32 (MiB) or more"* ]]
+    run "$MBW" -q -n 1 -t0 16 --format json --output r.json
+    assert_success
+    validate_json r.json
+    jq -e '.label == "not-standard" and (.label_reasons[0] | test("under 4x the last-level cache"))' r.json
+    run --separate-stderr "$MBW" --strict -q -n 1 -t0 16 --format json --output s.json
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [[ "$stderr" == *"use an array size of 32 (MiB) or more"* ]]
+    [ ! -e s.json ]
+    run "$MBW" --strict -q -n 1 -t0 32
+    assert_success
+}
+
+@test "VM fixture (no sysfs cache, sysconf 508 MiB): mbw 64 warns with sysconf's LLC; --strict exits 2" {
+    unset MEMSUITE_LLC
+    export MEMSUITE_SYSCONF_L3=508MiB
+    use_fixture llc-vm-nocache
+    run --separate-stderr "$MBW" -n 1 -t0 64
+    assert_success
+    [[ "$stderr" == *"(508.0 MiB L3 from sysconf) = 2.0 GiB"* ]]
+    run "$MBW" --strict -q -n 1 -t0 64
+    [ "$status" -eq 2 ]
 }
 
 @test "--strict: stray arguments and usage errors exit 2" {

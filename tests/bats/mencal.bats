@@ -3,6 +3,7 @@
 # structure and sanity of the results, the error paths, signals and
 # children, and allocator detection.
 
+bats_require_minimum_version 1.5.0
 load test_helper
 
 SMALL=(--size 16M --allow-cache --reps 2 -q)
@@ -93,23 +94,56 @@ wait_children() {
     done
 }
 
-@test "a working set under 4x the LLC is refused unless --allow-cache" {
+@test "a working set under 4x the LLC runs with a warning and the label; --strict refuses (2)" {
     export MEMSUITE_LLC=8M
-    run mencal run seqread --size 16M -q
-    assert_failure 2
-    assert_output --partial "under 4x the last-level cache"
-    assert_output --partial "--allow-cache"
-    run mencal run seqread --size 16M --allow-cache --reps 1 -q --format json -O r.json
+    run --separate-stderr mencal run seqread --size 16M --reps 1 --format json -O r.json
     assert_success
+    [[ "$stderr" == *"--size 16.0 MiB: the working set (16.0 MiB) is under 4x the last-level cache (8.0 MiB"*"from override) = 32.0 MiB"* ]]
+    [[ "$stderr" == *"--size 32MiB or more"* ]]
     run jq -r '.label, (.label_reasons | join(";")), .config.cache_resident' r.json
     assert_line --index 0 "not-standard"
-    assert_line --index 1 --partial "cache-resident"
+    assert_line --index 1 --partial "under 4x the last-level cache"
     assert_line --index 2 "true"
-    # 4x LLC exactly is accepted without --allow-cache
-    run mencal run seqread --size 32M --reps 1 -q --format json -O s.json
+    run --separate-stderr mencal run seqread --size 16M --reps 1 -q --strict -O t.json
+    assert_failure 2
+    [[ "$stderr" == *"use --size 32MiB or more"* ]]
+    [ ! -e t.json ]
+    # --allow-cache is still accepted (a no-op)
+    run mencal run seqread --size 16M --allow-cache --reps 1 -q
+    assert_success
+    # 4x LLC exactly is standard, --strict or not
+    run mencal run seqread --size 32M --reps 1 -q --strict --format json -O s.json
     assert_success
     run jq -r '.label' s.json
     assert_output "standard"
+}
+
+@test "an LLC whose 4x overflows: the message says no size satisfies the rule (not 0MiB)" {
+    export MEMSUITE_LLC=4611686018427387904
+    run --separate-stderr mencal run seqread --size 4M --strict
+    assert_failure 2
+    [[ "$stderr" == *"no size can satisfy the rule"* ]]
+    [[ "$stderr" != *"0MiB"* ]]
+}
+
+@test "VM fixtures (sysconf 508 MiB; sysfs none or 32 MiB): --size 64MiB runs, warns, labels; --strict exits 2" {
+    export MEMSUITE_SYSCONF_L3=508MiB
+    use_fixture llc-vm-nocache
+    run --separate-stderr mencal run seqread --size 64MiB --reps 1 --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"(508.0 MiB L3 from sysconf) = 2.0 GiB"* ]]
+    run jq -r '"\(.label) \(.llc.source)"' r.json
+    assert_output "not-standard sysconf"
+    run mencal run seqread --size 64MiB --reps 1 -q --strict
+    assert_failure 2
+    use_fixture llc-vm-sysfs
+    run --separate-stderr mencal run seqread --size 64MiB --reps 1 --format json -O s.json
+    assert_success
+    [[ "$stderr" == *"(32.0 MiB L3 from sysfs) = 128.0 MiB"* ]]
+    run jq -r '"\(.label) \(.llc.source)"' s.json
+    assert_output "not-standard sysfs"
+    run mencal run seqread --size 64MiB --reps 1 -q --strict
+    assert_failure 2
 }
 
 @test "a size beyond memory exits 3 before allocating" {

@@ -197,6 +197,27 @@ mpi_patterns() {
     [[ "$stderr" == *"--fault: invalid value 'boom:1': use die:RANK or hang:RANK"* ]]
 }
 
+@test "VM fixtures (sysconf 508 MiB; sysfs none or 32 MiB): -s 4000000 runs, warns, labels; --strict exits 2" {
+    export MEMSUITE_SYSCONF_L3=508MiB
+    use_fixture llc-vm-nocache
+    mpi 2 -s 4000000 -n 5 --format json -O r.json >out.txt 2>err.txt || { cat err.txt; false; }
+    grep -q "this host's share of each array (2 ranks here) (30.5 MiB) is under 4x the last-level cache (508.0 MiB L3 from sysconf)" err.txt
+    run jq -r '"\(.label) \(.llc.source)"' r.json
+    assert_output "not-standard sysconf"
+    # text mode: stdout stays stream_mpi's report, the warning on stderr only
+    mpi 2 -s 4000000 -n 5 >out.txt 2>err.txt
+    run grep -c 'under 4x' out.txt
+    assert_output 0
+    grep -q '^Solution Validates' out.txt
+    run -2 --separate-stderr mpi 2 -s 4000000 -n 5 --strict
+    [ -z "$output" ]
+    run grep -c 'use --array-size 266338304 or more' <<<"$stderr"
+    assert_output 1
+    use_fixture llc-vm-sysfs
+    run -2 --separate-stderr mpi 2 -s 4000000 -n 5 --strict
+    [[ "$stderr" == *"(32.0 MiB L3 from sysfs) = 128.0 MiB"* ]]
+}
+
 @test "--help lists stream's options and the MPI ones" {
     run -0 mpi 1 --help
     for o in --array-size --ntimes --kernels --format --star --inject-rank --timeout --fault; do

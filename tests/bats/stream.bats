@@ -128,17 +128,28 @@ mask_numbers() {
     assert_line "Memory per array = 1.1 MiB (= 0.0 GiB)."
 }
 
-@test "no arguments: the build-time default runs like STREAM (warns when small)" {
+@test "no arguments: the build-time default runs as STREAM when it satisfies the rule" {
     default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)).*/\1/p')
     [ -n "$default" ]
-    export MEMSUITE_LLC=1TiB     # every default size is then below 4x LLC
-    run --separate-stderr "$ST"
+    export MEMSUITE_LLC=256KiB
+    run --separate-stderr "$ST" -n 2 -t 1
     assert_success
-    printf '%s\n' "$output" > out.txt
-    stream_patterns '1\.000000e-(13|06)' '(8|4)' > pat.txt
-    match_lines out.txt pat.txt
     assert_line "Array size = $default (elements), Offset = 0 (elements)"
-    [[ "$stderr" == *"below 4x the last-level cache"* ]]
+    [ -z "$stderr" ]
+}
+
+@test "no arguments: a default under 4x the LLC is raised to the rule (standard, a note)" {
+    default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)).*/\1/p')
+    [ -n "$default" ]
+    # 4x the LLC is one element more per array than the default holds
+    elem=$("$ST" --help | grep -q 'TYPE.*default: float' && echo 4 || echo 8)
+    llc=$(( (default * elem + 4 * elem) / 4 ))
+    export MEMSUITE_LLC=$llc
+    run --separate-stderr "$ST" -n 2 -t 1 --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"--array-size not given: the default of $default elements"*"raised to"* ]]
+    jq -e --argjson d "$default" '.label == "standard" and .config.array_size > $d
+        and .config.array_bytes >= .config.min_array_bytes' r.json
 }
 
 @test "threads: -t sets the count; OMP_NUM_THREADS is the default" {
@@ -353,16 +364,72 @@ mask_numbers() {
 
 # ---- sizing policy --------------------------------------------------------
 
-@test "explicit size below 4x LLC needs --allow-small (exit 2 names the minimum)" {
-    run --separate-stderr "$ST" --llc 1MiB -s 100000
-    [ "$status" -eq 2 ]
-    [[ "$stderr" == *"--array-size 524288 or more"* ]]
-    [[ "$stderr" == *"--allow-small"* ]]
-    run --separate-stderr "$ST" --llc 1MiB -s 100000 -n 2 --allow-small --format json -O r.json
+@test "explicit size under 4x LLC runs as STREAM: a warning on stderr, the label in JSON" {
+    run --separate-stderr "$ST" --llc 1MiB -s 100000 -n 2
     assert_success
-    [[ "$stderr" == *"not a standard STREAM result"* ]]
+    # stdout is STREAM's report, nothing added
+    printf '%s\n' "$output" > out.txt
+    stream_patterns '1\.000000e-13' 8 > pat.txt
+    match_lines out.txt pat.txt
+    # the warning names the LLC, its source and the size that satisfies the rule
+    [[ "$stderr" == *"--array-size 100000: each array (781.2 KiB) is under 4x the last-level cache (1.0 MiB"*"from override) = 4.0 MiB"* ]]
+    [[ "$stderr" == *"--array-size 524288 or more"* ]]
+    run --separate-stderr "$ST" --llc 1MiB -s 100000 -n 2 --format json -O r.json
+    assert_success
     validate_json r.json
-    jq -e '.label == "not-standard" and (.label_reasons | length) == 1' r.json
+    jq -e '.label == "not-standard" and (.label_reasons | length) == 1
+           and (.label_reasons[0] | test("under 4x the last-level cache"))' r.json
+}
+
+@test "--strict refuses a size under 4x LLC (exit 2, nothing on stdout, names the minimum)" {
+    run --separate-stderr "$ST" --llc 1MiB -s 100000 -n 2 --strict
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [[ "$stderr" == *"use --array-size 524288 or more"* ]]
+    run --separate-stderr "$ST" --llc 1MiB -s 524288 -n 2 --strict -q
+    assert_success
+}
+
+@test "--allow-small is still accepted (a no-op: explicit sizes always run)" {
+    run --separate-stderr "$ST" --llc 1MiB -s 100000 -n 2 --allow-small -q
+    assert_success
+    assert_line --partial "Solution Validates"
+}
+
+@test "an LLC whose 4x overflows: the rule cannot be satisfied, said so (no 0 suggested)" {
+    export MEMSUITE_LLC=4611686018427387904
+    run --separate-stderr "$ST" -s 4M -n 2 --strict
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"no size can satisfy the rule"* ]]
+    [[ "$stderr" == *"4.0 EiB"* ]]
+    [[ "$stderr" != *"--array-size 0 "* ]]
+}
+
+# A VM as the issue found it: sysconf (CPUID) reports the host's 508 MiB
+# L3; sysfs has no cache directory, or a smaller L3 of its own.
+@test "VM, no sysfs cache directory: -s 4000000 runs, warns with sysconf's LLC, labels; --strict exits 2" {
+    use_fixture llc-vm-nocache
+    export MEMSUITE_SYSCONF_L3=508MiB
+    run --separate-stderr "$ST" -s 4000000 -n 10 --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"under 4x the last-level cache (508.0 MiB L3 from sysconf) = 2.0 GiB"* ]]
+    [[ "$stderr" == *"--array-size 266338304 or more"* ]]
+    jq -e '.label == "not-standard" and .llc.source == "sysconf"' r.json
+    run --separate-stderr "$ST" -s 4000000 -n 10 --strict
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+}
+
+@test "VM, sysconf L3 larger than sysfs's: sysfs rules, the warning says so; --strict exits 2" {
+    use_fixture llc-vm-sysfs
+    export MEMSUITE_SYSCONF_L3=508MiB
+    run --separate-stderr "$ST" -s 4000000 -n 10 --format json -O r.json
+    assert_success
+    [[ "$stderr" == *"under 4x the last-level cache (32.0 MiB L3 from sysfs) = 128.0 MiB"* ]]
+    jq -e '.label == "not-standard" and .llc.source == "sysfs"
+           and (.llc.note | test("sysconf reports a larger L3 of 508.0 MiB"))' r.json
+    run --separate-stderr "$ST" -s 4000000 -n 10 --strict
+    [ "$status" -eq 2 ]
 }
 
 @test "-s auto: each array 4x the LLC" {

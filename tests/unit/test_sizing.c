@@ -411,6 +411,80 @@ static void test_min_array(void)
     CHECK(!mb_add_size(SIZE_MAX, 1, &o) && mb_add_size(3, 4, &o) && o == 7, "mb_add_size");
 }
 
+/* A VM: sysconf (CPUID) reports the host's 508 MiB L3; sysfs has no cache
+ * directory (sysconf answers) or a 32 MiB L3 of its own (sysfs answers,
+ * and the note names sysconf's larger figure). */
+static void test_llc_vm_sysconf(void)
+{
+    mb_llc_t llc;
+    char err[256];
+
+    unsetenv("MEMSUITE_LLC");
+    setenv("MEMSUITE_SYSCONF_L3", "508MiB", 1);
+    use_fixture("llc-vm-nocache");
+    CHECK(mb_llc_detect(NULL, &llc, err, sizeof err) == 0 && llc.source == MB_LLC_SYSCONF &&
+          llc.total_bytes == 508 * MiB, "vm-nocache: sysconf's 508 MiB (got %s, %zu)",
+          mb_llc_source_name(llc.source), llc.total_bytes);
+    use_fixture("llc-vm-sysfs");
+    CHECK(mb_llc_detect(NULL, &llc, err, sizeof err) == 0 && llc.source == MB_LLC_SYSFS &&
+          llc.total_bytes == 32 * MiB, "vm-sysfs: sysfs's 32 MiB (got %s, %zu)",
+          mb_llc_source_name(llc.source), llc.total_bytes);
+    CHECK(strstr(llc.note, "sysconf reports a larger L3 of 508.0 MiB") != NULL,
+          "vm-sysfs: the note names sysconf's larger L3: %s", llc.note);
+    setenv("MEMSUITE_SYSCONF_L3", "0", 1);
+    use_fixture("llc-vm-nocache");
+    CHECK(mb_llc_detect(NULL, &llc, err, sizeof err) == 0 && llc.source == MB_LLC_NONE,
+          "vm-nocache, sysconf says nothing: no LLC (got %s)", mb_llc_source_name(llc.source));
+    unsetenv("MEMSUITE_SYSCONF_L3");
+}
+
+static void suggest_mib(size_t min_bytes, const void *ctx, char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "%s %zuMiB", (const char *)ctx, min_bytes / MiB);
+}
+
+/* mb_size_rule: one policy, four verdicts. */
+static void test_size_rule(void)
+{
+    mb_llc_t llc = { .total_bytes = 8 * MiB, .instance_bytes = 8 * MiB, .instances = 1,
+                     .level = 3, .source = MB_LLC_SYSCONF };
+    mb_rule_t r;
+    mb_rule_query_t q = { &llc, 32 * MiB, "the working set", "--size 32MiB", false, suggest_mib,
+                          "--size" };
+
+    CHECK(mb_size_rule(&q, &r) == MB_RULE_MET && r.message[0] == '\0' && r.min_bytes == 32 * MiB,
+          "exactly 4x the LLC meets the rule");
+    q.bytes = 32 * MiB - 1;
+    CHECK(mb_size_rule(&q, &r) == MB_RULE_UNDER, "one byte under: runs, under the rule");
+    CHECK(strstr(r.message, "8.0 MiB L3 from sysconf") && strstr(r.message, "--size 32MiB or more")
+          && strstr(r.message, "--size 32MiB:") == r.message && strstr(r.message, "not-standard"),
+          "the warning names the LLC, its source and the size that satisfies: %s", r.message);
+    q.strict = true;
+    CHECK(mb_size_rule(&q, &r) == MB_RULE_REFUSED && strstr(r.message, "use --size 32MiB or more"),
+          "--strict refuses: %s", r.message);
+    q.suggest = NULL;
+    mb_size_rule(&q, &r);
+    CHECK(strstr(r.message, "a size of 32.0 MiB (33554432 bytes)") != NULL,
+          "without a suggest function the bytes are named: %s", r.message);
+
+    /* 4 x 2^62 overflows: no size satisfies, and no bogus figure (0) */
+    llc.total_bytes = llc.instance_bytes = (size_t)1 << 62;
+    q.bytes = 4 * MiB;
+    q.suggest = suggest_mib;
+    CHECK(mb_size_rule(&q, &r) == MB_RULE_REFUSED && r.min_bytes == SIZE_MAX &&
+          strstr(r.message, "no size can satisfy the rule") && !strstr(r.message, " 0MiB"),
+          "an LLC whose 4x overflows: %s", r.message);
+    q.strict = false;
+    CHECK(mb_size_rule(&q, &r) == MB_RULE_UNDER, "... and without --strict it runs, labelled");
+
+    /* unknown LLC: runs (even with --strict), labelled, says what to pass */
+    memset(&llc, 0, sizeof llc);
+    snprintf(llc.note, sizeof llc.note, "no sysfs cache directory");
+    q.strict = true;
+    CHECK(mb_size_rule(&q, &r) == MB_RULE_UNCHECKED && strstr(r.message, "--llc") &&
+          strstr(r.message, "no sysfs cache directory"), "unknown LLC: unchecked: %s", r.message);
+}
+
 int main(void)
 {
     fixture_root(fixtures, sizeof fixtures);
@@ -428,5 +502,7 @@ int main(void)
     test_meminfo();
     test_fits();
     test_min_array();
+    test_llc_vm_sysconf();
+    test_size_rule();
     return check_done();
 }
