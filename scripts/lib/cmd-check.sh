@@ -23,7 +23,10 @@
 #                  --result FILE (repeatable) records from existing results
 #   --bench, --size, --threads, --reps, --bind   the run to record
 #                  (default stream, 4x LLC per array, physical cores, 10
-#                  repetitions, spread); a check reuses the reference's
+#                  repetitions, spread); a check reuses the reference's.
+#                  The benchmark always runs with --strict: a size under
+#                  4x the LLC is refused (exit 2 from the tool), since an
+#                  acceptance run must not measure caches
 #
 # Reference format:
 #   { "schema": "memsuite/ref/1", "description": "...",

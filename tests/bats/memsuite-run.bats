@@ -22,8 +22,11 @@ start_bg() {
     assert_line "sizes per array: 32.0MiB(1x LLC) 128.0MiB(4x LLC) 256.0MiB(8x LLC)"
     assert_line "threads: 1,2"
     assert_line --regexp "^memsuite run plan: 6 cell\(s\); bind spread; cooldown 5 s$"
-    assert_line "[1/6] stream-s33554432-t1: env OMP_NUM_THREADS=1 OMP_PLACES=cores OMP_PROC_BIND=spread $MEMSUITE_BIN/stream --format json --output out/cells/stream-s33554432-t1.json --array-size 4194304 --ntimes 21 --allow-small"
-    assert_line --regexp '^\[6/6\] stream-s268435456-t2: env OMP_NUM_THREADS=2 .* --array-size 33554432 --ntimes 21$'
+    assert_line "[1/6] stream-s33554432-t1: env OMP_NUM_THREADS=1 OMP_PLACES=cores OMP_PROC_BIND=spread $MEMSUITE_BIN/stream --format json --output out/cells/stream-s33554432-t1.json --array-size 4194304 --ntimes 21"
+    # at or above 4x LLC the benchmark refuses a cache-sized run itself
+    # (--strict); the 1x row is in cache on purpose and runs labelled
+    assert_line --regexp '^\[3/6\] stream-s134217728-t1: env OMP_NUM_THREADS=1 .* --array-size 16777216 --ntimes 21 --strict$'
+    assert_line --regexp '^\[6/6\] stream-s268435456-t2: env OMP_NUM_THREADS=2 .* --array-size 33554432 --ntimes 21 --strict$'
     [ ! -e out ]
     [ "$(bench_calls)" = 0 ]
 }
@@ -49,7 +52,7 @@ start_bg() {
     done <cmds
     run diff "$FAKE_LOG" "$FAKE_LOG.2"
     assert_success
-    run grep -c 'OMP_NUM_THREADS=2 OMP_PROC_BIND=spread GLIBC_TUNABLES= --format json --output res/cells/stream-s67108864-t2.json --array-size 8388608 --ntimes 4 --allow-small$' "$FAKE_LOG"
+    run grep -c 'OMP_NUM_THREADS=2 OMP_PROC_BIND=spread GLIBC_TUNABLES= --format json --output res/cells/stream-s67108864-t2.json --array-size 8388608 --ntimes 4$' "$FAKE_LOG"
     assert_output 1
     # summary.csv: header + 4 cells x 4 kernels x 3 metrics
     run wc -l <res/summary.csv
@@ -70,17 +73,30 @@ start_bg() {
     run "$MS" run --sizes 1M --threads 1 --cooldown 0 --bind node:1 --out c
     assert_success
     run grep '^numactl' "$FAKE_LOG"
-    assert_output "numactl --cpunodebind=1 --membind=1 $MEMSUITE_BIN/stream --format json --output c/cells/stream-s1048576-t1.json --array-size 131072 --ntimes 21 --allow-small"
+    assert_output "numactl --cpunodebind=1 --membind=1 $MEMSUITE_BIN/stream --format json --output c/cells/stream-s1048576-t1.json --array-size 131072 --ntimes 21"
 }
 
 @test "mbw runs once per size (single-threaded); mencal takes a scenario" {
     run "$MS" run --bench mbw,mencal:randread --sizes 3M --threads 1,2 --reps 2 --cooldown 0 --out r
     assert_success
-    run grep -c '^mbw --strict -q -n 2 --format json --output r/cells/mbw-s3145728-t1.json 3$' "$FAKE_LOG"
+    run grep -c '^mbw -q -n 2 --format json --output r/cells/mbw-s3145728-t1.json 3$' "$FAKE_LOG"
     assert_output 1
-    run grep -c '^mencal run randread --size 3145728 --threads \([12]\) --reps 2 --format json --output r/cells/mencal-randread-s3145728-t\1.json --allow-cache$' "$FAKE_LOG"
+    run grep -c '^mencal run randread --size 3145728 --threads \([12]\) --reps 2 --format json --output r/cells/mencal-randread-s3145728-t\1.json$' "$FAKE_LOG"
     assert_output 2
     run grep -c ',MEMCPY,avg_rate_mibps,MiB/s,8000,' r/summary.csv
+    assert_output 1
+}
+
+@test "cells at or above 4x LLC run every tool with --strict; a cell in cache on purpose without" {
+    run "$MS" run --bench mbw,mencal:seqread --sizes 1x,4x --threads 1 --reps 2 --cooldown 0 --out s
+    assert_success
+    run grep -c '^mbw --strict -q -n 2 --format json --output s/cells/mbw-s134217728-t1.json 128$' "$FAKE_LOG"
+    assert_output 1
+    run grep -c '^mbw -q -n 2 --format json --output s/cells/mbw-s33554432-t1.json 32$' "$FAKE_LOG"
+    assert_output 1
+    run grep -c '^mencal run seqread --size 134217728 .* --strict$' "$FAKE_LOG"
+    assert_output 1
+    run grep -c '^mencal run seqread --size 33554432 .*json$' "$FAKE_LOG"
     assert_output 1
 }
 
