@@ -77,10 +77,17 @@ FORCE:
 deps:
 	@scripts/deps.sh
 
-run: deps all
+# The feature probes (mk/probe.mk) run when make parses this file, before
+# any recipe: a build in the invocation that ran `deps` would not see the
+# libraries deps has just installed (a fresh clone would get NUMA off |
+# PAPI off).  So run and test install first, then build in a new make,
+# which probes again.  `make all` never calls deps.
+run: deps
+	@$(MAKE) --no-print-directory all
 	@scripts/run-default.sh
 
-test: deps all $(UNIT_TESTS)
+test: deps
+	@$(MAKE) --no-print-directory tests-build
 	@tests/run-tests.sh $(BUILD) $(BIN)
 
 check-sanitize: deps
@@ -88,7 +95,7 @@ check-sanitize: deps
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  tests/run-tests.sh build-sanitize build-sanitize/bin
 
-tests-build: $(TOOLS) $(UNIT_TESTS)
+tests-build: all $(UNIT_TESTS)
 
 lint: all
 	@scripts/lint.sh "$(CC)" "$(BASE_CFLAGS) $(FEATURE_CPPFLAGS)"
