@@ -178,6 +178,23 @@ static int set_callback(const mb_opt_t *o, const char *name, const char *arg, vo
     return 2;
 }
 
+/* A STRING value must not be empty: "--membind ''" would otherwise read as
+ * "not given" and silently mean the default.  A short spelling is named
+ * with its long name too ("-s/--array-size"), so scripts can grep either. */
+static int set_string(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
+                      char *msg, size_t msglen)
+{
+    if (*arg == '\0') {
+        bool short_form = name[0] == '-' && name[1] != '-';
+        snprintf(msg, msglen, "%s%s%s: invalid value '': empty; give a value (%s), or leave the "
+                 "option out for the default", name, short_form && o->long_name ? "/--" : "",
+                 short_form && o->long_name ? o->long_name : "", o->metavar ? o->metavar : "STR");
+        return 2;
+    }
+    *(const char **)field(cfg, o) = arg;
+    return 0;
+}
+
 /* Stores arg (NULL: an optional argument left out) into the entry. */
 static int apply(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
                  char *msg, size_t msglen)
@@ -197,8 +214,7 @@ static int apply(const mb_opt_t *o, const char *name, const char *arg, void *cfg
     case MB_OPT_COUNT:  return set_scaled(o, name, arg, cfg, msg, msglen);
     case MB_OPT_CHOICE: return set_choice(o, name, arg, cfg, msg, msglen);
     case MB_OPT_STRING:
-        *(const char **)field(cfg, o) = arg;
-        return 0;
+        return set_string(o, name, arg, cfg, msg, msglen);
     default:
         snprintf(msg, msglen, "%s: internal error: unknown option type %d", name, (int)o->type);
         return 2;

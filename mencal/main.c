@@ -199,9 +199,19 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
         return 2;
 
     char msg[1024];
-    bool with_stability = false;
-    for (size_t i = 0; i < nsel; i++)
+    bool with_stability = false, with_concurrent = false;
+    for (size_t i = 0; i < nsel; i++) {
         with_stability |= strcmp(sel[i]->name, "stability") == 0;
+        with_concurrent |= strcmp(sel[i]->name, "concurrent") == 0;
+    }
+    /* stability takes its length from --iterations or from --duration, not
+     * both; only when concurrent runs too does --duration have a use. */
+    if (with_stability && !with_concurrent && mc_opt_seen(cfg, "duration") &&
+        mc_opt_seen(cfg, "iterations")) {
+        mb_error("stability: --duration and --iterations both set the run length; give "
+                 "--iterations N (with --interval) or --duration S (with --interval), not both");
+        return 2;
+    }
     int rc = mc_config_resolve(cfg, all, with_stability, msg, sizeof msg);
     if (rc) {
         mb_error("%s", msg);

@@ -52,18 +52,18 @@ cmd_check() {
     local -a results=()
     while [ $# -gt 0 ]; do
         case "$1" in
-            --ref) ms_need_arg "$1" $#; ref="$2"; shift ;;
-            --retries) ms_need_arg "$1" $#; retries=$(ms_parse_uint_opt "$1" "$2" 100) || ms_usage_error "$retries"; shift ;;
+            --ref) ms_need_arg "$@"; ref="$2"; shift ;;
+            --retries) ms_need_arg "$@"; retries=$(ms_parse_uint_opt "$1" "$2" 100) || ms_usage_error "$retries"; shift ;;
             --per-node) per_node=1 ;;
-            --result) ms_need_arg "$1" $#; results+=("$2"); shift ;;
+            --result) ms_need_arg "$@"; results+=("$2"); shift ;;
             --record) record=1 ;;
-            --runs) ms_need_arg "$1" $#; runs=$(ms_parse_uint_opt "$1" "$2" 1000) || ms_usage_error "$runs"; shift ;;
-            --floor) ms_need_arg "$1" $#; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
-            --bench) ms_need_arg "$1" $#; bench="$2"; shift ;;
-            --size) ms_need_arg "$1" $#; size="$2"; shift ;;
-            --threads) ms_need_arg "$1" $#; threads="$2"; shift ;;
-            --reps) ms_need_arg "$1" $#; reps="$2"; shift ;;
-            --bind) ms_need_arg "$1" $#; bind="$2"; shift ;;
+            --runs) ms_need_arg "$@"; runs=$(ms_parse_uint_opt "$1" "$2" 1000) || ms_usage_error "$runs"; shift ;;
+            --floor) ms_need_arg "$@"; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
+            --bench) ms_need_arg "$@"; bench="$2"; shift ;;
+            --size) ms_need_arg "$@"; size="$2"; shift ;;
+            --threads) ms_need_arg "$@"; threads="$2"; shift ;;
+            --reps) ms_need_arg "$@"; reps="$2"; shift ;;
+            --bind) ms_need_arg "$@"; bind="$2"; shift ;;
             -h|--help) ms_cmd_help ;;
             *) ms_unknown_option "$1" ;;
         esac

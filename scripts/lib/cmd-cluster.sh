@@ -53,19 +53,19 @@ cmd_cluster() {
     local rid="" node_run=0 k=5 floor=0.5 format=text top=0 suggest=0 drain=0 v
     while [ $# -gt 0 ]; do
         case "$1" in
-            --ref) ms_need_arg "$1" $#; ref="$2"; shift ;;
-            --results) ms_need_arg "$1" $#; results="$2"; shift ;;
-            --aggregate) ms_need_arg "$1" $#; aggregate="$2"; shift ;;
-            --nodes) ms_need_arg "$1" $#; nodes_opt="$2"; shift ;;
-            --launcher) ms_need_arg "$1" $#; launcher="$2"; shift ;;
-            --retries) ms_need_arg "$1" $#; retries=$(ms_parse_uint_opt "$1" "$2" 100) || ms_usage_error "$retries"; shift ;;
-            --timeout) ms_need_arg "$1" $#; timeout=$(ms_parse_uint_opt "$1" "$2" 604800) || ms_usage_error "$timeout"; shift ;;
-            --run-id) ms_need_arg "$1" $#; rid="$2"; shift ;;
+            --ref) ms_need_arg "$@"; ref="$2"; shift ;;
+            --results) ms_need_arg "$@"; results="$2"; shift ;;
+            --aggregate) ms_need_arg "$@"; aggregate="$2"; shift ;;
+            --nodes) ms_need_arg "$@"; nodes_opt="$2"; shift ;;
+            --launcher) ms_need_arg "$@"; launcher="$2"; shift ;;
+            --retries) ms_need_arg "$@"; retries=$(ms_parse_uint_opt "$1" "$2" 100) || ms_usage_error "$retries"; shift ;;
+            --timeout) ms_need_arg "$@"; timeout=$(ms_parse_uint_opt "$1" "$2" 604800) || ms_usage_error "$timeout"; shift ;;
+            --run-id) ms_need_arg "$@"; rid="$2"; shift ;;
             --node-run) node_run=1 ;;
-            --k) ms_need_arg "$1" $#; k=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$k"; shift ;;
-            --mad-floor) ms_need_arg "$1" $#; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
-            --format) ms_need_arg "$1" $#; format="$2"; shift ;;
-            --top) ms_need_arg "$1" $#; top=$(ms_parse_uint_opt "$1" "$2" 100000000) || ms_usage_error "$top"; shift ;;
+            --k) ms_need_arg "$@"; k=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$k"; shift ;;
+            --mad-floor) ms_need_arg "$@"; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
+            --format) ms_need_arg "$@"; format="$2"; shift ;;
+            --top) ms_need_arg "$@"; top=$(ms_parse_uint_opt "$1" "$2" 100000000) || ms_usage_error "$top"; shift ;;
             --drain-suggest) suggest=1 ;;
             --drain) drain=1 ;;
             -h|--help) ms_cmd_help ;;

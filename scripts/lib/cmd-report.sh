@@ -28,10 +28,10 @@ cmd_report() {
         case "$1" in
             --markdown|--md) md=1 ;;
             --plots) plots=1 ;;
-            --tolerance) ms_need_arg "$1" $#; tol=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$tol"; shift ;;
-            --efficiency) ms_need_arg "$1" $#; eff=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$eff"; shift ;;
-            --cv-max) ms_need_arg "$1" $#; cvmax=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cvmax"; shift ;;
-            --peak-min) ms_need_arg "$1" $#; peakmin=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$peakmin"; shift ;;
+            --tolerance) ms_need_arg "$@"; tol=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$tol"; shift ;;
+            --efficiency) ms_need_arg "$@"; eff=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$eff"; shift ;;
+            --cv-max) ms_need_arg "$@"; cvmax=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cvmax"; shift ;;
+            --peak-min) ms_need_arg "$@"; peakmin=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$peakmin"; shift ;;
             -h|--help) ms_cmd_help ;;
             --) shift; dirs+=("$@"); break ;;
             -*) ms_unknown_option "$1" ;;

@@ -77,20 +77,20 @@ cmd_run() {
     MS_CELL_CACHE_OK=1      # the sizes list may put cells in cache on purpose
     while [ $# -gt 0 ]; do
         case "$1" in
-            --bench|--benches) ms_need_arg "$1" $#; benches="$2"; shift ;;
-            --sizes) ms_need_arg "$1" $#; sizes="$2"; shift ;;
-            --threads) ms_need_arg "$1" $#; threads="$2"; shift ;;
-            --reps) ms_need_arg "$1" $#; reps="$2"; shift ;;
-            --cooldown) ms_need_arg "$1" $#; cooldown="$2"; shift ;;
-            --bind) ms_need_arg "$1" $#; bind="$2"; shift ;;
-            --out|-o) ms_need_arg "$1" $#; out="$2"; shift ;;
-            --resume) ms_need_arg "$1" $#; resume="$2"; shift ;;
+            --bench|--benches) ms_need_arg "$@"; benches="$2"; shift ;;
+            --sizes) ms_need_arg "$@"; sizes="$2"; shift ;;
+            --threads) ms_need_arg "$@"; threads="$2"; shift ;;
+            --reps) ms_need_arg "$@"; reps="$2"; shift ;;
+            --cooldown) ms_need_arg "$@"; cooldown="$2"; shift ;;
+            --bind) ms_need_arg "$@"; bind="$2"; shift ;;
+            --out|-o) ms_need_arg "$@"; out="$2"; shift ;;
+            --resume) ms_need_arg "$@"; resume="$2"; shift ;;
             --dry-run|-n) dry=1 ;;
             --quick) quick=1 ;;
             --enforce) enforce=1 ;;
-            --thp) ms_need_arg "$1" $#; thp="$2"; shift ;;
+            --thp) ms_need_arg "$@"; thp="$2"; shift ;;
             --strict) strict=1 ;;
-            --profile) ms_need_arg "$1" $#; profile="$2"; shift ;;
+            --profile) ms_need_arg "$@"; profile="$2"; shift ;;
             --baseline) baseline=1 ;;
             -h|--help) ms_cmd_help ;;
             *) ms_unknown_option "$1" ;;

@@ -103,9 +103,12 @@ ms_tool_require() {  # ms_tool_require NAME -> prints the path or dies (3)
 
 # Numbers and words used by the option parsers.
 ms_is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
-# ms_need_arg OPTION VALUE-COUNT: dies unless an option has its value.
+# ms_need_arg OPTION [VALUE...] (call it with "$@" of the option loop):
+# dies (exit 2) unless the option has a value, and unless that value is
+# non-empty: an empty value never silently means "the default".
 ms_need_arg() {
-    [ "$2" -ge 2 ] || ms_usage_error "option $1 needs a value; see 'memsuite help $MS_CMD'"
+    [ $# -ge 2 ] || ms_usage_error "option $1 needs a value; see 'memsuite help $MS_CMD'"
+    [ -n "$2" ] || ms_usage_error "option $1: the value is empty; give a value or leave the option out for the default (see 'memsuite help $MS_CMD')"
 }
 ms_unknown_option() {
     ms_usage_error "unknown option '$1'; see 'memsuite help $MS_CMD'"
