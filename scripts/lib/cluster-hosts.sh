@@ -10,7 +10,7 @@ ms_hostlist_expand() {
     local list="$1"
     if [ "${list#@}" != "$list" ]; then
         local f="${list#@}"
-        [ -r "$f" ] || { echo "cannot read the node list file $f"; return 1; }
+        if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read the node list file $f"; return 1; fi
         sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$f" | awk '!seen[$0]++'
         return 0
     fi
@@ -58,6 +58,45 @@ ms_hostlist_expand() {
         }'
 }
 
+# A node name memsuite accepts: a plain host name (letters, digits and
+# "._-", starting with a letter or digit), at most MS_HOST_NAME_MAX
+# characters so that its report file name (plus the temp suffix) stays
+# within NAME_MAX.  Anything else (a line of some other file given as
+# @FILE, a shell word, a Slurm bracket) is refused, never used.
+MS_HOST_NAME_MAX=200
+ms_host_name_ok() {
+    [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ "${#1}" -le "$MS_HOST_NAME_MAX" ]
+}
+
+# ms_shown TEXT: TEXT for a message: at most 40 characters, shell-escaped
+# ($'..' form) when it holds anything but plain printable ASCII, so that
+# neither control characters nor a whole line of a file reach the terminal.
+ms_shown() {
+    local t="${1:0:40}" more=""
+    [ "${#1}" -gt 40 ] && more="..."
+    if [[ "$t" =~ ^[A-Za-z0-9._,:=/@%+\ -]*$ ]]; then
+        printf "'%s'%s\n" "$t" "$more"
+    else
+        printf '%q%s\n' "$t" "$more"
+    fi
+}
+
+# ms_hostlist_check SOURCE: reads names (one per line) on stdin, prints
+# them; the first name that is not a plain host name stops it with a
+# message naming SOURCE and the entry (escaped, cut short), status 1.
+ms_hostlist_check() {
+    local n i=0
+    while IFS= read -r n; do
+        i=$((i + 1))
+        if ! ms_host_name_ok "$n"; then
+            printf '%s: entry %d, %s, is not a host name (letters, digits and ._- only, at most %d characters)\n' \
+                "$1" "$i" "$(ms_shown "$n")" "$MS_HOST_NAME_MAX"
+            return 1
+        fi
+        printf '%s\n' "$n"
+    done
+}
+
 # ms_cluster_expected [NODES_OPTION]: the expected node names, one per
 # line; sets MS_CLUSTER_EXPECTED_FROM to where they came from ("--nodes",
 # "SLURM_JOB_NODELIST" or "" when there is no list).  Returns 1 with a
@@ -67,12 +106,18 @@ ms_cluster_expected() {
     MS_CLUSTER_EXPECTED_FROM=""
     if [ -n "$opt" ]; then
         out=$(ms_hostlist_expand "$opt") || { printf -- '--nodes: %s\n' "$out"; return 1; }
+        if [ -n "$out" ]; then
+            out=$(ms_hostlist_check "--nodes" <<<"$out") || { printf '%s\n' "$out"; return 1; }
+        fi
         MS_CLUSTER_EXPECTED_FROM="--nodes"
     elif [ -n "${SLURM_JOB_NODELIST:-}" ]; then
         # Slurm's own expansion when it is here; ours otherwise.
         if ! out=$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null) || [ -z "$out" ]; then
             out=$(ms_hostlist_expand "$SLURM_JOB_NODELIST") ||
                 { printf 'SLURM_JOB_NODELIST: %s\n' "$out"; return 1; }
+        fi
+        if [ -n "$out" ]; then
+            out=$(ms_hostlist_check SLURM_JOB_NODELIST <<<"$out") || { printf '%s\n' "$out"; return 1; }
         fi
         MS_CLUSTER_EXPECTED_FROM="SLURM_JOB_NODELIST"
     else

@@ -19,11 +19,18 @@
 # Values come from check's per-metric lines ("PASS  <record>.<metric>
 # <value> <unit> ..."), one decimal, as check prints them.
 
+ms_use cluster-hosts
+
 MS_CLUSTER_NODE_SCHEMA="memsuite/cluster-node/1"
 
+# A name that is not a plain host name (ms_host_name_ok) is a usage error
+# (exit 2): it names the report file and every line about the node.
 ms_cluster_node_name() {
-    local n="${MEMSUITE_NODE_NAME:-${SLURMD_NODENAME:-}}"
-    [ -n "$n" ] || n=$(hostname -s 2>/dev/null || uname -n)
+    local n="${MEMSUITE_NODE_NAME:-${SLURMD_NODENAME:-}}" from=MEMSUITE_NODE_NAME
+    [ -n "${MEMSUITE_NODE_NAME:-}" ] || from=SLURMD_NODENAME
+    [ -n "$n" ] || { n=$(hostname -s 2>/dev/null || uname -n); from="hostname -s"; }
+    ms_host_name_ok "$n" ||
+        ms_usage_error "$from: $(ms_shown "$n") is not a node name (letters, digits and ._- only, at most $MS_HOST_NAME_MAX characters)"
     printf '%s\n' "$n"
 }
 

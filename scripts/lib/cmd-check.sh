@@ -71,6 +71,9 @@ cmd_check() {
     done
     [ -n "$ref" ] || ms_usage_error "--ref FILE is required; see 'memsuite help check'"
     [ "$runs" -ge 1 ] || ms_usage_error "--runs: must be at least 1"
+    if [ "$(awk -v f="$floor" 'BEGIN { print (f <= 100) }')" != 1 ]; then
+        ms_usage_error "--floor: invalid value '$floor'; use a percentage 0..100"
+    fi
     local f
     for f in "${results[@]}"; do
         v=$(ms_res_check "$f") || ms_usage_error "--result: $v"
@@ -123,9 +126,15 @@ ms_check_result_file() {
     if [ -n "$rbench" ] && [ "${rbench%%:*}" != "$tool" ]; then
         ms_usage_error "result $res is from '$tool' but the reference is for '${rbench%%:*}'"
     fi
-    ms_res_complete "$res" ||
-        ms_die "$MS_EX_ENV" "result $res is incomplete (interrupted run); it cannot validate this node"
-    local total fails text
+    local total fails text why
+    # A result that is incomplete or failed its own validation measured
+    # nothing trustworthy: the node FAILs (exit 1), as when check runs the
+    # benchmark itself and gets such a result.
+    if ! why=$(ms_res_problem "$res"); then
+        printf 'FAIL  %s\n' "$why"
+        printf 'memsuite: FAIL result %s cannot validate %s: %s\n' "$res" "$(ms_hostname)" "$why"
+        return 1
+    fi
     if ms_check_eval "$ref" "$res" ""; then
         printf '%s\n' "$MS_CHECK_LINES"
         IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
@@ -187,7 +196,7 @@ ms_check_once() {
             MS_CHECK_LOG_TAIL="$why"
             return 1
         fi
-        ms_res_complete "$out" || { MS_CHECK_LOG_TAIL="the result says it is incomplete"; return 1; }
+        why=$(ms_res_problem "$out") || { MS_CHECK_LOG_TAIL="$why"; return 1; }
     fi
     return "$rc"
 }
@@ -264,6 +273,7 @@ ms_check_record() {
     fi
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
+        why=$(ms_check_record_inputs "${files[@]}") || ms_usage_error "$why; nothing recorded"
         runjson=$(ms_res_run_block "${files[0]}")
         if [ -n "$bench$size$threads$reps$bind" ]; then
             ms_check_setup "$bench" "$size" "$threads" "$reps" "$bind"
@@ -288,8 +298,9 @@ ms_check_record() {
             ms_note "recorded run $i/$runs"
         done
     fi
-    why=$(ms_ref_record "$ref" "$floor" "$runjson" "${files[@]}") ||
-        ms_die "$MS_EX_FAIL" "could not record the reference: $why"
+    local rc=0
+    why=$(ms_ref_record "$ref" "$floor" "$runjson" "${files[@]}") || rc=$?
+    [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $why"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/+\(.upper_pct)%"' "$ref"
 }
@@ -298,4 +309,24 @@ ms_check_runjson() {
     jq -n --arg b "$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN")" --argjson s "$MS_CK_SIZE" \
         --argjson t "$MS_CK_THREADS" --argjson r "$MS_CK_REPS" --arg bind "$MS_CK_BIND" \
         '{ bench: $b, size_bytes: $s, threads: $t, reps: $r, bind: $bind }'
+}
+
+# ms_check_record_inputs RESULT...: 0 when the results may make one
+# reference: each complete and validated (ms_res_problem), all from the
+# same tool and the same run (bench, size, threads, reps: a median over
+# 8 MiB and 16 MiB arrays, or over stream and mbw, would be no
+# reference).  Else prints why and returns 1.
+ms_check_record_inputs() {
+    local f why first="" firstf="" run
+    for f in "$@"; do
+        why=$(ms_res_problem "$f") || { printf 'cannot record from %s: %s\n' "$f" "$why"; return 1; }
+        run=$(jq -c --arg tool "$(ms_res_tool "$f")" '. + {tool: $tool}' <<<"$(ms_res_run_block "$f")")
+        if [ -z "$firstf" ]; then
+            first="$run" firstf="$f"
+        elif [ "$run" != "$first" ]; then
+            printf 'the results were not made by the same run: %s has %s, %s has %s; record each kind of run separately\n' \
+                "$firstf" "$first" "$f" "$run"
+            return 1
+        fi
+    done
 }

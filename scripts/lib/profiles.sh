@@ -72,16 +72,17 @@ ms_profile_check_value() {
     esac
 }
 
-# ms_profile_load NAME|PATH: parse and validate; dies (exit 2) on any
-# problem, before anything is changed.
+# ms_profile_load NAME: parse and validate; dies (exit 2) on any problem,
+# before anything is changed.  NAME is a plain name ([A-Za-z0-9_-]) of a
+# profile in the profile directory, never a path: a path would let the
+# option read any file and print its first line in the error.  Other
+# profiles go in a directory named by MEMSUITE_PROFILES.
 ms_profile_load() {
     local spec="$1" file line key val n=0
-    if [[ "$spec" == */* ]]; then
-        file="$spec"
-    elif [[ "$spec" =~ ^[A-Za-z0-9_-]+$ ]]; then
+    if [[ "$spec" =~ ^[A-Za-z0-9_-]+$ ]] && [ "${#spec}" -le 100 ]; then
         file="$(ms_profile_dir)/$spec.profile"
     else
-        ms_usage_error "invalid profile name '$spec'; choose from: $(ms_profile_names | paste -sd, -)"
+        ms_usage_error "invalid profile name $(printf '%q' "${spec:0:100}"): a profile is a name (letters, digits, _ and -) from $(ms_profile_dir), not a path (set MEMSUITE_PROFILES for another directory); choose from: $(ms_profile_names | paste -sd, -)"
     fi
     if [ ! -f "$file" ] || [ ! -r "$file" ]; then
         ms_usage_error "no profile '$spec' ($file); choose from: $(ms_profile_names | paste -sd, -)"

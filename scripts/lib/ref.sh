@@ -13,18 +13,29 @@
 
 ms_use results bench
 
+# No memory figure comes near this (1e15 MB/s is an exabyte per second; a
+# latency of 1e15 ns is 11 days): an expected value at or above it, like
+# one of 0 or below, is a broken reference, and its band would overflow.
+MS_REF_VALUE_MAX=1e15
+
 # ms_ref_validate FILE: prints the problem and returns 1 when FILE is not
 # a usable reference.
 ms_ref_validate() {
     local f="$1" err
-    if [ ! -r "$f" ]; then echo "cannot read reference $f"; return 1; fi
-    if ! err=$(jq -e 'type == "object"' "$f" 2>&1 >/dev/null); then
-        echo "reference $f is not a JSON object${err:+: $(head -n 1 <<<"$err")}"
+    if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read reference $f"; return 1; fi
+    # Slurped, so that an empty or blank file (no document: jq -e says
+    # nothing and succeeds) and a file of two documents are refused too.
+    if ! err=$(jq -e -s 'length == 1 and (.[0] | type) == "object"' "$f" 2>&1 >/dev/null); then
+        if [ -z "$err" ] && ! grep -q '[^[:space:]]' "$f" 2>/dev/null; then
+            echo "reference $f is empty: no JSON document (a truncated or unrecorded reference?)"
+        else
+            echo "reference $f is not a JSON object (exactly one document is expected)${err:+: $(head -n 1 <<<"$err")}"
+        fi
         return 1
     fi
-    err=$(jq -r --arg schema "$MS_REF_SCHEMA" '
+    err=$(jq -r --arg schema "$MS_REF_SCHEMA" --argjson max "$MS_REF_VALUE_MAX" '
         def num: type == "number";
-        def pos: num and . > 0;
+        def pos: num and . > 0 and . < $max;
         def posint: num and . >= 1 and . == floor;
         # A misspelt key would be silently ignored (a typo in "upper_pct"
         # would drop the upper bound, one in "run" the whole run block).
@@ -39,7 +50,7 @@ ms_ref_validate() {
               | if ($m | type) != "object" then "metrics[\($i)] is not an object"
                 elif ($m.record | type) != "string" or ($m.record | length) == 0 then "metrics[\($i)] has no \"record\""
                 elif ($m.metric | type) != "string" or ($m.metric | length) == 0 then "metrics[\($i)] has no \"metric\""
-                elif ($m.expected | pos | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"expected\" must be a number > 0"
+                elif ($m.expected | pos | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"expected\" must be a number > 0 and below \($max)"
                 elif ($m.lower_pct | (num and . >= 0 and . <= 100) | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"lower_pct\" must be a number 0..100"
                 elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max"])) then
                     "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
@@ -126,6 +137,14 @@ ms_ref_record() {
     for f in "$@"; do ms_res_flatten "$f"; done |
         awk -F '\t' '$8 == 1 && $4 != "NA" { print $1 "\t" $2 "\t" $3 "\t" $4 }' >"$tmp"
     [ -s "$tmp" ] || { echo "the results hold no headline metric to record"; return 1; }
+    # Every value must be one a check could compare with: a number above 0
+    # and below MS_REF_VALUE_MAX (0, -5 or 1.8e308 would make a reference
+    # that passes or fails everything).  Exit 2: the inputs are bad.
+    local bad
+    bad=$(awk -F '\t' -v max="$MS_REF_VALUE_MAX" '
+        !($4 ~ /^[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$/) || $4 + 0 <= 0 || $4 + 0 >= max + 0 {
+            printf "%s.%s has the value %s; a reference needs a number above 0 and below %s\n", $1, $2, $4, max; exit }' "$tmp")
+    [ -z "$bad" ] || { printf '%s\n' "$bad"; return 2; }
     local dir
     dir=$(dirname -- "$out")
     local outtmp

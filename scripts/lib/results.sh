@@ -94,6 +94,25 @@ ms_res_check() {
 }
 
 ms_res_complete() { [ "$(ms_res_state "$1")" = complete ]; }
+
+# ms_res_problem FILE: 0 when FILE (a result document, see ms_res_check)
+# may stand for a measurement: complete, and every validation it carries
+# (the document's "validation", a record's "validation") says passed:
+# true.  Else prints why (one line) and returns 1.  A tool that does not
+# validate leaves "validation" out or null.
+ms_res_problem() {
+    local why
+    why=$(jq -r '
+        def failed: (type == "object") and (.passed != true);
+        if .complete != true then "the result is incomplete (an interrupted or failed run)"
+        elif (.validation | failed) then "the result failed its own validation (validation.passed is \(.validation.passed | tojson)): its figures are not to be trusted"
+        else (first(.records[]? | select(type == "object" and (.validation | failed)))
+              | "record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))") // "" end' "$1" 2>/dev/null) ||
+        why="$1 is not valid JSON"
+    [ -z "$why" ] && return 0
+    printf '%s\n' "$why"
+    return 1
+}
 ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
 
 # ms_res_flatten FILE: one TSV line per metric:

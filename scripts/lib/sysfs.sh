@@ -125,10 +125,14 @@ ms_llc_detect() {
             ms_read_var type "$idx/type" || type=Unified
             [ "$type" = Instruction ] && continue
             ms_read_var size "$idx/size" || continue
+            # The kernel writes "3" and "32768K"; anything else (a broken
+            # or hostile tree) is skipped, never fed to arithmetic.
+            [[ "$level" =~ ^[0-9]{1,2}$ ]] || continue
+            [[ "$size" =~ ^[0-9]{1,12}[KkMmGg]?$ ]] || continue
             ms_read_var shared "$idx/shared_cpu_list" || shared="cpu$c"
-            line="$level|$shared|$size"
+            line="$((10#$level))|$shared|$size"
             seen[$line]=1
-            [ "$level" -gt "$best" ] && best=$level
+            [ "$((10#$level))" -gt "$best" ] && best=$((10#$level))
         done
     done < <(ms_cpu_online_list)
     if [ "$best" -gt 0 ]; then
@@ -136,7 +140,7 @@ ms_llc_detect() {
         for key in "${!seen[@]}"; do
             [ "${key%%|*}" = "$best" ] || continue
             size="${key##*|}"
-            n="${size%[KkMmGg]}"
+            n=$((10#${size%[KkMmGg]}))
             case "$size" in
                 *K|*k) n=$((n * 1024)) ;;
                 *M|*m) n=$((n * 1024 * 1024)) ;;
