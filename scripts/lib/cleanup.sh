@@ -35,6 +35,14 @@ ms_run_cleanups() {
         "$fn"
     done
     MS_CLEANUPS=()
+    # Only documented codes leave memsuite (README, "Exit codes"): a helper
+    # that failed under set -e (jq's 2, 4 or 5, a full disk) would
+    # otherwise pass its own status on, which could read as a verdict.
+    case "$rc" in
+        0|1|2|3|129|130|143) ;;
+        *) ms_error "internal error: a command failed with status $rc (rerun with MEMSUITE_DEBUG=1 to see which); exit 3"
+           rc=$MS_EX_ENV ;;
+    esac
     exit "$rc"
 }
 

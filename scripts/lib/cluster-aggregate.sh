@@ -317,14 +317,14 @@ ms_cluster_aggregate() {
     nbad=$(awk -F '\t' '$1 == "X"' "$sel" | wc -l)
     nstale=$(awk -F '\t' '$1 == "S"' "$sel" | wc -l)
     awk -F '\t' '$1 == "U" { print "file " $3 " " $4 ": node " $2 " is ERROR (report unreadable)" }' "$sel" |
-        head -n 10 | while IFS= read -r why; do ms_warn "$why"; done
-    awk -F '\t' '$1 == "X" { print "file " $2 " " $3 " (ignored)" }' "$sel" | head -n 10 | while IFS= read -r why; do ms_warn "$why"; done
+        head -n 10 | ms_printable | while IFS= read -r why; do ms_warn "$why"; done
+    awk -F '\t' '$1 == "X" { print "file " $2 " " $3 " (ignored)" }' "$sel" | head -n 10 | ms_printable | while IFS= read -r why; do ms_warn "$why"; done
     [ "$nbad" -gt 10 ] && ms_warn "... and $((nbad - 10)) more files that are not node reports"
     nunread=$(awk -F '\t' '$1 == "U"' "$sel" | wc -l)
     [ "$nunread" -gt 10 ] && ms_warn "... and $((nunread - 10)) more unreadable node reports (ERROR)"
     [ "$nstale" -gt 0 ] && ms_note "$nstale report(s) in $dir belong to other runs (not run $rid); ignored"
     awk -F '\t' '$1 == "D" { print "node " $2 " reported more than once; using the latest report, not:" $3 }' "$sel" |
-        head -n 10 | while IFS= read -r why; do ms_warn "$why"; done
+        head -n 10 | ms_printable | while IFS= read -r why; do ms_warn "$why"; done
 
     if [ "$format" = json ]; then
         ms_cluster_render_json "$nodes" "$stats" "$ref" "$refid" "$dir" "$exp_from" "$nexp" "$nrep" "$k" "$floor" "$rid" "$counts"
@@ -435,7 +435,7 @@ ms_cluster_drain() {
         if ! [[ "$node" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]]; then
             printf '# not drained: node name %s is not a plain host name (letters, digits, ._-)\n' \
                 "$(ms_cluster_shell_word "$node")"
-            ms_warn "node name $(ms_cluster_shell_word "$node") (from its report) is not a plain host name; not drained"
+            ms_warn "node name $(ms_cluster_shell_word "$node" | ms_printable) (from its report) is not a plain host name; not drained"
             rc=1
             continue
         fi

@@ -40,9 +40,16 @@
 # would loosen the check.  A result whose unit differs from the metric's
 # "unit" is a FAIL.
 #
-# Exit: 0 PASS, 1 FAIL, 2 usage (bad option, bad reference file), 3 the
-# environment prevents a valid run (tool missing, numactl missing for
-# --per-node, benchmark out of resources, incomplete result).
+# A result that is incomplete, failed its own validation ("validation":
+# {"passed": false}) or holds a headline value that is no measurement (not
+# a number above 0 and below 1e15) is a FAIL that says so.  --record
+# refuses such results (exit 2), results of different runs (tool, size,
+# threads, reps), --floor above 100, and values outside (0, 1e15).
+#
+# Exit: 0 PASS, 1 FAIL, 2 usage (bad option, empty option value, bad or
+# empty reference file, results unfit to record), 3 the environment
+# prevents a valid run (tool missing, numactl missing for --per-node,
+# benchmark out of resources, the verdict cannot be written to stdout).
 
 ms_use sysfs lists bench results ref lock enforce
 
@@ -113,9 +120,9 @@ ms_check_verdict() {    # PASS|FAIL TOTAL FAILS TEXT EXTRA
     local host
     host=$(ms_hostname)
     if [ "$1" = PASS ]; then
-        printf 'memsuite: PASS %s/%s metrics within tolerance on %s%s\n' "$2" "$2" "$host" "$5"
+        ms_stdout "$(printf 'memsuite: PASS %s/%s metrics within tolerance on %s%s' "$2" "$2" "$host" "$5")"
     else
-        printf 'memsuite: FAIL %s/%s metrics out of tolerance on %s%s: %s\n' "$3" "$2" "$host" "$5" "$4"
+        ms_stdout "$(printf 'memsuite: FAIL %s/%s metrics out of tolerance on %s%s: %s' "$3" "$2" "$host" "$5" "$4")"
     fi
 }
 
@@ -131,17 +138,16 @@ ms_check_result_file() {
     # nothing trustworthy: the node FAILs (exit 1), as when check runs the
     # benchmark itself and gets such a result.
     if ! why=$(ms_res_problem "$res"); then
-        printf 'FAIL  %s\n' "$why"
-        printf 'memsuite: FAIL result %s cannot validate %s: %s\n' "$res" "$(ms_hostname)" "$why"
+        ms_stdout "FAIL  $why" "memsuite: FAIL result $res cannot validate $(ms_hostname): $why"
         return 1
     fi
     if ms_check_eval "$ref" "$res" ""; then
-        printf '%s\n' "$MS_CHECK_LINES"
+        ms_stdout "$MS_CHECK_LINES"
         IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
         ms_check_verdict PASS "$total" 0 "" " (result $res)"
         return 0
     fi
-    printf '%s\n' "$MS_CHECK_LINES"
+    ms_stdout "$MS_CHECK_LINES"
     IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
     ms_check_verdict FAIL "$total" "$fails" "$text" " (result $res)"
     return 1
@@ -250,7 +256,7 @@ ms_check_run() {
             text+="${text:+; }$x"
         fi
     done
-    printf '%s' "$all_lines"
+    ms_stdout "${all_lines%$'\n'}"
     local extra
     extra="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
     [ "$per_node" = 1 ] && extra+=", ${#binds[@]} node(s)"
@@ -302,7 +308,7 @@ ms_check_record() {
     why=$(ms_ref_record "$ref" "$floor" "$runjson" "${files[@]}") || rc=$?
     [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $why"
     ms_note "wrote $ref from ${#files[@]} result(s)"
-    jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/+\(.upper_pct)%"' "$ref"
+    ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/+\(.upper_pct)%"' "$ref")"
 }
 
 ms_check_runjson() {

@@ -98,7 +98,9 @@ cmd_cluster() {
     [ -s "$expected" ] || expected=""
 
     if [ -n "$aggregate" ]; then
-        ms_cluster_aggregate "$aggregate" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
+        # ms_printable: node names, summaries and file names come from the
+        # node reports, which anyone who can write the directory controls.
+        ms_cluster_aggregate "$aggregate" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain" | ms_printable
         return
     fi
 
@@ -107,7 +109,7 @@ cmd_cluster() {
     results=$(readlink -f -- "$results")
     [ -n "$rid" ] || rid="$(date -u +%Y%m%dT%H%M%SZ)-$(ms_cluster_node_name)-$$"
     ms_cluster_launch "$launcher" "$ref" "$results" "$rid" "$retries" "$timeout" "$expected"
-    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
+    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain" | ms_printable
 }
 
 # The environment a node run needs, for launchers that do not pass it on.

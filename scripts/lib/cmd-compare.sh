@@ -29,5 +29,6 @@ cmd_compare() {
         shift
     done
     [ "${#dirs[@]}" -eq 2 ] || ms_usage_error "needs exactly two results directories (got ${#dirs[@]}); see 'memsuite help compare'"
-    ms_compare_dirs "${dirs[0]}" "${dirs[1]}" "$all" "$md"
+    # ms_printable: names and values come from files others may write.
+    ms_compare_dirs "${dirs[0]}" "${dirs[1]}" "$all" "$md" | ms_printable
 }

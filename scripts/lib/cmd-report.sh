@@ -17,11 +17,21 @@
 #   --plots      also write gnuplot PNGs to DIR/plots/: bandwidth vs
 #                threads and vs size per kernel, and the latency curve
 #                when mencal:sweep cells are present
-# Exit 0 once the report is printed (a "warn" does not fail it).
+# Exit 0 once the report is printed (a "warn" does not fail it); 1 when a
+# cell file is invalid (empty, truncated, not a result, failed validation,
+# a value that is no measurement: each is named at the top as "invalid:
+# FILE: why") or no cell is valid; 2 usage or not a results directory;
+# 3 a file cannot be read.
 
 ms_use lists rundir health
 
+# Everything printed passes through ms_printable: record names, hosts and
+# file names come from files anyone with access to DIR may have written.
 cmd_report() {
+    ms_report_main "$@" | ms_printable
+}
+
+ms_report_main() {
     local md=0 plots=0 tol=10 eff=70 cvmax=5 peakmin=50 v
     local -a dirs=()
     while [ $# -gt 0 ]; do
@@ -42,8 +52,10 @@ cmd_report() {
     [ "${#dirs[@]}" -eq 1 ] || ms_usage_error "needs one results directory (got ${#dirs[@]}); see 'memsuite help report'"
     local d="${dirs[0]}"
     ms_rundir_check "$d"
-    local csv
+    local csv audit
     csv=$(ms_mktemp)
+    audit=$(ms_mktemp)
+    ms_rundir_audit "$d" >"$audit"
     ms_rundir_summary "$d" "$csv"
 
     local llc peak peaknote
@@ -55,7 +67,7 @@ cmd_report() {
         [ "$llc" = 0 ] && llc=$(jq -r '.llc_bytes // 0' "$d/env.json")
     fi
 
-    ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote"
+    ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote" "$audit"
     ms_report_tables "$csv" "$md" "$llc" "$cvmax"
     local health
     health=$(ms_mktemp)
@@ -76,24 +88,52 @@ cmd_report() {
         fi
         [ "${#pngs[@]}" -gt 0 ] || echo "  (no data to plot: a plot needs 2+ thread counts or sizes)"
     fi
+    ms_report_verdict "$d" "$audit"
 }
 
+# Exit 1 (after the report is printed) when a cell file is invalid or no
+# cell is valid: the tables leave such cells out, and the exit status
+# must not read as "all is well".
+ms_report_verdict() {
+    local d="$1" audit="$2" nvalid ninvalid
+    nvalid=$(awk -F '\t' '$2 == "valid"' "$audit" | wc -l)
+    ninvalid=$(awk -F '\t' '$2 == "invalid"' "$audit" | wc -l)
+    if [ "$ninvalid" -gt 0 ]; then
+        ms_error "$ninvalid invalid cell file(s) in $d (listed at the top); their figures are left out"
+        return 1
+    fi
+    if [ "$nvalid" -eq 0 ]; then
+        ms_error "no valid cell in $d: nothing was measured"
+        return 1
+    fi
+    return 0
+}
+
+# The cell count is the audit's (ms_rundir_audit: the cell files as they
+# are now), never run.json's own cells_done.
 ms_report_header() {
-    local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" info warns
-    info=$(jq -r '"host \(.host // "?"), created \(.created // "?"), \(.cells_done // 0)/\(.cells_total // 0) cells, " +
-        (if .complete then "complete" else "INCOMPLETE (\(.status // "?"))" end) +
+    local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" audit="$6" info warns counts invalid
+    counts=$(awk -F '\t' '{ n[$2]++ } END {
+            printf "%d/%d cells valid", n["valid"], NR
+            if (n["invalid"]) printf ", %d invalid", n["invalid"]
+            if (n["missing"]) printf ", %d not run", n["missing"] }' "$audit")
+    info=$(jq -r --arg counts "$counts" '"host \(.host // "?"), created \(.created // "?"), \($counts), " +
+        (if .complete == true then "complete" else "INCOMPLETE (\(.status // "?"))" end) +
         ", bind \(.config.bind // "?")" + (if .config.profile then ", profile \(.config.profile)" else "" end) +
         (if .config.enforce then ", enforced: \(.config.enforce)" else "" end)' "$d/run.json")
+    invalid=$(awk -F '\t' -v d="$d" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audit")
     warns=""
     [ -f "$d/env.json" ] && warns=$(jq -r '[.facts[]? | select(.verdict == "warn") | "\(.key)=\(.value)"] | join(", ")' "$d/env.json")
     if [ "$md" = 1 ]; then
         printf '# memsuite report: `%s`\n\n- %s\n' "$d" "$info"
+        [ -n "$invalid" ] && printf -- '- %s\n' "${invalid//$'\n'/$'\n'- }"
         [ "$llc" -gt 0 ] && printf -- '- LLC %s; in-cache below %s per array\n' "$(ms_human_bytes "$llc")" "$(ms_human_bytes $((4 * llc)))"
         if [ -n "$peak" ]; then printf -- '- theoretical peak %s MB/s (%s)\n' "$peak" "$peaknote"; else printf -- '- theoretical peak unavailable: %s\n' "$peaknote"; fi
         [ -n "$warns" ] && printf -- '- environment warnings: %s\n' "$warns"
         echo
     else
         printf 'memsuite report: %s\n  %s\n' "$d" "$info"
+        [ -n "$invalid" ] && printf '  %s\n' "${invalid//$'\n'/$'\n'  }"
         [ "$llc" -gt 0 ] && printf '  LLC %s; in-cache below %s per array\n' "$(ms_human_bytes "$llc")" "$(ms_human_bytes $((4 * llc)))"
         if [ -n "$peak" ]; then printf '  theoretical peak %s MB/s (%s)\n' "$peak" "$peaknote"; else printf '  theoretical peak unavailable: %s\n' "$peaknote"; fi
         [ -n "$warns" ] && printf '  environment warnings: %s\n' "$warns"

@@ -114,6 +114,34 @@ ms_unknown_option() {
     ms_usage_error "unknown option '$1'; see 'memsuite help $MS_CMD'"
 }
 
+# ms_printable: stdin to stdout with every control character (C0 but
+# newline, DEL, and C1 as UTF-8 \xc2\x80-\x9f) shown in caret notation
+# (ESC as ^[, DEL as ^?, C1 as M-^X): text from files other people write
+# (node reports, result documents, file names) cannot drive the terminal.
+MS_PRINTABLE_SED=""
+ms_printable() {
+    if [ -z "$MS_PRINTABLE_SED" ]; then
+        # Caret letters for codes 0..31; sed needs [ \ ^ escaped.
+        local letters='@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_' i l
+        for ((i = 0; i < 32; i++)); do
+            l="${letters:i:1}"
+            case "$l" in [][\\^]) l="\\$l" ;; esac
+            [ "$i" -ne 10 ] && MS_PRINTABLE_SED+="s/\\x$(printf '%02x' "$i")/^$l/g;"
+            MS_PRINTABLE_SED+="s/\\xc2\\x$(printf '%02x' $((i + 128)))/M-^$l/g;"
+        done
+        MS_PRINTABLE_SED+='s/\x7f/^?/g'
+    fi
+    LC_ALL=C sed -e "$MS_PRINTABLE_SED"
+}
+
+# ms_stdout LINE...: print the lines on stdout; a failed write (stdout on
+# a full disk, /dev/full, a closed pipe) dies with exit 3, so that it
+# never reads as a verdict (check's exit 1 is FAIL).
+ms_stdout() {
+    printf '%s\n' "$@" 2>/dev/null ||
+        ms_die "$MS_EX_ENV" "cannot write to standard output (disk full, /dev/full or a closed pipe?); the result is lost"
+}
+
 # Human form of a byte count: 1.5 GiB, 512.0 KiB, 17 B.
 ms_human_bytes() {
     awk -v b="$1" 'BEGIN {

@@ -16,6 +16,11 @@ ms_compare_env() {
         printf 'env.json\t%s\t%s\n' "$([ -f "$a" ] && echo present || echo missing)" "$([ -f "$b" ] && echo present || echo missing)"
         return 0
     fi
+    local f
+    for f in "$a" "$b"; do
+        jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"' "$f" >/dev/null 2>&1 ||
+            ms_usage_error "$f is not a valid env.json (empty, truncated or not a memsuite/env/1 object); the environments cannot be compared: restore it or rerun 'memsuite env --json > $f'"
+    done
     jq -r -n --slurpfile A "$a" --slurpfile B "$b" '
         def facts($d): $d[0].facts // [] | map({ key: .key, value: (if .verdict == "unavailable" then "unavailable" else .value end) }) | from_entries;
         facts($A) as $fa | facts($B) as $fb
@@ -40,6 +45,16 @@ ms_compare_dirs() {
     local a="$1" b="$2" all="$3" md="$4" k va vb n=0
     ms_rundir_check "$a"
     ms_rundir_check "$b"
+    # Check both env.json files before printing anything (exit 2 when one
+    # is corrupt: "Environment differences: none" would be a lie).
+    ms_compare_env "$a" "$b" >/dev/null
+    local auda audb invalid
+    auda=$(ms_mktemp)
+    audb=$(ms_mktemp)
+    ms_rundir_audit "$a" >"$auda"
+    ms_rundir_audit "$b" >"$audb"
+    invalid=$({ awk -F '\t' -v d="$a" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$auda"
+                awk -F '\t' -v d="$b" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audb"; })
     local csva csvb
     csva=$(ms_mktemp)
     csvb=$(ms_mktemp)
@@ -49,9 +64,13 @@ ms_compare_dirs() {
     ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
     hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
     if [ "$md" = 1 ]; then
-        printf '# memsuite compare\n\n- A: `%s` (%s)\n- B: `%s` (%s)\n\n## Environment differences\n\n' "$a" "$ha" "$b" "$hb"
+        printf '# memsuite compare\n\n- A: `%s` (%s)\n- B: `%s` (%s)\n' "$a" "$ha" "$b" "$hb"
+        [ -n "$invalid" ] && printf -- '- %s\n' "${invalid//$'\n'/$'\n'- }"
+        printf '\n## Environment differences\n\n'
     else
-        printf 'memsuite compare\n  A: %s (%s)\n  B: %s (%s)\n\nEnvironment differences (A -> B):\n' "$a" "$ha" "$b" "$hb"
+        printf 'memsuite compare\n  A: %s (%s)\n  B: %s (%s)\n' "$a" "$ha" "$b" "$hb"
+        [ -n "$invalid" ] && printf '  %s\n' "${invalid//$'\n'/$'\n'  }"
+        printf '\nEnvironment differences (A -> B):\n'
     fi
     while IFS=$'\t' read -r k va vb; do
         n=$((n + 1))
@@ -110,4 +129,8 @@ ms_compare_dirs() {
             if (na) printf "; %d row(s) unavailable (NA)", na
             printf "\n"
         }' "$csva" "$csvb"
+    if [ -n "$invalid" ]; then
+        ms_error "$(grep -c . <<<"$invalid") invalid cell file(s) (listed at the top); their rows are left out"
+        return 1
+    fi
 }

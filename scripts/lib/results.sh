@@ -65,30 +65,59 @@ def primary_of($prefs):
 MS_RES_PREFS=$(printf '"%s",' "${MS_PRIMARY_METRICS[@]}")
 MS_RES_PREFS="[${MS_RES_PREFS%,}]"
 
-# ms_res_state FILE: "complete", "incomplete", or why FILE is not a
-# result document (one jq call).
+# A headline value at or above this is no measurement (1e15 MB/s is an
+# exabyte per second, 1e15 ns eleven days); one at or below 0 neither.
+MS_RES_VALUE_MAX=1e15
+
+# ms_res_state FILE (one jq call):
+#   complete        a result document that may stand for a measurement
+#   incomplete      a result document of a run that did not finish
+#   invalid: WHY    a result document whose figures cannot be trusted: it
+#                   failed its own validation ("validation": {"passed":
+#                   false}, on the document or a record), or a record's
+#                   headline value is not a number in (0, MS_RES_VALUE_MAX)
+#                   (a string, 0, -5, 1e308; null means "unavailable" and
+#                   is fine)
+#   anything else   why FILE is not a result document at all
 ms_res_state() {
     local f="$1" s
-    if [ ! -r "$f" ]; then echo "cannot read $f"; return 0; fi
-    s=$(jq -r --arg want "$MS_RESULT_SCHEMA" '
+    if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read $f"; return 0; fi
+    s=$(jq -r -s --arg want "$MS_RESULT_SCHEMA" --argjson prefs "$MS_RES_PREFS" \
+        --argjson max "$MS_RES_VALUE_MAX" "$MS_JQ_LIB"'
+        def failed: (type == "object") and (.passed != true);
+        def badvalue: . != null and ((type != "number") or . <= 0 or . >= $max);
+        if length != 1 then "holds \(length) JSON documents, expected one"
+        else .[0] |
         if type != "object" then "is not a JSON object"
         elif .schema != $want then "has schema \(.schema // "none" | tostring), expected \($want)"
         elif (.records | type) != "array" then "has no records array"
-        elif .complete == true then "complete"
-        else "incomplete" end' "$f" 2>/dev/null) || s=""
+        elif .complete != true then "incomplete"
+        elif (.validation | failed) then "invalid: it failed its own validation (validation.passed is \(.validation.passed | tojson))"
+        else
+            (try (first(.records[] | select(.validation | failed))
+                  | "invalid: record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))")
+             catch "invalid: a record is not an object") //
+            (try (first(.records[] | (.name // "?" | tostring) as $rn | metrics_of as $m
+                        | ($m | primary_of($prefs)) as $p | select($p != "")
+                        | $m[$p].value | select(badvalue)
+                        | "invalid: \($rn).\($p) is \(tojson | .[0:40]), not a measured value (a number above 0 and below \($max))"))
+             catch "invalid: malformed records (\(. | tostring | .[0:80]))") //
+            "complete"
+        end end' "$f" 2>/dev/null) || s=""
     case "$s" in
-        complete|incomplete) echo "$s" ;;
-        "") echo "$f is not valid JSON" ;;
+        complete|incomplete|invalid:*) echo "$s" ;;
+        "") echo "$f is not valid JSON (empty, truncated, or nested too deeply)" ;;
         *) echo "$f $s" ;;
     esac
 }
 
-# ms_res_check FILE: 0 when FILE is a result document; else prints why.
+# ms_res_check FILE: 0 when FILE is a result document (complete or not,
+# trusted or not); else prints why.
 ms_res_check() {
     local s
     s=$(ms_res_state "$1")
     case "$s" in
-        complete|incomplete) return 0 ;;
+        complete|incomplete|invalid:*) return 0 ;;
         *) printf '%s\n' "$s"; return 1 ;;
     esac
 }
@@ -96,23 +125,20 @@ ms_res_check() {
 ms_res_complete() { [ "$(ms_res_state "$1")" = complete ]; }
 
 # ms_res_problem FILE: 0 when FILE (a result document, see ms_res_check)
-# may stand for a measurement: complete, and every validation it carries
-# (the document's "validation", a record's "validation") says passed:
-# true.  Else prints why (one line) and returns 1.  A tool that does not
-# validate leaves "validation" out or null.
+# may stand for a measurement (state complete); else prints why (one
+# line) and returns 1.
 ms_res_problem() {
-    local why
-    why=$(jq -r '
-        def failed: (type == "object") and (.passed != true);
-        if .complete != true then "the result is incomplete (an interrupted or failed run)"
-        elif (.validation | failed) then "the result failed its own validation (validation.passed is \(.validation.passed | tojson)): its figures are not to be trusted"
-        else (first(.records[]? | select(type == "object" and (.validation | failed)))
-              | "record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))") // "" end' "$1" 2>/dev/null) ||
-        why="$1 is not valid JSON"
-    [ -z "$why" ] && return 0
-    printf '%s\n' "$why"
+    local s
+    s=$(ms_res_state "$1")
+    case "$s" in
+        complete) return 0 ;;
+        incomplete) echo "the result is incomplete (an interrupted or failed run)" ;;
+        invalid:*) echo "the result is not to be trusted: ${s#invalid: }" ;;
+        *) printf '%s\n' "$s" ;;
+    esac
     return 1
 }
+
 ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
 
 # ms_res_flatten FILE: one TSV line per metric:

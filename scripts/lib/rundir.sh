@@ -74,6 +74,30 @@ ms_rundir_cell_done() {   # DIR ID
     [ -f "$f" ] && [ "$(ms_res_state "$f")" = complete ]
 }
 
+# ms_rundir_audit DIR: one line per planned cell, "id<TAB>state<TAB>why":
+#   valid     cells/ID.json is a complete, trusted result (ms_res_state)
+#   invalid   cells/ID.json exists but is empty, truncated, not JSON, of
+#             another schema, failed its validation or holds a value that
+#             is no measurement: why says which
+#   missing   no cells/ID.json (the cell did not run or failed)
+ms_rundir_audit() {
+    local d="$1" id _ f s
+    while IFS=$'\t' read -r id _; do
+        f="$d/cells/$id.json"
+        if [ ! -e "$f" ]; then
+            printf '%s\tmissing\t\n' "$id"
+            continue
+        fi
+        s=$(ms_res_state "$f")
+        case "$s" in
+            complete) printf '%s\tvalid\t\n' "$id" ;;
+            incomplete) printf '%s\tinvalid\tthe result says it is incomplete\n' "$id" ;;
+            invalid:*) printf '%s\tinvalid\t%s\n' "$id" "${s#invalid: }" ;;
+            *) printf '%s\tinvalid\t%s\n' "$id" "${s#"$f" }" ;;
+        esac
+    done < <(ms_rundir_cells "$d")
+}
+
 # Rebuild summary.csv from the plan and every finished cell; with OUT,
 # write there instead (report and compare read the cells afresh, and may
 # not be able to write to DIR).

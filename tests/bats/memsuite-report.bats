@@ -41,7 +41,7 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_line --regexp '^ +32\.0 MiB +1 +10000\.0 +9900\.0 +11000\.0 +11100\.0 +in-cache$'
     assert_line --regexp '^ +128\.0 MiB +2 +18660\.7 +18474\.1 +20526\.8 +20713\.4 *$'
     assert_line --regexp '^  warn +in-cache +stream 32\.0 MiB per array < 4 x LLC \(128\.0 MiB\)'
-    assert_line --regexp '^  host .*, 4/4 cells, complete, bind spread$'
+    assert_line --regexp '^  host .*, 4/4 cells valid, complete, bind spread$'
 }
 
 @test "health: kernel order and scaling pass with their numbers" {
@@ -141,6 +141,6 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     use_run failed
     run "$MS" report failed
     assert_success
-    assert_line --regexp '^  host .*, 2/4 cells, INCOMPLETE \(failed cells\), bind spread$'
+    assert_line --regexp '^  host .*, 2/4 cells valid, 2 not run, INCOMPLETE \(failed cells\), bind spread$'
     refute_line --regexp '^ +128\.0 MiB +2 '
 }
