@@ -68,19 +68,6 @@ ms_host_name_ok() {
     [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ "${#1}" -le "$MS_HOST_NAME_MAX" ]
 }
 
-# ms_shown TEXT: TEXT for a message: at most 40 characters, shell-escaped
-# ($'..' form) when it holds anything but plain printable ASCII, so that
-# neither control characters nor a whole line of a file reach the terminal.
-ms_shown() {
-    local t="${1:0:40}" more=""
-    [ "${#1}" -gt 40 ] && more="..."
-    if [[ "$t" =~ ^[A-Za-z0-9._,:=/@%+\ -]*$ ]]; then
-        printf "'%s'%s\n" "$t" "$more"
-    else
-        printf '%q%s\n' "$t" "$more"
-    fi
-}
-
 # ms_hostlist_check SOURCE: reads names (one per line) on stdin, prints
 # them; the first name that is not a plain host name stops it with a
 # message naming SOURCE and the entry (escaped, cut short), status 1.

@@ -134,6 +134,19 @@ ms_printable() {
     LC_ALL=C sed -e "$MS_PRINTABLE_SED"
 }
 
+# ms_shown TEXT: TEXT for a message: at most 40 characters, shell-escaped
+# ($'..' form) when it holds anything but plain printable ASCII, so that
+# neither control characters nor a whole line of a file reach the terminal.
+ms_shown() {
+    local t="${1:0:40}" more=""
+    [ "${#1}" -gt 40 ] && more="..."
+    if [[ "$t" =~ ^[A-Za-z0-9._,:=/@%+\ -]*$ ]]; then
+        printf "'%s'%s\n" "$t" "$more"
+    else
+        printf '%q%s\n' "$t" "$more"
+    fi
+}
+
 # ms_stdout LINE...: print the lines on stdout; a failed write (stdout on
 # a full disk, /dev/full, a closed pipe) dies with exit 3, so that it
 # never reads as a verdict (check's exit 1 is FAIL).

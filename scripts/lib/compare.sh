@@ -16,11 +16,6 @@ ms_compare_env() {
         printf 'env.json\t%s\t%s\n' "$([ -f "$a" ] && echo present || echo missing)" "$([ -f "$b" ] && echo present || echo missing)"
         return 0
     fi
-    local f
-    for f in "$a" "$b"; do
-        jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"' "$f" >/dev/null 2>&1 ||
-            ms_usage_error "$f is not a valid env.json (empty, truncated or not a memsuite/env/1 object); the environments cannot be compared: restore it or rerun 'memsuite env --json > $f'"
-    done
     jq -r -n --slurpfile A "$a" --slurpfile B "$b" '
         def facts($d): $d[0].facts // [] | map({ key: .key, value: (if .verdict == "unavailable" then "unavailable" else .value end) }) | from_entries;
         facts($A) as $fa | facts($B) as $fb
@@ -43,11 +38,10 @@ ms_compare_config() {
 # ms_compare_dirs A B ALL(0|1) MARKDOWN(0|1)
 ms_compare_dirs() {
     local a="$1" b="$2" all="$3" md="$4" k va vb n=0
+    # ms_rundir_check refuses a corrupt run.json, plan.tsv or env.json
+    # (exit 2): "Environment differences: none" from a broken file would lie.
     ms_rundir_check "$a"
     ms_rundir_check "$b"
-    # Check both env.json files before printing anything (exit 2 when one
-    # is corrupt: "Environment differences: none" would be a lie).
-    ms_compare_env "$a" "$b" >/dev/null
     local auda audb invalid
     auda=$(ms_mktemp)
     audb=$(ms_mktemp)

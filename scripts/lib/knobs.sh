@@ -85,7 +85,10 @@ ms_knob_set() {
         fi
         how="cpupower set '$v' for ${k#governor.}"
     fi
-    got=$(ms_knob_get "$k") || true
+    if ! got=$(ms_knob_get "$k"); then
+        echo "$how but it cannot be read back: $got"
+        return 1
+    fi
     if [ "$got" != "$v" ]; then
         echo "$how but $p reads back '$got'"
         return 1

@@ -42,12 +42,29 @@ ms_rundir_check() {
         ms_usage_error "$d is not a memsuite results directory (no run.json)"
     [ -r "$d/run.json" ] ||
         ms_die "$MS_EX_ENV" "cannot read $d/run.json (permission denied); run as its owner or make it readable"
-    schema=$(jq -r '.schema // "none"' "$d/run.json" 2>/dev/null) ||
-        ms_usage_error "$d/run.json is not valid JSON"
+    schema=$(jq -r -s 'if length != 1 or (.[0] | type) != "object" then "" else .[0].schema // "none" | tostring end' \
+        "$d/run.json" 2>/dev/null) || schema=""
+    [ -n "$schema" ] ||
+        ms_usage_error "$d/run.json is not valid JSON (empty, truncated or not one object); the directory is damaged"
     if [ "$schema" != "$MS_RUN_SCHEMA" ]; then
-        ms_usage_error "$d was written by another memsuite version (schema '$schema', this one reads '$MS_RUN_SCHEMA'); use that version or rerun"
+        ms_usage_error "$d was written by another memsuite version (schema $(ms_shown "$schema"), this one reads '$MS_RUN_SCHEMA'); use that version or rerun"
     fi
+    # The fields the report and resume do arithmetic or lookups with.
+    local why
+    why=$(jq -r '
+        if (.config // {} | type) != "object" then "\"config\" is not an object"
+        elif (.config.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "config.llc_bytes is not a byte count"
+        else "" end' "$d/run.json")
+    [ -z "$why" ] || ms_usage_error "$d/run.json: $why; the directory is damaged"
     [ -f "$d/plan.tsv" ] || ms_usage_error "$d has no plan.tsv; it cannot be resumed or reported"
+    why=$(awk -F '\t' '/^#/ { next }
+        NF != 6 || $1 !~ /^[A-Za-z0-9._:-]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ {
+            printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }' "$d/plan.tsv")
+    [ -z "$why" ] || ms_usage_error "$d/plan.tsv: $why; the directory is damaged"
+    if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"' \
+        "$d/env.json" >/dev/null 2>&1; then
+        ms_usage_error "$d/env.json is not a valid env.json (empty, truncated or not a memsuite/env/1 object); restore it or rerun 'memsuite env --json > $d/env.json'"
+    fi
 }
 
 # ms_run_json_update DIR FILTER [jq args]: rewrite run.json atomically.
