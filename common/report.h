@@ -1,5 +1,5 @@
 /* report: one result model, rendered as JSON, CSV or a generic text
- * table; atomic result files.
+ * table (result files are written through outfile.h).
  *
  * Tools fill an mb_result_t (borrowing their data; nothing is copied) and
  * call mb_report_render().  STREAM/mbw compatible text is the tools' own
@@ -111,21 +111,5 @@ int mb_report_render(const mb_result_t *r, mb_format_t fmt, FILE *f);
  *                task_clock_ns} or null + "software_unavailable";
  *   "rusage":   {minflt, majflt, maxrss_kib}. */
 void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key);
-
-/* Atomic output.  path NULL or "-" means stdout.  open() creates
- * "<path>.tmp.<pid>" in the target directory at once, so an unwritable
- * path is reported before any measurement.  commit() flushes, fsyncs and
- * renames; abort() removes the temp file.  0 or -errno with msg. */
-typedef struct {
-    FILE *f;
-    bool is_stdout;
-    bool direct;        /* an existing device, FIFO or /dev/stdout: written in
-                         * place, since a rename would replace the node itself */
-    char path[4096];
-    char tmp[4160];
-} mb_out_t;
-int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen);
-int mb_out_commit(mb_out_t *o, char *msg, size_t msglen);
-void mb_out_abort(mb_out_t *o);
 
 #endif

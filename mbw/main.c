@@ -17,6 +17,7 @@
 #include "log.h"
 #include "measure.h"
 #include "numa.h"
+#include "outfile.h"
 #include "render.h"
 #include "report.h"
 #include "session.h"

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "log.h"
 #include "mencal.h"
+#include "outfile.h"
 #include "sysinfo.h"
 
 #define MAX_TUNABLES 32

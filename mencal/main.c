@@ -15,6 +15,7 @@
 #include "buildinfo.h"
 #include "log.h"
 #include "mencal.h"
+#include "outfile.h"
 #include "sysinfo.h"
 
 /* The one mutable global: set by SIGINT/SIGTERM, polled by scenarios. */

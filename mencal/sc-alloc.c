@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "log.h"
 #include "mencal.h"
+#include "outfile.h"
 #include "sysinfo.h"
 
 enum { S_WALL, S_OPS, S_CPU, S_USER, S_SYS, S_MINFLT, S_MAJFLT, S_RSS, S_WAIT4_RSS, S_RSS_END,

@@ -24,6 +24,7 @@
 #include "numa.h"
 #include "options.h"
 #include "outcome.h"
+#include "outfile.h"
 #include "plan.h"
 #include "report.h"
 #include "result.h"

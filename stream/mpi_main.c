@@ -31,6 +31,7 @@
 #include "mpi_text.h"
 #include "mpi_world.h"
 #include "numa.h"
+#include "outfile.h"
 #include "outcome.h"
 #include "plan.h"
 #include "report.h"

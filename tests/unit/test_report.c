@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "buildinfo.h"
+#include "outfile.h"
 #include "report.h"
 
 /* ---- the fixture ---------------------------------------------------- */
@@ -452,21 +453,6 @@ static void test_model(void)
     }
 }
 
-/* A device is written in place, never renamed over (as root a rename
- * would replace /dev/null with a regular file). */
-static void test_out_device(void)
-{
-    mb_out_t o;
-    char msg[512];
-    struct stat st;
-    CHECK(mb_out_open(&o, "/dev/null", msg, sizeof msg) == 0 && o.direct,
-          "/dev/null opens for in-place writing");
-    if (o.f)
-        fputs("{}\n", o.f);
-    CHECK(mb_out_commit(&o, msg, sizeof msg) == 0, "/dev/null commit");
-    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "/dev/null is still a device");
-}
-
 /* One sample has no spread: stddev and cv must not read as a measured 0. */
 static void test_one_sample(void)
 {
@@ -490,78 +476,6 @@ static void test_one_sample(void)
     char *text = render(&r, MB_FMT_TEXT, &rc);
     CHECK(text && !strstr(text, "0.00%"), "n=1: text shows no 0.00%% CV");
     free(text);
-}
-
-/* ---- atomic output ---------------------------------------------------- */
-
-static bool exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-static void test_out(void)
-{
-    char msg[1024], path[256], tmp[300];
-    mb_out_t o;
-
-    snprintf(path, sizeof path, "%s/out.json", tmpdir);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    CHECK(mb_out_open(&o, path, msg, sizeof msg) == 0, "open %s", path);
-    CHECK(exists(tmp) && !exists(path), "open creates the temp file, not the target");
-    fputs("{\"a\":1}\n", o.f);
-    CHECK(mb_out_commit(&o, msg, sizeof msg) == 0, "commit");
-    CHECK(!exists(tmp) && exists(path), "commit renames temp to target");
-    char buf[64] = "";
-    FILE *f = fopen(path, "r");
-    if (f) {
-        buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
-        fclose(f);
-    }
-    CHECK_EQ_STR(buf, "{\"a\":1}\n", "committed content");
-
-    /* abort leaves the previous file untouched */
-    CHECK(mb_out_open(&o, path, msg, sizeof msg) == 0, "reopen");
-    fputs("partial", o.f);
-    mb_out_abort(&o);
-    CHECK(!exists(tmp), "abort removes the temp file");
-    f = fopen(path, "r");
-    if (f) {
-        buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
-        fclose(f);
-    }
-    CHECK_EQ_STR(buf, "{\"a\":1}\n", "abort keeps the previous result");
-    mb_out_abort(&o);   /* twice is harmless */
-
-    /* an unwritable place fails at open, naming the path, why and a hint */
-    snprintf(path, sizeof path, "%s/no/such/dir/r.json", tmpdir);
-    msg[0] = '\0';
-    int rc = mb_out_open(&o, path, msg, sizeof msg);
-    CHECK(rc == -ENOENT, "missing directory -> -ENOENT (got %d)", rc);
-    CHECK(strstr(msg, path) && strstr(msg, strerror(ENOENT)) && strstr(msg, "writable"),
-          "message names path, reason and hint: %s", msg);
-    CHECK(o.f == NULL, "no stream after failed open");
-
-    rc = mb_out_open(&o, tmpdir, msg, sizeof msg);
-    CHECK(rc == -EISDIR && strstr(msg, "is a directory"), "directory target -> -EISDIR: %s", msg);
-    CHECK(mb_out_open(&o, "", msg, sizeof msg) == -EINVAL, "empty path -> -EINVAL");
-
-    if (geteuid() != 0) {   /* root ignores directory permissions */
-        char ro[128];
-        snprintf(ro, sizeof ro, "%s/ro", tmpdir);
-        mkdir(ro, 0555);
-        snprintf(path, sizeof path, "%s/r.json", ro);
-        rc = mb_out_open(&o, path, msg, sizeof msg);
-        CHECK(rc == -EACCES, "read-only directory -> -EACCES (got %d)", rc);
-        rmdir(ro);
-    }
-
-    /* stdout */
-    CHECK(mb_out_open(&o, "-", msg, sizeof msg) == 0 && o.is_stdout && o.f == stdout, "'-' is stdout");
-    CHECK(mb_out_commit(&o, msg, sizeof msg) == 0, "stdout commit");
-    CHECK(mb_out_open(&o, NULL, msg, sizeof msg) == 0 && o.is_stdout, "NULL is stdout");
-    mb_out_abort(&o);
-    CHECK(mb_out_commit(&o, msg, sizeof msg) == -EBADF, "commit with nothing open -> -EBADF");
 }
 
 /* ---- documents for schema.bats --------------------------------------- */
@@ -708,8 +622,6 @@ int main(int argc, char **argv)
     test_csv();
     test_text();
     test_one_sample();
-    test_out_device();
-    test_out();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
