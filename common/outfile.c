@@ -26,6 +26,7 @@ static const char hint[] =
  * they are reused. */
 #define TMP_SLOTS 4
 static char tmp_name[TMP_SLOTS][4352];
+static pid_t tmp_owner[TMP_SLOTS];   /* a forked child inherits the slots: not its files */
 static volatile sig_atomic_t tmp_armed[TMP_SLOTS];
 
 /* The terminating signals a temporary must not outlive. */
@@ -40,8 +41,9 @@ static const int cleanup_signals[] = {
 static void on_fatal_signal(int sig)
 {
     int saved = errno;
+    pid_t self = getpid();
     for (int i = 0; i < TMP_SLOTS; i++)
-        if (tmp_armed[i])
+        if (tmp_armed[i] && tmp_owner[i] == self)
             unlink(tmp_name[i]);
     signal(sig, SIG_DFL);
     raise(sig);
@@ -69,6 +71,7 @@ static int arm(const char *name)
     for (int i = 0; i < TMP_SLOTS; i++)
         if (!tmp_armed[i]) {
             snprintf(tmp_name[i], sizeof tmp_name[i], "%s", name);
+            tmp_owner[i] = getpid();
             tmp_armed[i] = 1;
             install_handlers();
             return i;

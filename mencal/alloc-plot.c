@@ -1,7 +1,12 @@
 /* alloc-plot: --plot FILE.png, a gnuplot chart of the allocator
  * comparison: wall time and minor faults against block size, one line
- * per allocator (and thread count).  The PNG is written beside the target
- * and renamed into place, like every result file. */
+ * per allocator (and thread count).
+ *
+ * gnuplot never sees a path: its script (data inline, as datablocks) comes
+ * on stdin from an unnamed tmpfile(), the PNG goes to its stdout, which is
+ * the caller's output file (common/outfile.h: a temporary renamed into
+ * place, or a device written in place), and its messages go to another
+ * unnamed tmpfile().  Nothing is left behind on any exit. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -9,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,18 +36,8 @@ static bool find_gnuplot(char *path, size_t pathlen)
     return false;
 }
 
-static void remove_dir(const char *dir, const char *const *files, size_t n)
-{
-    char p[4200];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
-    }
-    rmdir(dir);
-}
-
-/* Data: one gnuplot index per (threads, allocator) with a completed cell:
- * block_bytes wall_s minflt.  Returns how many series were written. */
+/* Data: one datablock $dN per (threads, allocator) with a completed cell,
+ * rows "block_bytes wall_s minflt".  Returns how many were written. */
 static int write_data(const mc_alloc_run_t *r, FILE *f, char titles[][64], int max)
 {
     const mc_alloc_cfg_t *cfg = r->cfg;
@@ -53,26 +49,27 @@ static int write_data(const mc_alloc_run_t *r, FILE *f, char titles[][64], int m
                 const mc_cell_t *c = mc_alloc_cell(r, ti, bi, ai);
                 if (c->state != MC_CELL_OK || !isfinite(c->st_wall.median))
                     continue;
+                if (!rows++)
+                    fprintf(f, "$d%d << EOD\n", n);
                 fprintf(f, "%zu %.9g %.9g\n", c->block_bytes, c->st_wall.median,
                         c->st_minflt.median);
-                rows++;
             }
             if (!rows)
                 continue;
-            fputs("\n\n", f);
+            fputs("EOD\n", f);
             snprintf(titles[n++], 64, "%s, %d thr", mc_allocator_at((size_t)cfg->alloc[ai])->name,
                      cfg->threads_list[ti]);
         }
     return n;
 }
 
-static void write_script(FILE *f, const char *data, const char *png, char titles[][64], int n,
-                         const mc_alloc_cfg_t *cfg)
+/* The commands after the data; "set output" with no name is stdout. */
+static void write_script(FILE *f, char titles[][64], int n, const mc_alloc_cfg_t *cfg)
 {
     fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
                "  set terminal pngcairo size 1280,520\n} else {\n"
                "  set terminal png size 1280,520\n}\n");
-    fprintf(f, "set output \"%s\"\n", png);
+    fprintf(f, "set output\n");
     fprintf(f, "set multiplot layout 1,2 title \"mencal alloc (%s, %zu blocks per thread)\"\n",
             cfg->nofree ? "--nofree" : "free", cfg->blocks_per_thread);
     fprintf(f, "set logscale x 2\nset xlabel \"block size\"\nset format y \"%%g\"\n"
@@ -88,63 +85,58 @@ static void write_script(FILE *f, const char *data, const char *png, char titles
                          : "set ylabel \"wall time (s)\"\nset logscale y\n");
         fprintf(f, "plot ");
         for (int i = 0; i < n; i++)
-            fprintf(f, "%s\"%s\" index %d using 1:%d with linespoints title \"%s\"",
-                    i ? ", \\\n     " : "", data, i, panel ? 3 : 2, titles[i]);
+            fprintf(f, "%s$d%d using 1:%d with linespoints title \"%s\"",
+                    i ? ", \\\n     " : "", i, panel ? 3 : 2, titles[i]);
         fputc('\n', f);
     }
     fprintf(f, "unset multiplot\n");
 }
 
-int mc_alloc_plot(const mc_alloc_run_t *r, const char *png, char *why, size_t whylen)
+/* gnuplot's first message line, or "no message". */
+static void first_line(FILE *log, char *buf, size_t len)
+{
+    snprintf(buf, len, "no message");
+    if (log && fseek(log, 0, SEEK_SET) == 0 && fgets(buf, (int)len, log))
+        buf[strcspn(buf, "\n")] = '\0';
+}
+
+int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen)
 {
     char gp[4096];
     if (!find_gnuplot(gp, sizeof gp)) {
         snprintf(why, whylen, "gnuplot not found on PATH; install gnuplot-nox");
         return -ENOENT;
     }
-    if (strpbrk(png, "\"\\\n")) {
-        snprintf(why, whylen, "the file name holds a quote, backslash or newline; choose "
-                 "another name");
-        return -EINVAL;
+    int out = mb_out_fd(png);
+    if (out < 0) {
+        snprintf(why, whylen, "internal: the plot file is not open");
+        return -EBADF;
     }
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mencal-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        snprintf(why, whylen, "cannot create a temporary directory %s: %s", dir, strerror(errno));
-        return -errno;
-    }
-    static const char *const files[] = { "data", "script.gp", "gnuplot.log" };
-    char data[4200], script[4200], log[4200], tmp_png[4200];
-    snprintf(data, sizeof data, "%s/data", dir);
-    snprintf(script, sizeof script, "%s/script.gp", dir);
-    snprintf(log, sizeof log, "%s/gnuplot.log", dir);
-    snprintf(tmp_png, sizeof tmp_png, "%s.tmp.%d", png, (int)getpid());
     char titles[MC_ALLOC_MAX_LIST * MC_ALLOC_MAX_ALLOCATORS][64];
-    int rc = 0, n = 0;
-    FILE *fd = fopen(data, "w"), *fs = fopen(script, "w");
-    if (!fd || !fs) {
-        snprintf(why, whylen, "cannot write in %s: %s", dir, strerror(errno));
+    FILE *script = tmpfile(), *log = tmpfile();
+    int rc = 0;
+    if (!script || !log) {
+        snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
+                 "directory", strerror(errno));
         rc = -errno;
     } else {
-        n = write_data(r, fd, titles, (int)(sizeof titles / sizeof titles[0]));
-        write_script(fs, data, tmp_png, titles, n, r->cfg);
-    }
-    if (fd && fclose(fd) != 0 && !rc)
-        rc = -EIO;
-    if (fs && fclose(fs) != 0 && !rc)
-        rc = -EIO;
-    if (!rc && n == 0) {
-        snprintf(why, whylen, "no allocator completed a cell: nothing to plot");
-        rc = -ENODATA;
+        int n = write_data(r, script, titles, (int)(sizeof titles / sizeof titles[0]));
+        write_script(script, titles, n, r->cfg);
+        if (fflush(script) != 0 || ferror(script) || fseek(script, 0, SEEK_SET) != 0) {
+            snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
+            rc = -EIO;
+        } else if (n == 0) {
+            snprintf(why, whylen, "no allocator completed a cell: nothing to plot");
+            rc = -ENODATA;
+        }
     }
     if (!rc) {
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        posix_spawn_file_actions_adddup2(&fa, 1, 2);
-        char *argv[] = { gp, script, NULL };
+        posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
+        posix_spawn_file_actions_adddup2(&fa, out, 1);
+        posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
+        char *argv[] = { gp, NULL };
         pid_t pid;
         int e = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
@@ -153,23 +145,24 @@ int mc_alloc_plot(const mc_alloc_run_t *r, const char *png, char *why, size_t wh
             snprintf(why, whylen, "cannot run %s: %s", gp, strerror(e));
             rc = -e;
         } else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-                   WEXITSTATUS(status) != 0 || access(tmp_png, F_OK) != 0) {
-            char first[256] = "no message";
-            FILE *l = fopen(log, "r");
-            if (l) {
-                if (fgets(first, sizeof first, l))
-                    first[strcspn(first, "\n")] = '\0';
-                fclose(l);
-            }
+                   WEXITSTATUS(status) != 0) {
+            char first[256];
+            first_line(log, first, sizeof first);
             snprintf(why, whylen, "gnuplot failed: %s", first);
             rc = -EIO;
-        } else if (rename(tmp_png, png) != 0) {
-            snprintf(why, whylen, "cannot rename %s to %s: %s", tmp_png, png, strerror(errno));
-            rc = -errno;
+        } else {
+            struct stat st;
+            if (fstat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+                char first[256];
+                first_line(log, first, sizeof first);
+                snprintf(why, whylen, "gnuplot wrote no image: %s", first);
+                rc = -EIO;
+            }
         }
     }
-    if (rc)
-        unlink(tmp_png);
-    remove_dir(dir, files, sizeof files / sizeof files[0]);
+    if (script)
+        fclose(script);
+    if (log)
+        fclose(log);
     return rc;
 }

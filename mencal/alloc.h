@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "outfile.h"
 #include "report.h"
 
 #define MC_ALLOC_CHILD_ARG "__mencal-alloc-child"  /* argv[1] of a child */
@@ -266,9 +267,11 @@ int mc_alloc_render_text(const mc_alloc_run_t *r, FILE *f);
 /* JSON / CSV through the common result model: one record per cell. */
 int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int argc, char **argv,
                           mb_format_t fmt, FILE *f);
-/* gnuplot chart of time and minor faults against block size.  0, or -errno
- * with why (gnuplot missing: -ENOENT). */
-int mc_alloc_plot(const mc_alloc_run_t *r, const char *png, char *why, size_t whylen);
+/* gnuplot chart of time and minor faults against block size, written by
+ * gnuplot straight into png (opened by the caller with mb_out_open_as();
+ * the caller commits or aborts it).  0, or -errno with why (gnuplot
+ * missing: -ENOENT). */
+int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen);
 
 /* sc-alloc.c: the whole `mencal run alloc [options]` command line: argv
  * is mencal's own (argv[1] "run", argv[2] "alloc"), recorded as the

@@ -390,8 +390,15 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
     if (env.percpu_pitfall && runs_jemalloc(&cfg))
         mb_warn("alloc: %s", env.pitfall);
 
-    mb_out_t out;
+    /* Both output files are opened now: an unwritable path fails before
+     * anything is measured. */
+    mb_out_t out, plot = { 0 };
     if (mb_out_open(&out, cfg.output, msg, sizeof msg) != 0) {
+        mb_error("run alloc: %s", msg);
+        return 3;
+    }
+    if (cfg.plot && mb_out_open_as(&plot, cfg.plot, "--plot file", msg, sizeof msg) != 0) {
+        mb_out_abort(&out);
         mb_error("run alloc: %s", msg);
         return 3;
     }
@@ -399,6 +406,7 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
     if (!x || exec_init(x, &cfg, &env) != 0) {
         free(x);
         mb_out_abort(&out);
+        mb_out_abort(&plot);
         mb_error("run alloc: out of memory for %d x %d x %d cells", cfg.nthreads, cfg.nblocks,
                  cfg.nalloc);
         return 3;
@@ -407,7 +415,9 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
 
     if (cfg.plot) {
         char why[512];
-        if (mc_alloc_plot(&x->run, cfg.plot, why, sizeof why) != 0) {
+        if (mc_alloc_plot(&x->run, &plot, why, sizeof why) != 0 ||
+            mb_out_commit(&plot, why, sizeof why) != 0) {
+            mb_out_abort(&plot);
             mb_warn("alloc: --plot %s: chart not drawn: %s", cfg.plot, why);
             run_note(&x->run, "--plot %s: chart not drawn: %s", cfg.plot, why);
         }

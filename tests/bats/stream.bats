@@ -608,13 +608,14 @@ mask_numbers() {
     assert_line "Each kernel will be executed 3 times."
 }
 
-# Sends signal $1 to a long run writing -O once its temporary file exists.
+# Sends signal $1 to a long run writing -O once it has opened its output
+# (an unnamed O_TMPFILE in the sandbox: see common/outfile.h).
 interrupt_run() {
     local sig=$1 out="$SANDBOX/int.json" pid i
     "$ST" "${SMALL[@]}" -n 1000000 --format json -O "$out" 2>"$SANDBOX/int.err" &
     pid=$!
     for i in $(seq 100); do
-        compgen -G "$out.tmp.*" >/dev/null && break
+        ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$SANDBOX" && break
         sleep 0.1
     done
     sleep 0.3
