@@ -337,8 +337,9 @@ int main(int argc, char **argv)
     st_mpi_allreduce_u64(&c.w, &hi, MPI_MAX, "agreeing on the array size");
     if (lo != hi) {
         if (c.w.rank == 0)
-            mb_error("--array-size auto: the hosts' caches differ, so auto gives %llu to %llu "
-                     "elements; give an explicit --array-size", lo, hi);
+            mb_error("--array-size %s: the hosts' caches differ, so sizing to 4x the LLC gives "
+                     "%llu to %llu elements; give an explicit --array-size",
+                     c.plan.size_source == ST_SIZE_AUTO ? "auto" : "not given", lo, hi);
         return finish(&c, 2);
     }
 
