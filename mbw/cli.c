@@ -191,8 +191,9 @@ static const mb_opt_t mbw_long_opts[] = {
       .help = "diagnostic: after each method compare destination with source "
               "(checksum); exit 1 on a mismatch" },
     { .long_name = "strict", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, strict),
-      .help = "unknown options and stray arguments are errors; exit 2 usage, "
-              "3 resource, 4 feature not built (default: 1 for every error, as mbw)" },
+      .help = "unknown options and stray arguments are errors, arrays under 4x the "
+              "last-level cache are refused; exit 2 usage, 3 resource, 4 feature not built "
+              "(default: 1 for every error, as mbw; small arrays warn on stderr)" },
     { .long_name = "help", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, help),
       .help = "this text, exit 0 (-h prints it and exits 1, as mbw)" },
     { .long_name = "version", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, version),
@@ -234,7 +235,8 @@ void mbw_cli_usage(FILE *f)
     fprintf(f, "\nmemsuite extensions (long options only; short options keep mbw's meaning):\n%s",
             body ? body : "");
     fprintf(f, "\nExit status: 0 ok; 1 any error (mbw compatible); with --strict "
-               "2 usage, 3 resource, 4 feature not built; 130 interrupted.\n");
+               "2 usage (or arrays under 4x the LLC), 3 resource, 4 feature not built; "
+               "130 interrupted.\n");
     free(text);
 }
 

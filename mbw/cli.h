@@ -11,8 +11,9 @@
  *   - -h prints the usage text on stdout and exits 1;
  *   - an unknown short option gets getopt's message on stderr and the run
  *     continues (exit 0 if nothing else is wrong).
- * With --strict: unknown options and stray arguments are errors, and exit
- * codes follow memsuite's convention (2 usage, 3 resource, 4 not built).
+ * With --strict: unknown options and stray arguments are errors, arrays
+ * under 4x the LLC are refused (mb_size_rule), and exit codes follow
+ * memsuite's convention (2 usage, 3 resource, 4 not built).
  * Unknown or malformed long options are always errors. */
 #ifndef MBW_CLI_H
 #define MBW_CLI_H
@@ -60,7 +61,7 @@ typedef struct {
     const char *counter_list;       /* its LIST, or "default" */
     char counter_list_buf[512];     /* storage for counter_list */
     bool verify;                    /* --verify: compare dst with src per method */
-    bool strict;                    /* --strict: memsuite exit codes */
+    bool strict;                    /* --strict: memsuite exit codes, 4x LLC enforced */
     bool help, version;             /* --help, --version */
 } mbw_cfg_t;
 
