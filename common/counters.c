@@ -383,6 +383,24 @@ const char *mb_counters_papi_version(char *buf, size_t buflen)
 
 /* ---- the public sequence ------------------------------------------------ */
 
+/* NULL: no names; "" and "default": MB_COUNTERS_DEFAULT. */
+static int resolve_list(const char *list, char names[MB_COUNTERS_MAX][NAME_MAX_LEN],
+                        int *count, char *msg, size_t msglen)
+{
+    *count = 0;
+    if (!list)
+        return 0;
+    const char *l = (!*list || strcmp(list, "default") == 0) ? MB_COUNTERS_DEFAULT : list;
+    return parse_list(l, names, count, msg, msglen);
+}
+
+int mb_counters_check_list(const char *list, char *msg, size_t msglen)
+{
+    char names[MB_COUNTERS_MAX][NAME_MAX_LEN];
+    int n;
+    return resolve_list(list, names, &n, msg, msglen);
+}
+
 int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msglen)
 {
     char names[MB_COUNTERS_MAX][NAME_MAX_LEN];
@@ -391,12 +409,10 @@ int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msgle
     c->papi_set = -1;                       /* PAPI_NULL */
     for (int i = 0; i < 4; i++)
         c->sw_fd[i] = -1;
-    if (list) {
-        const char *l = (!*list || strcmp(list, "default") == 0) ? MB_COUNTERS_DEFAULT : list;
-        int rc = parse_list(l, names, &n, msg, msglen);
-        if (rc < 0)
-            return rc;
-    }
+    int rc = resolve_list(list, names, &n, msg, msglen);
+    if (rc < 0)
+        return rc;
+    c->live = true;
     c->hw_requested = list != NULL;
     c->n = n;
     for (int i = 0; i < n; i++)
@@ -412,7 +428,7 @@ int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msgle
 void mb_counters_start(mb_counters_t *c)
 {
     struct rusage ru;
-    if (c->running)
+    if (!c->live || c->running)
         return;
     if (getrusage(RUSAGE_SELF, &ru) == 0) {
         c->ru_minflt0 = ru.ru_minflt;
@@ -426,7 +442,7 @@ void mb_counters_start(mb_counters_t *c)
 void mb_counters_stop(mb_counters_t *c)
 {
     struct rusage ru;
-    if (!c->running)
+    if (!c->live || !c->running)
         return;
     hw_stop(c);
     sw_enable(c, false);
@@ -441,8 +457,11 @@ void mb_counters_stop(mb_counters_t *c)
 
 void mb_counters_finish(mb_counters_t *c)
 {
+    if (!c->live)
+        return;
     if (c->running)
         mb_counters_stop(c);
     hw_finish(c);
     sw_close(c);
+    c->live = false;
 }

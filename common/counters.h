@@ -59,6 +59,9 @@ typedef struct {
     int sw_fd[4];
     long ru_minflt0, ru_majflt0;
     bool running;                  /* between start and stop */
+    bool live;                     /* init succeeded and finish not yet called;
+                                    * a zeroed struct is not live, so finish()
+                                    * on it releases nothing (no fd 0, no set 0) */
 } mb_counters_t;
 
 /* list: NULL for no hardware counters; "" or "default" for
@@ -69,9 +72,16 @@ typedef struct {
  * than MB_COUNTERS_MAX names, a name of 64+ characters, a repeated name,
  * or a character outside letters, digits and _ : . = + - / @. */
 int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msglen);
+/* The same check of `list` as mb_counters_init, without touching PAPI or
+ * perf: every tool calls it while parsing its options, so a malformed list
+ * is a usage error (exit 2) before anything runs.  NULL, "" and "default"
+ * are valid.  0 or -EINVAL with msg. */
+int mb_counters_check_list(const char *list, char *msg, size_t msglen);
+/* start/stop/finish do nothing on a set that is not live (never
+ * initialised, init failed, or already finished). */
 void mb_counters_start(mb_counters_t *c);
 void mb_counters_stop(mb_counters_t *c);
-void mb_counters_finish(mb_counters_t *c);   /* releases PAPI/perf fds */
+void mb_counters_finish(mb_counters_t *c);   /* releases PAPI/perf fds; idempotent */
 bool mb_counters_papi_built(void);
 const char *mb_counters_papi_version(char *buf, size_t buflen); /* "7.0.0.0" or "not built" */
 

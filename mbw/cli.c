@@ -158,6 +158,8 @@ static int mbw_counters_cb(void *cfgp, const char *arg, char *msg, size_t msglen
                  "event names", sizeof cfg->counter_list_buf - 1, MB_COUNTERS_MAX);
         return 1;
     }
+    if (mb_counters_check_list(arg, msg, msglen) != 0)
+        return 1;
     snprintf(cfg->counter_list_buf, sizeof cfg->counter_list_buf, "%s", arg);
     cfg->counters = true;
     cfg->counter_list = cfg->counter_list_buf;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "affinity.h"
+#include "counters.h"
 #include "mencal.h"
 
 #define OFF(f) offsetof(mc_opts_t, f)
@@ -374,6 +375,12 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
     /* counters: check the list now so a typo is a usage error */
     cfg->counters_on = mc_opt_seen(cfg, "counters");
     cfg->counters_list = cfg->counters_on ? (o->counters ? o->counters : "default") : NULL;
+    if (mb_counters_check_list(cfg->counters_list, msg, msglen) != 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", msg);
+        snprintf(msg, msglen, "--counters: %s", why);
+        return 2;
+    }
 
     /* NUMA: validate, and apply before threads are chosen and memory is touched */
     cfg->numa.cpunodebind = o->cpunodebind;

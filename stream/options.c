@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "affinity.h"
+#include "counters.h"
 #include "opts.h"
 
 #ifndef STREAM_ARRAY_SIZE
@@ -40,12 +41,15 @@ int st_default_ntimes(void) { return NTIMES; }
 long long st_default_offset(void) { return OFFSET; }
 const char *st_default_type(void) { return sizeof(STREAM_TYPE) == 4 ? "float" : "double"; }
 
+/* The list is checked here, with every tool's rule (common/counters), so
+ * a malformed one is a usage error before anything is set up. */
 static int cb_counters(void *cfg, const char *arg, char *msg, size_t msglen)
 {
     st_options_t *o = cfg;
-    (void)msg;
-    (void)msglen;
-    o->counters = (arg && *arg) ? arg : "default";
+    const char *list = (arg && *arg) ? arg : "default";
+    if (mb_counters_check_list(list, msg, msglen) != 0)
+        return 2;
+    o->counters = list;
     return 0;
 }
 

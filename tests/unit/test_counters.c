@@ -6,6 +6,7 @@
 #include "counters.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,10 @@ static void test_lists(void)
         const list_case_t *c = &list_cases[i];
         mb_counters_t k;
         char msg[512] = "";
+        char cmsg[512] = "";
+        int crc = mb_counters_check_list(c->list, cmsg, sizeof cmsg);
+        CHECK(crc == c->rc && (c->rc == 0 ? cmsg[0] == '\0' : strstr(cmsg, c->in_msg) != NULL),
+              "check_list '%s' agrees with init (rc %d: %s)", c->list, crc, cmsg);
         int rc = mb_counters_init(&k, c->list, msg, sizeof msg);
         if (c->rc == 0) {
             CHECK(rc == 0 && k.hw_requested && k.n == c->n && strcmp(k.ev[0].name, c->first) == 0,
@@ -196,8 +201,37 @@ static void test_sw(void)
     CHECK(k.sw_fd[0] == -1 && k.sw_fd[3] == -1, "finish closes the perf descriptors");
 }
 
+/* The lifecycle: a set that was never initialised (zeroed, as calloc
+ * leaves it), whose init failed, or that is already finished, releases
+ * nothing: no PAPI call on event set 0, no close() of descriptor 0. */
+static void test_lifecycle(void)
+{
+    mb_counters_t *z = calloc(1, sizeof *z);
+    char msg[256];
+    CHECK(z != NULL, "calloc a counter set");
+    if (!z)
+        return;
+    mb_counters_start(z);
+    mb_counters_stop(z);
+    mb_counters_finish(z);
+    CHECK(fcntl(0, F_GETFD) != -1, "finish on a zeroed set leaves descriptor 0 open");
+    CHECK(!z->running && z->minflt == 0, "start/stop on a zeroed set do nothing");
+
+    CHECK(mb_counters_init(z, "NOPE,NOPE", msg, sizeof msg) == -EINVAL, "a repeated name fails init");
+    mb_counters_finish(z);
+    CHECK(fcntl(0, F_GETFD) != -1, "finish after a failed init leaves descriptor 0 open");
+
+    CHECK(mb_counters_init(z, "NOPE", msg, sizeof msg) == 0 && z->live, "an unknown name inits");
+    mb_counters_finish(z);
+    mb_counters_finish(z);
+    CHECK(!z->live && fcntl(0, F_GETFD) != -1, "finish twice is harmless");
+    CHECK(mb_counters_check_list(NULL, msg, sizeof msg) == 0, "check_list(NULL): nothing asked");
+    free(z);
+}
+
 int main(void)
 {
+    test_lifecycle();
     test_lists();
     test_hw();
     test_sw();
