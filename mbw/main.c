@@ -21,6 +21,7 @@
 #include "render.h"
 #include "report.h"
 #include "session.h"
+#include "threads.h"
 #include "sizing.h"
 #include "timer.h"
 
@@ -246,6 +247,12 @@ static void mbw_session_free(mbw_session_t *s)
     mbw_arrays_free(&s->arrays);
 }
 
+/* mb_threads_start's cleanup: the temporary result file goes. */
+static void mbw_abort_out(void *out)
+{
+    mb_out_abort(out);
+}
+
 /* Everything after the command line.  Returns the exit status. */
 static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
 {
@@ -256,6 +263,10 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
 
     if (mb_format_parse(cfg->format, &fmt) != 0) {
         mb_error("--format %s: unknown format; use text, json or csv", cfg->format);
+        return mbw_exit_code(cfg, MBW_EXIT_USAGE);
+    }
+    if (mb_threads_env_check(msg, sizeof msg) != 0) {
+        mb_error("%s", msg);
         return mbw_exit_code(cfg, MBW_EXIT_USAGE);
     }
     if (mbw_numa(cfg, s, &code) != 0)
@@ -279,6 +290,10 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
         return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
     }
     omp_set_num_threads((int)cfg->threads);
+    int got = mb_threads_start((int)cfg->threads, mbw_exit_code(cfg, MBW_EXIT_RESOURCE),
+                               mbw_abort_out, &out);
+    if (mb_threads_shortfall((int)cfg->threads, got, msg, sizeof msg))
+        mb_warn("--threads: %s", msg);
     int rc = mbw_arrays_alloc(&s->arrays, cfg->array_bytes, cfg->hugepages, msg, sizeof msg);
     if (rc != 0) {
         if (rc == -ENOMEM)

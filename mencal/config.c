@@ -446,6 +446,14 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
         snprintf(msg, msglen, "--procs %d: each process needs at least 4 KiB of --size", cfg->procs);
         return 2;
     }
+    /* More threads or processes than allowed CPUs time-share the cores:
+     * not a standard figure (stream labels it the same way). */
+    if (cfg->nthreads > cfg->ncpus_allowed)
+        snprintf(cfg->oversub_threads, sizeof cfg->oversub_threads, "%d threads on %d allowed "
+                 "CPUs: oversubscribed, not a standard result", cfg->nthreads, cfg->ncpus_allowed);
+    if (cfg->procs > cfg->ncpus_allowed)
+        snprintf(cfg->oversub_procs, sizeof cfg->oversub_procs, "--procs %d on %d allowed CPUs: "
+                 "oversubscribed, not a standard result", cfg->procs, cfg->ncpus_allowed);
     cfg->duration_s = o->duration_s;
 
     /* stability: samples x interval, or --duration / --interval */

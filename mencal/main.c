@@ -17,6 +17,7 @@
 #include "mencal.h"
 #include "outfile.h"
 #include "sysinfo.h"
+#include "threads.h"
 
 /* The one mutable global: set by SIGINT/SIGTERM, polled by scenarios. */
 static volatile sig_atomic_t g_stop;
@@ -137,6 +138,12 @@ static void print_plan(const mc_config_t *cfg, const mc_scenario_t **sel, size_t
     printf("stability: %d x %g s (%s)\n", cfg->iterations, cfg->interval_s, cfg->stability_how);
 }
 
+/* mb_threads_start's cleanup: the temporary result file goes. */
+static void abort_out(void *out)
+{
+    mb_out_abort(out);
+}
+
 static void install_signals(void)
 {
     struct sigaction sa;
@@ -151,6 +158,11 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
 {
     int npos;
     /* a scenario with its own command line: `mencal run NAME ...` */
+    char envmsg[512];
+    if (mb_threads_env_check(envmsg, sizeof envmsg) != 0) {
+        mb_error("%s", envmsg);
+        return 2;
+    }
     const mc_scenario_t *own = argc > 1 ? mc_scenario_find(argv[1]) : NULL;
     if (own && own->cli) {
         install_signals();
@@ -245,7 +257,19 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     static mb_sysinfo_t si;
     mb_sysinfo_collect(&si);
     static mb_affinity_t aff;
+    (void)mb_threads_start(cfg->nthreads, 3, abort_out, &out);
     mc_team_record(cfg, &aff);
+    char shortfall[256];
+    bool short_team = mb_threads_shortfall(cfg->nthreads, aff.counted, shortfall,
+                                           sizeof shortfall) != NULL;
+    if (short_team) {
+        /* the scenarios split their work by cfg->nthreads: follow the team
+         * that really runs, so no slice is counted without being touched */
+        mb_warn("%s", shortfall);
+        cfg->nthreads = aff.counted;
+        if (cfg->nthreads <= cfg->ncpus_allowed)
+            cfg->oversub_threads[0] = '\0';
+    }
 
     install_signals();
     cfg->stop = &g_stop;
@@ -292,6 +316,8 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     result.sysinfo = &si;
     for (size_t i = 0; i < cfg->nwarn; i++)
         mb_result_warn(&result, "%s", cfg->warn[i]);
+    if (short_team)
+        mb_result_warn(&result, "%s", shortfall);
     if (cfg->stability_short)
         for (size_t i = 0; i < nsel; i++)
             if (strcmp(sel[i]->name, "stability") == 0)

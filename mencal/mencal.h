@@ -99,6 +99,8 @@ typedef struct {
     int ncores;                  /* physical cores found among allowed CPUs */
     int ncpus_allowed;
     char threads_how[256];
+    char oversub_threads[160];   /* label reason when nthreads > ncpus_allowed, else "" */
+    char oversub_procs[160];     /* label reason when procs > ncpus_allowed (concurrent) */
     cpu_set_t orig_mask;         /* the process's mask after NUMA binding */
     /* placement */
     mb_numa_request_t numa;

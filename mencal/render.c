@@ -258,6 +258,19 @@ int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
     if (tuned)
         mb_result_add_label_reason(r, cfg->hugepages == MC_HP_THP ? "--hugepages thp"
                                                                   : "--hugepages madvise");
+    /* Oversubscription (reasons worded in config.c); --procs only matters
+     * when the concurrent scenario ran. */
+    if (cfg->oversub_threads[0]) {
+        mb_result_add_label_reason(r, cfg->oversub_threads);
+        not_standard = true;
+    }
+    for (size_t i = 0; i < run->nres && cfg->oversub_procs[0]; i++) {
+        if (strcmp(run->res[i].rec.name, "concurrent") == 0 && !run->res[i].skipped) {
+            mb_result_add_label_reason(r, cfg->oversub_procs);
+            not_standard = true;
+            break;
+        }
+    }
     mb_record_t recs[64];
     size_t nrec = 0;
     r->complete = true;

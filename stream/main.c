@@ -31,6 +31,7 @@
 #include "run.h"
 #include "sysinfo.h"
 #include "text.h"
+#include "threads.h"
 #include "validate.h"
 #include "warns.h"
 
@@ -58,6 +59,12 @@ static void st_install_signals(void)
      * `kill -INT` stops a scripted run cleanly. */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+/* mb_threads_start's cleanup: the temporary result file goes. */
+static void abort_out(void *out)
+{
+    mb_out_abort(out);
 }
 
 static int fail(mb_out_t *out, int code, const char *msg)
@@ -100,6 +107,8 @@ int main(int argc, char **argv)
     mb_log_quiet(opts.quiet);
 
     /* Every refusal happens here, before anything is allocated. */
+    if (mb_threads_env_check(msg, sizeof msg) != 0)
+        return fail(NULL, 2, msg);
     if ((rc = st_plan_build(&opts, &plan, msg, sizeof msg)) != 0)
         return fail(NULL, rc, msg);
     if ((rc = st_run_prepare(&plan, &run, msg, sizeof msg)) != 0) {
@@ -128,6 +137,12 @@ int main(int argc, char **argv)
             st_warn(&warns, "%s", plan.reasons[i]);
     if (plan.threads_set)
         omp_set_num_threads(plan.threads);
+    {
+        char why[256];
+        int got = mb_threads_start(plan.threads, 3, abort_out, &out);
+        if (mb_threads_shortfall(plan.threads, got, why, sizeof why))
+            st_warn(&warns, "%s", why);
+    }
 
     if (st_block_alloc(&plan, &block, msg, sizeof msg) != 0) {
         st_run_free(&plan, &run);

@@ -77,3 +77,98 @@ BAD_LISTS=(
     [ "$status" -eq 0 ]
     jq -e '[.records[].counters.hardware.available] | all | not' r.json
 }
+
+# ---- environment: OMP_NUM_THREADS / OMP_THREAD_LIMIT (defect 5) ---------
+
+# value|what the message says
+BAD_OMP=(
+    '100000|more than 1024 threads'
+    '40000|more than 1024 threads'
+    '1025|more than 1024 threads'
+    '4,100000|more than 1024 threads'
+    '99999999999999999999999999|more than 1024 threads'
+    'abc|not a thread count'
+    '0|not a thread count'
+    '2,,2|not a thread count'
+)
+
+@test "stream, mbw, mencal: an OMP_NUM_THREADS they cannot run is exit 2 naming the variable (was SIGSEGV)" {
+    local item v why
+    for item in "${BAD_OMP[@]}"; do
+        v=${item%%|*} why=${item#*|}
+        OMP_NUM_THREADS=$v run --separate-stderr "$ST" --allow-small -s 100000 -n 3
+        echo "stream OMP_NUM_THREADS=$v: status $status: $stderr"
+        [ "$status" -eq 2 ]
+        [[ $stderr == *"OMP_NUM_THREADS='$v': $why"* ]]
+        OMP_NUM_THREADS=$v run --separate-stderr "$MBW" --strict -q -n 1 1
+        [ "$status" -eq 2 ]
+        [[ $stderr == *"OMP_NUM_THREADS='$v': $why"* ]]
+        OMP_NUM_THREADS=$v run --separate-stderr "$MC" run seqread --size 1M --allow-cache --reps 1
+        [ "$status" -eq 2 ]
+        [[ $stderr == *"OMP_NUM_THREADS='$v': $why"* ]]
+    done
+    OMP_NUM_THREADS=100000 run --separate-stderr "$MBW" -q -n 1 1
+    [ "$status" -eq 1 ]          # mbw's compatible mode: 1 for every error
+}
+
+@test "OMP_THREAD_LIMIT that is not a count is exit 2; a large one is harmless" {
+    OMP_THREAD_LIMIT=none run --separate-stderr "$ST" "${SMALL[@]}" -q
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"OMP_THREAD_LIMIT='none': not a thread count"* ]]
+    OMP_THREAD_LIMIT=100000 run --separate-stderr "$ST" "${SMALL[@]}" -q
+    [ "$status" -eq 0 ]
+}
+
+@test "OpenMP threads that cannot be created: exit 3 with the reason, no temporary file left" {
+    if grep -q __asan_init "$ST"; then skip "sanitizer build: no ulimit -v"; fi
+    # 8 stacks of 400 MiB do not fit in 1 GB of address space.
+    run --separate-stderr bash -c 'ulimit -v 1000000 && OMP_STACKSIZE=400M exec "$0" "$@"' \
+        "$ST" "${SMALL[@]}" -t 8 --format json -O r.json -q
+    echo "status $status: $stderr"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"cannot start 8 OpenMP threads"* ]]
+    [ ! -e r.json ]
+    [ -z "$(ls -A | grep -v '^stubs$')" ]
+    run --separate-stderr bash -c 'ulimit -v 1000000 && OMP_STACKSIZE=400M exec "$0" "$@"' \
+        "$MBW" --strict --threads 8 -q -n 1 -t0 4
+    echo "mbw status $status: $stderr"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"cannot start 8 OpenMP threads"* ]]
+}
+
+# ---- labels: threads the runtime did not give, oversubscription (defect 16)
+
+@test "OMP_THREAD_LIMIT=1 with -t 2: a warning says 1 thread ran (stream, mbw, mencal)" {
+    OMP_THREAD_LIMIT=1 run --separate-stderr "$ST" "${SMALL[@]}" -t 2 --format json -O r.json
+    [ "$status" -eq 0 ]
+    [[ $stderr == *"2 threads requested but 1 ran: OMP_THREAD_LIMIT=1"* ]]
+    jq -e '.warnings | map(test("2 threads requested but 1 ran")) | any' r.json
+    OMP_THREAD_LIMIT=1 run --separate-stderr "$MBW" --threads 2 -n 1 -t0 4
+    [ "$status" -eq 0 ]
+    [[ $stderr == *"2 threads requested but 1 ran"* ]]
+    OMP_THREAD_LIMIT=1 MEMSUITE_LLC=256K run --separate-stderr "$MC" run seqread --size 4M \
+        --reps 1 -t 2 --format json -O m.json
+    [ "$status" -eq 0 ]
+    [[ $stderr == *"2 threads requested but 1 ran"* ]]
+    jq -e '.config.threads == 1 and .threads.counted == 1' m.json
+}
+
+@test "mencal -t or --procs above the allowed CPUs is labelled not-standard, like stream" {
+    local n=$(( $(cpus) * 4 ))
+    MEMSUITE_LLC=256K run --separate-stderr "$MC" run seqread --size 4M --reps 1 -t "$n" \
+        --format json -O m.json
+    [ "$status" -eq 0 ]
+    jq -e '.label == "not-standard"' m.json
+    jq -e --arg r "$n threads on $(cpus) allowed CPUs: oversubscribed" \
+        '.label_reasons | map(startswith($r)) | any' m.json
+    MEMSUITE_LLC=256K run --separate-stderr "$MC" run concurrent --size 4M --procs "$n" \
+        --duration 0.2 --format json -O c.json
+    [ "$status" -eq 0 ]
+    jq -e '.label == "not-standard"' c.json
+    jq -e --arg r "--procs $n on $(cpus) allowed CPUs: oversubscribed" \
+        '.label_reasons | map(startswith($r)) | any' c.json
+    # one thread per CPU stays standard
+    MEMSUITE_LLC=256K run --separate-stderr "$MC" run seqread --size 4M --reps 1 -t 1 \
+        --format json -O s.json
+    jq -e '.label == "standard"' s.json
+}
