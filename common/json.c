@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "wstatus.h"
+
 static const char *const short_escape[0x20] = {
     ['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n", ['\r'] = "\\r", ['\t'] = "\\t",
 };
@@ -247,8 +249,9 @@ void mb_json_finish(mb_json_t *j)
     if (j->depth != 0 || j->dropped_depth)
         set_err(j, -EINVAL);
     putc('\n', j->f);
-    if (fflush(j->f) != 0 || ferror(j->f))
-        set_err(j, -EIO);
+    int e = mb_write_status(j->f);
+    if (e)
+        set_err(j, -e);
 }
 
 int mb_json_error(const mb_json_t *j)

@@ -301,10 +301,20 @@ static int parse_short(const mb_opt_t *table, size_t n, int argc, char **argv, i
 {
     char *word = argv[*i];
     for (char *p = word + 1; *p; p++) {
-        char name[3] = {'-', *p, '\0'}, q[8];
+        char name[3] = {'-', *p, '\0'}, q[64];
         int idx = short_index(table, n, *p);
         if (idx < 0) {
-            snprintf(msg, msglen, "unknown option '-%s'; see --help", shown(name + 1, q, sizeof q));
+            /* name the whole character: a UTF-8 lead byte with its
+             * continuation bytes ("-\xc3\xa9" for -é), escaped */
+            char ch[8];
+            size_t len = 1;
+            ch[0] = *p;
+            while ((unsigned char)*p >= 0xc0 && len < 4 && ((unsigned char)p[len] & 0xc0) == 0x80) {
+                ch[len] = p[len];
+                len++;
+            }
+            ch[len] = '\0';
+            snprintf(msg, msglen, "unknown option '-%s'; see --help", shown(ch, q, sizeof q));
             return 2;
         }
         const mb_opt_t *o = &table[idx];

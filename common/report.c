@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "wstatus.h"
 
 /* ---- formats ------------------------------------------------------- */
 
@@ -91,14 +92,42 @@ mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const
 /* A result without a label is not standard, and says so. */
 static const char no_label_reason[] = "the tool set no label";
 
+static const char failed_validation_reason[] =
+    "validation failed: the results do not match the expected values, the figures are not valid";
+
+static bool validation_failed(const mb_result_t *r)
+{
+    return r->has_validation && !r->validated;
+}
+
+/* The label printed: a failed validation is never standard (nor tuned),
+ * whatever the tool set; no label at all is not-standard. */
 static const char *result_label(const mb_result_t *r)
 {
-    return r->label ? r->label : "not-standard";
+    return (!r->label || validation_failed(r)) ? "not-standard" : r->label;
+}
+
+/* Reasons the renderer adds before the tool's own: no label, a failed
+ * validation.  Returns how many (at most 2) are in out. */
+static size_t implied_reasons(const mb_result_t *r, const char *out[2])
+{
+    size_t n = 0;
+    if (!r->label)
+        out[n++] = no_label_reason;
+    if (validation_failed(r))
+        out[n++] = failed_validation_reason;
+    return n;
+}
+
+/* The CSV validation column: passed | failed | none (no validation step). */
+static const char *validation_word(const mb_result_t *r)
+{
+    return !r->has_validation ? "none" : r->validated ? "passed" : "failed";
 }
 
 static int stream_status(FILE *f)
 {
-    return (fflush(f) != 0 || ferror(f)) ? -EIO : 0;
+    return -mb_write_status(f);
 }
 
 /* ---- JSON ----------------------------------------------------------- */
@@ -297,8 +326,9 @@ int mb_report_json(const mb_result_t *r, FILE *f)
     mb_json_string(&j, "build", mb_build_summary());
     mb_json_string(&j, "label", result_label(r));
     mb_json_array_begin(&j, "label_reasons");
-    if (!r->label)
-        mb_json_string(&j, NULL, no_label_reason);
+    const char *implied[2];
+    for (size_t i = 0, n = implied_reasons(r, implied); i < n; i++)
+        mb_json_string(&j, NULL, implied[i]);
     for (size_t i = 0; i < r->nlabel_reasons; i++)
         mb_json_string(&j, NULL, r->label_reasons[i]);
     mb_json_array_end(&j);
@@ -417,12 +447,13 @@ static void csv_row(FILE *f, const mb_result_t *r, const mb_record_t *rec, const
     } else {
         fputs(",,,,,,,", f);
     }
-    csv_field(f, note, true);
+    csv_field(f, note, false);
+    csv_field(f, validation_word(r), true);
 }
 
 int mb_report_csv(const mb_result_t *r, FILE *f)
 {
-    fputs("tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note\n", f);
+    fputs("tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,validation\n", f);
     for (size_t i = 0; r->records && i < r->nrecords; i++) {
         const mb_record_t *rec = &r->records[i];
         for (size_t k = 0; k < rec->nmetric && k < MB_REC_MAX_METRICS; k++)
@@ -576,11 +607,10 @@ int mb_report_text(const mb_result_t *r, FILE *f)
     for (size_t i = 0; i < r->nwarnings && i < MB_MAX_WARNINGS; i++)
         fprintf(f, "Warning: %s\n", r->warnings[i]);
     fprintf(f, "Label: %s", result_label(r));
+    const char *implied[2];
     size_t nreasons = 0;
-    if (!r->label) {
-        fprintf(f, " (%s", no_label_reason);
-        nreasons++;
-    }
+    for (size_t n = implied_reasons(r, implied); nreasons < n; nreasons++)
+        fprintf(f, "%s%s", nreasons ? "; " : " (", implied[nreasons]);
     for (size_t i = 0; i < r->nlabel_reasons; i++, nreasons++)
         fprintf(f, "%s%s", nreasons ? "; " : " (", r->label_reasons[i]);
     fputs(nreasons ? ")\n" : "\n", f);

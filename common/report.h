@@ -93,9 +93,12 @@ mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const
  * no label".  Metric names must be unique
  * within a record.  Returns 0, -EIO (stream error) or the writer's error. */
 int mb_report_json(const mb_result_t *r, FILE *f);
-/* CSV header: tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note
+/* CSV header: tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,validation
  * One row per metric; n..cv empty without stats; a value that is
- * unavailable or not finite is empty and `note` says why.  Fields are
+ * unavailable or not finite is empty and `note` says why; validation is
+ * passed, failed or none (the tool has no validation step).  A failed
+ * validation makes the label not-standard in every format, with the
+ * reason first in label_reasons.  Fields are
  * quoted per RFC 4180 when needed; lines end in LF. */
 int mb_report_csv(const mb_result_t *r, FILE *f);
 /* Aligned table: Record Metric Value Unit (+ Median Min Max CV when any

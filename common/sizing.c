@@ -207,10 +207,15 @@ static int parse_scaled(const grammar_t *g, const char *text, size_t *out,
         FAIL(-EINVAL, "not a finite number");
 
     /* Mantissa as an exact integer M with decimal exponent E; trailing
-     * zeros are deferred into E so M stays small. */
+     * zeros are deferred into E so M stays small.  Once M would overflow
+     * 128 bits (more than 38 significant digits), later digits are
+     * dropped: each integer digit scales E, fractional ones vanish, and
+     * `tail` remembers a non-zero one.  M then exceeds 10^37, so a value
+     * that still fits size_t has its dropped digits below the units place
+     * even after the largest unit: a non-zero tail is never whole. */
     mb_u128_t m = 0;
     long e = 0, pending_zeros = 0;
-    bool m_overflow = false, any_digit = false, in_frac = false;
+    bool dropping = false, tail = false, any_digit = false, in_frac = false;
     for (;; p++) {
         if (*p == '.' && !in_frac) {
             in_frac = true;
@@ -220,6 +225,12 @@ static int parse_scaled(const grammar_t *g, const char *text, size_t *out,
             break;
         any_digit = true;
         int d = *p - '0';
+        if (dropping) {
+            tail |= d != 0;
+            if (!in_frac && e < LONG_MAX / 2)
+                e++;
+            continue;
+        }
         if (in_frac)
             e--;
         if (d == 0) {
@@ -227,13 +238,22 @@ static int parse_scaled(const grammar_t *g, const char *text, size_t *out,
                 pending_zeros++;
             continue;
         }
-        for (long z = 0; z <= pending_zeros && !m_overflow; z++)
-            m_overflow = __builtin_mul_overflow(m, (mb_u128_t)10, &m);
-        if (!m_overflow)
-            m_overflow = __builtin_add_overflow(m, (mb_u128_t)d, &m);
+        mb_u128_t next = m;
+        bool over = false;
+        for (long z = 0; z <= pending_zeros && !over; z++)
+            over = __builtin_mul_overflow(next, (mb_u128_t)10, &next);
+        if (!over)
+            over = __builtin_add_overflow(next, (mb_u128_t)d, &next);
+        if (over) {
+            /* drop this digit and the zeros before it: in the integer part
+             * they scale the value, in the fraction their e-- is undone */
+            dropping = true;
+            tail = true;
+            e += pending_zeros + 1;
+        } else {
+            m = next;
+        }
         pending_zeros = 0;
-        if (m_overflow)
-            m = 1;             /* keep "non-zero"; value is out of range */
     }
     if (!any_digit)
         FAIL(-EINVAL, "not a number");
@@ -268,14 +288,14 @@ static int parse_scaled(const grammar_t *g, const char *text, size_t *out,
         return 0;
     }
     mb_u128_t v;
-    if (m_overflow || __builtin_mul_overflow(m, (mb_u128_t)u->mult, &v))
+    if (__builtin_mul_overflow(m, (mb_u128_t)u->mult, &v))
         FAIL(-ERANGE, "too large (the maximum is %zu %s)", (size_t)SIZE_MAX, g->whole);
     for (; e > 0; e--) {
         if (v > (mb_u128_t)SIZE_MAX)
             break;
         v *= 10;               /* v <= SIZE_MAX, so no 128-bit overflow */
     }
-    if (e > 0 || v > (mb_u128_t)SIZE_MAX)
+    if (e > 0 || (e == 0 && v > (mb_u128_t)SIZE_MAX))   /* e < 0: checked after dividing */
         FAIL(-ERANGE, "too large (the maximum is %zu %s)", (size_t)SIZE_MAX, g->whole);
     if (e < 0) {
         /* 10^39 exceeds every 128-bit value, so a non-zero v cannot be a
@@ -291,6 +311,8 @@ static int parse_scaled(const grammar_t *g, const char *text, size_t *out,
         if (v > (mb_u128_t)SIZE_MAX)
             FAIL(-ERANGE, "too large (the maximum is %zu %s)", (size_t)SIZE_MAX, g->whole);
     }
+    if (tail)
+        FAIL(-EINVAL, "not a whole number of %s", g->whole);
     *out = (size_t)v;
     return 0;
 #undef FAIL

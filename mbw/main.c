@@ -24,6 +24,7 @@
 #include "threads.h"
 #include "sizing.h"
 #include "timer.h"
+#include "wstatus.h"
 
 #define MBW_MIN_SAMPLE_NS 1000u        /* never accept a sample under 1 us */
 #define MBW_MIN_SAMPLE_TICKS 100u      /* nor under 100 clock steps */
@@ -334,10 +335,16 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
 
-    if (fmt != MB_FMT_TEXT && mbw_render_doc(s, fmt, out.f) != 0) {
-        mb_error("writing the %s result failed", cfg->format);
+    int we = fmt != MB_FMT_TEXT ? -mbw_render_doc(s, fmt, out.f) : 0;
+    if (!we)
+        we = mb_write_status(out.f);
+    if (we) {
+        /* the stream's own errno: "No space left on device", not a guess */
+        mb_error("--output %s: writing the %s result failed: %s; free disk space or choose "
+                 "another path", cfg->output ? cfg->output : "-", cfg->format,
+                 strerror(we > 0 ? we : EIO));
         mb_out_abort(&out);
-        return MBW_EXIT_FAIL;
+        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
     }
     if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("--output %s: %s", cfg->output ? cfg->output : "-", msg);

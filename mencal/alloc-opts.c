@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -131,9 +132,10 @@ uint64_t mc_alloc_ops_for(const mc_alloc_cfg_t *c, size_t block_bytes)
     return ops;
 }
 
-/* Splits a comma list; returns the item count or -1 (empty item, too many). */
+/* Splits a comma list; returns the item count or -1 (empty item, too many).
+ * example: a valid value of this option, shown in the message. */
 static int split_list(const char *text, char items[][64], int max, char *msg, size_t msglen,
-                      const char *opt)
+                      const char *opt, const char *example)
 {
     int n = 0;
     const char *p = text;
@@ -142,7 +144,7 @@ static int split_list(const char *text, char items[][64], int max, char *msg, si
         if (len == 0 || len >= 64) {
             snprintf(msg, msglen, "%s: invalid value '%s': %s; use a comma-separated list such "
                      "as %s", opt, text, len ? "an item is too long" : "an item is empty",
-                     strcmp(opt, "--threads") == 0 ? "16,64" : "4K,16K,1M");
+                     example);
             return -1;
         }
         if (n == max) {
@@ -167,7 +169,10 @@ static int parse_allocators(mc_alloc_cfg_t *c, char *msg, size_t msglen)
             c->alloc[c->nalloc++] = (int)i;
         return 0;
     }
-    int n = split_list(c->allocators, items, MC_ALLOC_MAX_LIST, msg, msglen, "--allocators");
+    char example[320];
+    snprintf(example, sizeof example, "glibc,jemalloc (known: %s; or all)", known);
+    int n = split_list(c->allocators, items, MC_ALLOC_MAX_LIST, msg, msglen, "--allocators",
+                       example);
     if (n < 0)
         return 2;
     for (int i = 0; i < n; i++) {
@@ -198,7 +203,7 @@ static int parse_threads(mc_alloc_cfg_t *c, char *msg, size_t msglen)
         c->nthreads = 1;
         return 0;
     }
-    int n = split_list(c->threads, items, MC_ALLOC_MAX_LIST, msg, msglen, "--threads");
+    int n = split_list(c->threads, items, MC_ALLOC_MAX_LIST, msg, msglen, "--threads", "16,64");
     if (n < 0)
         return 2;
     for (int i = 0; i < n; i++) {
@@ -219,7 +224,8 @@ static int parse_threads(mc_alloc_cfg_t *c, char *msg, size_t msglen)
 static int parse_blocks(mc_alloc_cfg_t *c, char *msg, size_t msglen)
 {
     char items[MC_ALLOC_MAX_LIST][64], err[256];
-    int n = split_list(c->block_sizes, items, MC_ALLOC_MAX_LIST, msg, msglen, "--block-sizes");
+    int n = split_list(c->block_sizes, items, MC_ALLOC_MAX_LIST, msg, msglen, "--block-sizes",
+                       "4K,16K,1M");
     if (n < 0)
         return 2;
     for (int i = 0; i < n; i++) {
@@ -281,6 +287,48 @@ static int check_memory(const mc_alloc_cfg_t *c, char *msg, size_t msglen)
     return 3;
 }
 
+/* --plot FILE: its directory must exist and be writable now, so a bad
+ * path fails before the run (exit 3, like an unwritable --output), not
+ * after it.  Writing the chart itself is alloc-plot.c's business. */
+static int check_plot_path(const char *plot, char *msg, size_t msglen)
+{
+    if (!plot)
+        return 0;
+    if (!*plot) {
+        snprintf(msg, msglen, "--plot: empty path; give a file name such as alloc.png");
+        return 2;
+    }
+    char dir[4096];
+    const char *slash = strrchr(plot, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == plot)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - plot), plot);
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(msg, msglen, "--plot %s: directory '%s': %s; create it or choose another path",
+                 plot, dir, strerror(errno));
+        return 3;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "--plot %s: '%s' is not a directory; choose another path", plot, dir);
+        return 3;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(msg, msglen, "--plot %s: directory '%s' is not writable: %s; choose another path",
+                 plot, dir, strerror(errno));
+        return 3;
+    }
+    if (stat(plot, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "--plot %s: is a directory; give a file name such as %s/alloc.png",
+                 plot, plot);
+        return 3;
+    }
+    return 0;
+}
+
 int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t msglen)
 {
     bool seen[NOPTIONS];
@@ -307,7 +355,7 @@ int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t m
         return 2;
     }
     if ((rc = parse_allocators(c, msg, msglen)) || (rc = parse_threads(c, msg, msglen)) ||
-        (rc = parse_blocks(c, msg, msglen)))
+        (rc = parse_blocks(c, msg, msglen)) || (rc = check_plot_path(c->plot, msg, msglen)))
         return rc;
     return check_memory(c, msg, msglen);
 }

@@ -15,6 +15,7 @@
 #include "nt.h"
 #include "options.h"
 #include "sizing.h"
+#include "validate.h"
 
 void st_plan_add_reason(st_plan_t *p, int tuning, const char *fmt, ...)
 {
@@ -472,6 +473,18 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
                  "address space; it cannot fit in memory: use a smaller --array-size",
                  p->n, p->elem_bytes);
         return 3;
+    }
+
+    /* A run whose values overflow cannot validate: refuse it now rather
+     * than report a failed validation after the whole run. */
+    int rounds = st_validate_rounds(p);
+    if (rounds < p->ntimes) {
+        snprintf(msg, msglen, "--ntimes %d: with %s elements the values overflow after %d "
+                 "round%s, so the run could not be validated; use --ntimes %d or fewer%s",
+                 p->ntimes, p->type == ST_FLOAT ? "float" : "double", rounds,
+                 rounds == 1 ? "" : "s", rounds,
+                 p->type == ST_FLOAT ? " (or --type double)" : "");
+        return 2;
     }
 
     p->threads_given = o->threads > 0;

@@ -2,6 +2,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define ST_DOT_EPSILON 1e-8
@@ -12,27 +13,46 @@ double st_epsilon(size_t elem_bytes)
 }
 
 /* Replays the run on the three gold scalars; returns the per-element dot
- * expectation of the last Dot (NaN when Dot did not run). */
-static double replay(const st_plan_t *plan, double s, double gold[3])
+ * expectation of the last Dot (NaN when Dot did not run).  With
+ * finite_rounds non-NULL, also counts the rounds after which every gold
+ * value and the dot expectation (times n elements) are still finite. */
+static double replay(const st_plan_t *plan, double s, double gold[3], int *finite_rounds)
 {
     double dot_elem = NAN;
     float gf[3] = { 1.0f, 2.0f, 0.0f };
     double gd[3] = { 1.0, 2.0, 0.0 };
     void *g = plan->type == ST_FLOAT ? (void *)gf : (void *)gd;
+    bool finite = true;
 
     gf[0] = 2.0f * gf[0];
     gd[0] = 2.0 * gd[0];
+    if (finite_rounds)
+        *finite_rounds = 0;
     for (int k = 0; k < plan->ntimes; k++) {
         for (size_t i = 0; i < plan->nkernels; i++) {
             const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
             double r = kd->gold[plan->type](g, s);
-            if (kd->dot)
+            if (kd->dot) {
                 dot_elem = r;
+                finite = finite && isfinite(r * (double)plan->n);
+            }
         }
+        for (int i = 0; i < 3 && finite; i++)
+            finite = plan->type == ST_FLOAT ? isfinite(gf[i]) : isfinite(gd[i]);
+        if (finite_rounds && finite)
+            *finite_rounds = k + 1;
     }
     for (int i = 0; i < 3; i++)
         gold[i] = plan->type == ST_FLOAT ? (double)gf[i] : gd[i];
     return dot_elem;
+}
+
+int st_validate_rounds(const st_plan_t *plan)
+{
+    double gold[3];
+    int rounds;
+    (void)replay(plan, plan->scalar, gold, &rounds);
+    return rounds;
 }
 
 static void check_array(const st_plan_t *plan, const st_arrays_t *x, int array,
@@ -90,7 +110,7 @@ void st_validate(const st_plan_t *plan, const st_arrays_t *x, double dot_last,
 
     memset(out, 0, sizeof *out);
     out->epsilon = st_epsilon(plan->elem_bytes);
-    dot_elem = replay(plan, x->scalar, gold);
+    dot_elem = replay(plan, x->scalar, gold, NULL);
 
     out->arrays_ok = true;
     for (int i = 0; i < 3; i++) {

@@ -49,6 +49,14 @@ double st_epsilon(size_t elem_bytes);
  * Nothing happens when plan->inject < 0. */
 void st_inject_error(const st_plan_t *plan, const st_arrays_t *x, double *dot_last);
 
+/* How many of plan->ntimes rounds the replay survives: the values grow
+ * every round (Copy, Scale, Add, Triad with s = 3 multiply them), and
+ * once a gold value or the Dot expectation overflows the run cannot be
+ * validated (float from about -n 33, double from about -n 262 with the
+ * standard kernels).  Needs plan's type, kernels, scalar, n and ntimes;
+ * costs ntimes x kernels scalar steps.  == plan->ntimes: all finite. */
+int st_validate_rounds(const st_plan_t *plan);
+
 /* dot_last: the sum the last Dot run returned (ignored without Dot). */
 void st_validate(const st_plan_t *plan, const st_arrays_t *x, double dot_last,
                  st_validation_t *out);

@@ -172,3 +172,119 @@ BAD_OMP=(
         --format json -O s.json
     jq -e '.label == "standard"' s.json
 }
+
+# ---- results: a failed validation is never standard (defect 8) ----------
+
+@test "a failed validation is labelled not-standard in JSON, and CSV carries the outcome" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --inject-error --format json -O r.json -q
+    [ "$status" -eq 1 ]
+    jq -e '.validation.passed == false' r.json
+    jq -e '.label == "not-standard"' r.json
+    jq -e '.label_reasons[0] | startswith("validation failed")' r.json
+    validate_json r.json
+    run --separate-stderr "$ST" "${SMALL[@]}" --inject-error --format csv -q
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,validation" ]
+    [ "$(grep -c '^stream,not-standard,.*,failed$' <<<"$output")" -eq $(( ${#lines[@]} - 1 )) ]
+    run --separate-stderr "$ST" "${SMALL[@]}" --format csv -q
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^stream,standard,.*,passed$' <<<"$output")" -eq $(( ${#lines[@]} - 1 )) ]
+    # mbw --verify is mbw's validation; without it there is none
+    run --separate-stderr "$MBW" -q -n 1 -t0 --verify --format csv 2
+    [ "$status" -eq 0 ]
+    [[ ${lines[1]} == *",passed" ]]
+    run --separate-stderr "$MBW" -q -n 1 -t0 --format csv 2
+    [[ ${lines[1]} == *",none" ]]
+}
+
+# ---- numeric limits: -n that cannot validate (defect 16) ----------------
+
+@test "-n past the type's overflow is refused up front (exit 2), not failed after the run" {
+    local args
+    for args in "--type float -n 33|float elements the values overflow after 32 rounds" \
+                "--type float -n 1000|overflow after 32 rounds" \
+                "-n 262|double elements the values overflow after 261 rounds" \
+                "-n 1000000|overflow after 261 rounds"; do
+        # shellcheck disable=SC2086
+        MEMSUITE_LLC=1K run --separate-stderr "$ST" ${args%%|*} -s 100000 --format json -O r.json
+        echo "${args%%|*}: status $status: $stderr"
+        [ "$status" -eq 2 ]
+        [[ $stderr == *"${args#*|}"* ]]
+        [ ! -e r.json ]
+    done
+    MEMSUITE_LLC=1K run --separate-stderr "$ST" --type float -n 32 -s 100000 -q
+    [ "$status" -eq 0 ]
+    MEMSUITE_LLC=1K run --separate-stderr "$ST" --kernels copy -n 5000 -s 1000 --allow-small -q
+    [ "$status" -eq 0 ]
+}
+
+# ---- CLI messages (defect 16) -------------------------------------------
+
+@test "-s with 40+ fractional digits is 'not a whole number', not 'too large'" {
+    run --separate-stderr "$ST" -s 1.0000000000000000000000000000000000000000001
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"not a whole number of elements"* ]]
+    [[ $stderr != *"too large"* ]]
+    run --separate-stderr "$MC" run seqread --size 1.0000000000000000000000000000000000000000001M
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"not a whole number"* ]]
+}
+
+@test "an unknown non-ASCII short option is named by its bytes, escaped" {
+    run --separate-stderr "$ST" -é
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"unknown option '-\\xc3\\xa9'"* ]]
+    run --separate-stderr "$MC" run seqread -qé
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"unknown option '-\\xc3\\xa9'"* ]]
+}
+
+@test "mencal run alloc --allocators '' suggests allocators, not block sizes" {
+    run --separate-stderr "$MC" run alloc --allocators ''
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"--allocators: invalid value '': an item is empty"*"such as glibc,"* ]]
+    [[ $stderr != *"4K,16K"* ]]
+    run --separate-stderr "$MC" run alloc --block-sizes 4K,,8K
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"such as 4K,16K,1M"* ]]
+}
+
+@test "mencal run alloc --plot into a missing directory fails before the run (exit 3)" {
+    stub gnuplot 'echo "gnuplot stub: must not run" >&2; exit 99'
+    local p
+    for p in "$PWD/missing/x.png" "$PWD/file/x.png" "$PWD"; do
+        : > file
+        run --separate-stderr "$MC" run alloc --allocators glibc --block-sizes 4K --ops 400 -r1 \
+            --plot "$p" --format json -O a.json
+        echo "--plot $p: status $status: $stderr"
+        [ "$status" -eq 3 ]
+        [[ $stderr == *"--plot $p: "* ]]
+        [[ $stderr != *"running"* && $stderr != *"gnuplot"* ]]
+        [ ! -e a.json ]
+    done
+    run --separate-stderr "$MC" run alloc --allocators glibc --block-sizes 4K --ops 400 -r1 --plot ''
+    [ "$status" -eq 2 ]
+}
+
+# ---- output: a full device (defect 16) ------------------------------------
+
+@test "stdout on a full device: mbw and mencal say 'No space left on device', exit 3" {
+    [ -w /dev/full ] || skip "no /dev/full"
+    run --separate-stderr bash -c '"$0" --strict -q -n 1 -t0 2 > /dev/full' "$MBW"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"No space left on device"* ]]
+    run --separate-stderr bash -c '"$0" --strict -q -n 1 -t0 --format json 2 > /dev/full' "$MBW"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"No space left on device"* ]]
+    run --separate-stderr bash -c '"$0" -q -n 1 -t0 2 > /dev/full' "$MBW"
+    [ "$status" -eq 1 ]          # compatible mode
+    [[ $stderr == *"No space left on device"* ]]
+    local f
+    for f in text json csv; do
+        run --separate-stderr bash -c '"$0" run seqread --size 1M --allow-cache --reps 1 -q --format "$1" > /dev/full' "$MC" "$f"
+        echo "mencal --format $f: status $status: $stderr"
+        [ "$status" -eq 3 ]
+        [[ $stderr == *"No space left on device"* ]]
+        [[ $stderr != *"Input/output error"* ]]
+    done
+}

@@ -201,7 +201,7 @@ mimalloc/t1/1M failed"
 @test "CSV has one row per metric of every cell" {
     run mencal run alloc --allocators glibc "${TINY[@]}" --format csv
     assert_success
-    assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note"
+    assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,validation"
     assert_line --regexp '^mencal,standard,glibc/t[0-9]+/4K,wall_time,s,[0-9.e-]+,1,'
     assert_line --regexp '^mencal,standard,glibc/t[0-9]+/4K,minflt,faults,[0-9]+,1,'
 }

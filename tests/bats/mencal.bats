@@ -351,7 +351,7 @@ wait_children() {
     assert_output number
     run mencal run stability --size 16M --allow-cache --iterations 3 --interval 0.2 -q --format csv
     assert_success
-    assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note"
+    assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,validation"
     assert_line --regexp '^record,table,sample,t,unix_time,bandwidth,pgscan_kswapd,'
     [ "$(grep -c '^stability,samples,' <<<"$output")" -eq 3 ]
     assert_line "stability,status,ok,true,\"\""

@@ -309,11 +309,13 @@ static void test_csv(void)
     int rc = -1;
     char *csv = render(&fx.r, MB_FMT_CSV, &rc);
     CHECK_EQ_STR(csv,
-                 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note\n"
-                 "stream,not-standard,Copy,best_rate_mbps,MB/s,12345.5,3,1,2,2,3,1,0.5,\n"
-                 "stream,not-standard,Copy,avg_time_s,s,,,,,,,,,value: non-finite value (inf)\n"
+                 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,"
+                 "validation\n"
+                 "stream,not-standard,Copy,best_rate_mbps,MB/s,12345.5,3,1,2,2,3,1,0.5,,passed\n"
+                 "stream,not-standard,Copy,avg_time_s,s,,,,,,,,,value: non-finite value (inf),"
+                 "passed\n"
                  "stream,not-standard,\"we,ird \"\"name\"\"\n\x01\",latency_ns,ns,,,,,,,,,"
-                 "\"no timer: because, reasons\"\n",
+                 "\"no timer: because, reasons\",passed\n",
                  "CSV rows, quoting and notes");
     CHECK(rc == 0, "CSV rc 0");
 
@@ -327,10 +329,10 @@ static void test_csv(void)
     free(csv);
     csv = render(&fx.r, MB_FMT_CSV, &rc);
     CHECK(csv && strstr(csv, "MB/s,12345.5,3,1,2,2,3,,,stddev: non-finite value (nan); "
-                             "cv: non-finite value (-inf)\n"),
+                             "cv: non-finite value (-inf),passed\n"),
           "non-finite stats leave empty fields and notes");
 
-    /* A real CSV parser sees 14 fields in every row. */
+    /* A real CSV parser sees 15 fields in every row. */
     if (have("python3") && csv) {
         fixture_init(&fx);
         free(csv);
@@ -344,9 +346,49 @@ static void test_csv(void)
         /* the name goes through the shell: quote-safe because it has no ' */
         int st = run_capture(cmd, out, sizeof out);
         out[strcspn(out, "\n")] = '\0';
-        CHECK(st == 0 && strcmp(out, "4 [14] True") == 0,
-              "python csv reads 4 rows of 14 fields, hostile name intact (%s)", out);
+        CHECK(st == 0 && strcmp(out, "4 [15] True") == 0,
+              "python csv reads 4 rows of 15 fields, hostile name intact (%s)", out);
     }
+    free(csv);
+}
+
+/* A failed validation is never labelled standard (nor tuned), in any
+ * format; CSV says passed, failed or none. */
+static void test_failed_validation(void)
+{
+    static const char *const tool_labels[] = { "standard", "tuned", "not-standard" };
+    for (size_t i = 0; i < sizeof tool_labels / sizeof tool_labels[0]; i++) {
+        fixture_t fx;
+        fixture_init(&fx);
+        fx.r.label = tool_labels[i];
+        fx.r.nlabel_reasons = 0;
+        fx.r.validated = false;
+        int rc = -1;
+        char *json = render(&fx.r, MB_FMT_JSON, &rc);
+        CHECK(json && strstr(json, "\"label\": \"not-standard\"") &&
+              strstr(json, "\"label_reasons\": [\n    \"validation failed: "),
+              "JSON: tool label %s + failed validation -> not-standard, reason first", tool_labels[i]);
+        free(json);
+        char *csv = render(&fx.r, MB_FMT_CSV, &rc);
+        CHECK(csv && strstr(csv, "\nstream,not-standard,Copy,best_rate_mbps,") &&
+              strstr(csv, ",failed\n") && !strstr(csv, ",passed\n"),
+              "CSV: tool label %s + failed validation -> not-standard, validation failed",
+              tool_labels[i]);
+        free(csv);
+        char *txt = render(&fx.r, MB_FMT_TEXT, &rc);
+        CHECK(txt && strstr(txt, "Validation: FAILED\n") &&
+              strstr(txt, "\nLabel: not-standard (validation failed: "),
+              "text: tool label %s + failed validation -> not-standard", tool_labels[i]);
+        free(txt);
+    }
+    fixture_t fx;
+    fixture_init(&fx);
+    fx.r.label = "standard";
+    fx.r.has_validation = false;
+    int rc = -1;
+    char *csv = render(&fx.r, MB_FMT_CSV, &rc);
+    CHECK(csv && strstr(csv, "\nstream,standard,Copy,best_rate_mbps,") && strstr(csv, ",none\n"),
+          "CSV: no validation step -> label kept, validation none");
     free(csv);
 }
 
@@ -620,6 +662,7 @@ int main(int argc, char **argv)
     test_model();
     test_json();
     test_csv();
+    test_failed_validation();
     test_text();
     test_one_sample();
     char cmd[128];
