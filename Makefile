@@ -7,6 +7,7 @@
 #   make install          PREFIX=/usr/local DESTDIR=
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
+#   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
 #
 # Knobs: CC=gcc|clang  MARCH=native  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
 #        MPI=auto|0|1 (bin/stream_mpi with MPICC=mpicc)
@@ -48,6 +49,7 @@ UNIT_TESTS :=
 include common/module.mk
 include $(wildcard stream/module.mk mbw/module.mk mencal/module.mk)
 include tests/module.mk
+include tests/fuzz/module.mk
 
 all: $(TOOLS)
 	@echo "memsuite: $(subst | OpenMP |,| OpenMP $(OPENMP_VERSION) |,$(BUILD_SUMMARY))"
@@ -111,7 +113,7 @@ install: all
 	install -m 0644 scripts/profiles/*.profile $(DESTDIR)$(PREFIX)/share/memsuite/profiles/
 
 clean:
-	rm -rf build build-sanitize bin
+	rm -rf build build-sanitize build-fuzz bin
 
 .PHONY: all deps run test check-sanitize tests-build lint install clean FORCE
 

@@ -8,12 +8,14 @@
 set -euo pipefail
 
 # Build: compiler runtime, libnuma, PAPI.  Run: numactl, dmidecode.
-# Tests: bats + helpers, jq, a JSON Schema validator, shellcheck, gnuplot.
+# Tests: bats + helpers, jq, a JSON Schema validator, shellcheck, gnuplot;
+# clang and its libFuzzer runtime for make fuzz.
 # Peers for the comparison scripts: likwid, sysbench, mbw.
 # Allocators for mencal alloc: jemalloc, tcmalloc (gperftools), mimalloc.
 DEBIAN_PKGS=(
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
     bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
+    clang libclang-rt-14-dev
     likwid sysbench mbw
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
     openmpi-bin libopenmpi-dev slurm-wlm munge
@@ -21,6 +23,7 @@ DEBIAN_PKGS=(
 RHEL_PKGS=(
     gcc make numactl-devel numactl papi-devel papi dmidecode
     bats jq python3-jsonschema ShellCheck cppcheck gnuplot file
+    clang compiler-rt
     likwid sysbench
     jemalloc gperftools-libs mimalloc
     openmpi openmpi-devel slurm slurm-slurmctld slurm-slurmd munge

@@ -17,6 +17,8 @@ local_setup() {
     MC="$BIN/mencal"
     export OMP_NUM_THREADS=1
     unset OMP_THREAD_LIMIT
+    # a 256 KiB last-level cache: mbw's and mencal's few MiB are standard sizes
+    export MEMSUITE_LLC=256K
 }
 
 # CPUs this process may use (nproc itself honours OMP_NUM_THREADS).
