@@ -21,7 +21,7 @@ if command -v cppcheck >/dev/null; then
     cppcheck --quiet --error-exitcode=1 --inline-suppr \
         --enable=warning,performance,portability \
         --suppress=missingIncludeSystem -D__GNUC__ -D_OPENMP=201511 \
-        "${flags[@]}" -Ibuild -Itests/unit "${csrc[@]}" || status=1
+        "${flags[@]}" -Ibuild -Itests/unit -Itests/fuzz "${csrc[@]}" || status=1
 else
     echo "lint: cppcheck missing; run 'make deps'" >&2; status=1
 fi
@@ -42,6 +42,8 @@ for f in "${csrc[@]}"; do
         stream/mpi*)
             [ ${#mpiflags[@]} -gt 0 ] || { echo "lint: skip $f (no mpicc; install openmpi-bin libopenmpi-dev)"; continue; }
             "${an[@]}" "${flags[@]}" "${mpiflags[@]}" -O1 -c "$f" -o /dev/null || status=1 ;;
+        tests/fuzz/*)   # libFuzzer targets: the parsers they include live in stream/ too
+            "${an[@]}" "${flags[@]}" -Itests/fuzz -Istream -O1 -c "$f" -o /dev/null || status=1 ;;
         *)
             "${an[@]}" "${flags[@]}" -Itests/unit -O1 -c "$f" -o /dev/null || status=1 ;;
     esac

@@ -38,6 +38,7 @@
 #include "result.h"
 #include "run.h"
 #include "sysinfo.h"
+#include "threads.h"
 #include "validate.h"
 #include "warns.h"
 
@@ -273,6 +274,12 @@ static int report(st_mpi_ctx_t *c, int argc, char **argv, const mb_affinity_t *a
     return s.val.ok ? 0 : 1;
 }
 
+/* mb_threads_start's cleanup on rank 0: the temporary result file goes. */
+static void abort_out(void *out)
+{
+    mb_out_abort(out);
+}
+
 int main(int argc, char **argv)
 {
     static st_mpi_ctx_t c;
@@ -319,6 +326,11 @@ int main(int argc, char **argv)
         }
         return finish(&c, 0);
     }
+    /* The OpenMP environment each rank runs with (libgomp would crash on
+     * an absurd OMP_NUM_THREADS): exit 2 naming the variable. */
+    rc = mb_threads_env_check(msg, sizeof msg);
+    if ((rc = st_mpi_agree(&c.w, rc, msg, true)) != 0)
+        return finish(&c, rc);
     /* Warnings and notes come from rank 0 only. */
     mb_log_quiet(c.opts.st.quiet || c.w.rank != 0);
     c.w.timeout_s = c.opts.timeout_s;
@@ -376,6 +388,14 @@ int main(int argc, char **argv)
             st_warn(&warns, "%s", c.plan.reasons[i]);
     if (c.plan.threads_set)
         omp_set_num_threads(c.plan.threads);
+    {
+        char why[256];
+        /* a rank that cannot create its threads exits 3; rank 0 first
+         * removes its temporary result file */
+        int got = mb_threads_start(c.plan.threads, 3, c.out_open ? abort_out : NULL, &c.out);
+        if (mb_threads_shortfall(c.plan.threads, got, why, sizeof why))
+            st_warn(&warns, "%s", why);
+    }
 
     rc = st_block_alloc(&c.plan, &c.block, msg, sizeof msg) != 0 ? 3 : 0;
     c.have_block = rc == 0;

@@ -63,7 +63,7 @@ BAD_LISTS=(
     done
 }
 
-@test "stream_mpi --counters: a malformed list exits 2 before MPI starts work" {
+@test "stream_mpi: a malformed --counters list or OMP_NUM_THREADS exits 2 before MPI starts work" {
     [ -x "$BIN/stream_mpi" ] || skip "bin/stream_mpi not built"
     command -v mpirun >/dev/null 2>&1 || skip "mpirun not found"
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -72,6 +72,12 @@ BAD_LISTS=(
     echo "status $status: $stderr"
     [ "$status" -eq 2 ]
     [[ $stderr == *"appears twice"* ]]
+    # and the OpenMP environment, on every rank, before any parallel region
+    run --separate-stderr timeout 60 mpirun -np 2 -x OMP_NUM_THREADS=100000 "$BIN/stream_mpi" \
+        --llc 256KiB -n 2
+    echo "status $status: $stderr"
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"OMP_NUM_THREADS='100000': more than 1024 threads"* ]]
 }
 
 @test "stream --counters with an unknown event runs and records why it is unavailable" {
@@ -242,10 +248,15 @@ BAD_OMP=(
 }
 
 @test "mencal run alloc --allocators '' suggests allocators, not block sizes" {
-    run --separate-stderr "$MC" run alloc --allocators ''
-    [ "$status" -eq 2 ]
-    [[ $stderr == *"--allocators: invalid value '': an item is empty"*"such as glibc,"* ]]
-    [[ $stderr != *"4K,16K"* ]]
+    local v
+    for v in '' 'glibc,,jemalloc' ','; do
+        run --separate-stderr "$MC" run alloc --allocators "$v"
+        echo "--allocators '$v': status $status: $stderr"
+        [ "$status" -eq 2 ]
+        [[ $stderr == *"--allocators: invalid value '$v': "* ]]
+        [[ $stderr != *"4K,16K"* ]]
+    done
+    [[ $stderr == *"an item is empty"*"such as glibc,"* ]]
     run --separate-stderr "$MC" run alloc --block-sizes 4K,,8K
     [ "$status" -eq 2 ]
     [[ $stderr == *"such as 4K,16K,1M"* ]]
