@@ -3,14 +3,17 @@
 #
 # ms_at_exit FUNC registers a function (by name, never user text) that runs
 # when the script ends for any reason: normal exit, `exit N`, a set -e
-# abort, SIGINT, SIGTERM or SIGHUP.  Functions run last-registered first,
+# abort, or one of the terminating signals MS_SIGNALS (HUP INT TERM USR1
+# USR2 PIPE ALRM): no temporary file or changed knob outlives a signal
+# that can be caught.  Functions run last-registered first,
 # with errexit off, so one failing restore does not skip the others.
 # ms_run_child runs a benchmark in the background and waits for it, so a
 # signal interrupts the wait at once; the handler then stops the child.
 
 MS_CLEANUPS=()
 MS_CHILD=""                 # pid of the running benchmark, if any
-MS_SIGNAL=""                # INT/TERM/HUP once a signal arrived
+MS_SIGNAL=""                # INT/TERM/HUP/... once a signal arrived
+MS_SIGNALS=(HUP INT TERM USR1 USR2 PIPE ALRM)
 
 ms_at_exit() {              # once per name
     local f
@@ -28,7 +31,7 @@ ms_at_exit_remove() {       # drop a registration (after a manual call)
 ms_run_cleanups() {
     local rc=$? i fn
     set +e
-    trap '' INT TERM HUP
+    trap '' "${MS_SIGNALS[@]}"
     ms_stop_child
     for ((i = ${#MS_CLEANUPS[@]} - 1; i >= 0; i--)); do
         fn="${MS_CLEANUPS[$i]}"
@@ -40,7 +43,10 @@ ms_run_cleanups() {
     # otherwise pass its own status on, which could read as a verdict.
     case "$rc" in
         0|1|2|3|129|130|143) ;;
-        *) ms_error "internal error: a command failed with status $rc (rerun with MEMSUITE_DEBUG=1 to see which); exit 3"
+        *) if [ -n "$MS_SIGNAL" ] && [ "$rc" -eq $((128 + $(kill -l "$MS_SIGNAL"))) ]; then
+               exit "$rc"      # stopped by a signal (README: 128 + its number)
+           fi
+           ms_error "internal error: a command failed with status $rc (rerun with MEMSUITE_DEBUG=1 to see which); exit 3"
            rc=$MS_EX_ENV ;;
     esac
     exit "$rc"
@@ -61,18 +67,19 @@ ms_stop_child() {
     MS_CHILD=""
 }
 
-ms_on_signal() {
+ms_on_signal() {            # exits 128 + the signal's number
     MS_SIGNAL="$1"
-    local code
-    case "$1" in INT) code=130 ;; TERM) code=143 ;; *) code=129 ;; esac
-    ms_note "interrupted by SIG$1; stopping and restoring"
+    local code=$((128 + $(kill -l "$1")))
+    ms_note "interrupted by SIG$1; stopping and restoring" || true
     exit "$code"
 }
 
 trap ms_run_cleanups EXIT
-trap 'ms_on_signal INT' INT
-trap 'ms_on_signal TERM' TERM
-trap 'ms_on_signal HUP' HUP
+for ms_sig in "${MS_SIGNALS[@]}"; do
+    # shellcheck disable=SC2064  # the name is meant to be expanded now
+    trap "ms_on_signal $ms_sig" "$ms_sig"
+done
+unset ms_sig
 
 # ms_run_child LOG CMD...: run CMD with stdout and stderr to LOG, stdin
 # from /dev/null, without our lock fd.  Returns CMD's status.

@@ -88,7 +88,7 @@ ms_cluster_node_run() {
          }' "$out" >"$vals"
 
     file="$dir/$(ms_cluster_node_file "$node")"
-    tmp="$dir/.$(ms_cluster_node_file "$node").tmp.$$"
+    tmp=$(ms_mktemp)     # put in place by ms_out_write below
     if ! ms_ref_metrics "$ref" | jq -R -s -c \
         --arg schema "$MS_CLUSTER_NODE_SCHEMA" --arg node "$node" --arg host "$host" \
         --arg run_id "$run_id" --arg refid "$refid" --arg refpath "$ref" \
@@ -111,10 +111,10 @@ ms_cluster_node_run() {
                                   and ((rows($lines) | map(select(startswith("PASS  " + $name + " "))) | length) > 0)) } ],
             lines: rows($lines), stderr_tail: (rows($errs) | .[-5:]) }' >"$tmp" 2>/dev/null; then
         rm -f -- "$tmp"
-        ms_die "$MS_EX_ENV" "node $node: cannot write the report $tmp (full or read-only shared directory?)"
+        ms_die "$MS_EX_ENV" "node $node: cannot make the report (jq failed)"
     fi
-    mv -f -- "$tmp" "$file" ||
-        { rm -f -- "$tmp"; ms_die "$MS_EX_ENV" "node $node: cannot rename the report into $file"; }
+    ms_out_write "$file" cat -- "$tmp" ||
+        { rm -f -- "$tmp"; ms_die "$MS_EX_ENV" "node $node: cannot write the report $MS_OUT_ERR (full or read-only shared directory?)"; }
     printf 'memsuite: cluster: node %s: %s (report %s)\n' "$node" "$verdict" "$file"
     return 0
 }

@@ -272,11 +272,10 @@ ms_check_record() {
     local ref="$1" runs="$2" floor="$3" per_node="$4" bench="$5" size="$6" threads="$7" reps="$8" bind="$9"
     shift 9
     local -a files=("$@")
-    local dir runjson why
-    dir=$(dirname -- "$ref")
-    if [ ! -d "$dir" ] || [ ! -w "$dir" ]; then
-        ms_die "$MS_EX_ENV" "cannot write the reference: $dir is not a writable directory"
-    fi
+    local runjson why
+    # Before anything is measured: a device, a link to one, a directory
+    # or an unwritable place is refused (outfile.sh).
+    ms_out_check "$ref" || ms_die "$MS_EX_ENV" "cannot write the reference $MS_OUT_ERR"
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
         why=$(ms_check_record_inputs "${files[@]}") || ms_usage_error "$why; nothing recorded"
@@ -308,6 +307,9 @@ ms_check_record() {
     why=$(ms_ref_record "$ref" "$floor" "$runjson" "${files[@]}") || rc=$?
     [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $why"
     ms_note "wrote $ref from ${#files[@]} result(s)"
+    # The summary only beside a file: on a descriptor, device or FIFO it
+    # would follow the JSON into the same stream (and cannot be read back).
+    [ "$MS_OUT_KIND" = atomic ] || return 0
     ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/+\(.upper_pct)%"' "$ref")"
 }
 

@@ -211,7 +211,7 @@ cmd_run() {
         ms_run_new "$out/$MS_PROF_NAME" "$plan"
         ms_profile_restore_hook
         ms_use compare
-        ms_compare_dirs "$out/baseline" "$out/$MS_PROF_NAME" 0 0 >"$out/compare.txt"
+        ms_run_write "$out/compare.txt" ms_compare_dirs "$out/baseline" "$out/$MS_PROF_NAME" 0 0
         cat -- "$out/compare.txt"
     elif [ -n "$profile" ]; then
         ms_at_exit ms_profile_restore_hook     # before: a signal may come mid-apply
@@ -294,16 +294,24 @@ ms_run_print_plan() {
     done <"$plan"
 }
 
+# ms_run_write FILE CMD...: CMD's output becomes FILE (outfile.sh), or exit 3.
+ms_run_write() {
+    local f="$1"
+    shift
+    ms_out_write "$f" "$@" || ms_die "$MS_EX_ENV" "cannot write ${MS_OUT_ERR:-$f (the command producing it failed)}"
+}
+ms_run_plan_tsv() {   # PLAN: plan.tsv, with its header, on stdout
+    printf '#id\tbench\tscenario\tsize_bytes\tthreads\treps\n'
+    cat -- "$1"
+}
+
 # Write the marker, env.json and plan, then run every cell.
 ms_run_new() {
     local d="$1" plan="$2"
     ms_use facts
     MS_RUN_DIR="$d"
     ms_at_exit ms_run_mark_stopped
-    {
-        printf '#id\tbench\tscenario\tsize_bytes\tthreads\treps\n'
-        cat -- "$plan"
-    } >"$d/plan.tsv"
+    ms_run_write "$d/plan.tsv" ms_run_plan_tsv "$plan"
     # Bench labels are checked words ([a-z0-9_:-]), sizes and threads numbers.
     local benches="" sizes threads line profile="${MS_PROF_STATE:+$MS_PROF_NAME}"
     # A profile applied before the run (memsuite profile apply) shapes the
@@ -315,7 +323,7 @@ ms_run_new() {
     benches="[${benches%,}]"
     sizes="[$(IFS=,; printf '%s' "${MS_RUN_SIZES[*]}")]"
     threads="[$(IFS=,; printf '%s' "${MS_RUN_THREADS[*]}")]"
-    jq -n --arg schema "$MS_RUN_SCHEMA" --arg version "$MS_VERSION" --arg created "$(ms_now_utc)" \
+    ms_run_write "$d/run.json" jq -n --arg schema "$MS_RUN_SCHEMA" --arg version "$MS_VERSION" --arg created "$(ms_now_utc)" \
         --arg host "$(ms_hostname)" --argjson benches "$benches" --argjson sizes "$sizes" \
         --argjson threads "$threads" --arg reps "$MS_RUN_REPS" --arg bind "$MS_RUN_BIND" \
         --arg cooldown "$MS_RUN_COOLDOWN" --arg tunables "$MS_RUN_TUNABLES" \
@@ -331,10 +339,11 @@ ms_run_new() {
                     llc_bytes: ($llc | tonumber),
                     enforce: (if $enforce == "" then null else $enforce end),
                     profile: (if $profile == "" then null else $profile end) },
-          cells_total: ($cells | tonumber), cells_done: 0, failed: [] }' >"$d/run.json"
+          cells_total: ($cells | tonumber), cells_done: 0, failed: [] }'
     ms_facts_collect 2>/dev/null
-    ms_facts_json >"$d/env.json"
-    printf '# memsuite %s run; every command ran from this directory:\n# cwd: %s\n' "$MS_VERSION" "$(pwd)" >"$d/commands.txt"
+    ms_run_write "$d/env.json" ms_facts_json
+    # created here (a link planted at the name is replaced), appended below
+    ms_run_write "$d/commands.txt" printf '# memsuite %s run; every command ran from this directory:\n# cwd: %s\n' "$MS_VERSION" "$(pwd)"
     ms_run_matrix "$d"
 }
 
@@ -377,7 +386,7 @@ ms_run_resume() {
     [ "$enforce" = 1 ] && ms_enforce_apply "$strict" "$thp"
     ms_use facts
     ms_facts_collect 2>/dev/null
-    ms_facts_json >"$d/env-resume.json"
+    ms_run_write "$d/env-resume.json" ms_facts_json
     local wrote
     wrote=$(ms_run_json_get "$d" '.memsuite_version // "unknown"')
     if [ "$wrote" != "$MS_VERSION" ]; then

@@ -33,15 +33,34 @@ ms_die() {
 }
 ms_usage_error() { ms_die "$MS_EX_USAGE" "$@"; }
 
-# The session temp directory, created on first use, removed at exit.
+# The session temp directory, created on first use, removed at exit.  Its
+# name carries our pid ("memsuite.<pid>.XXXXXX"), so one left by a run
+# killed with SIGKILL is removed by the next run (ms_tmp_clean_stale).
 ms_tmpdir() {
     if [ -z "$MS_TMP" ]; then
-        MS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/memsuite.XXXXXX") ||
+        ms_tmp_clean_stale
+        MS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/memsuite.$$.XXXXXX") ||
             ms_die "$MS_EX_ENV" "cannot create a temp directory under ${TMPDIR:-/tmp}; set TMPDIR to a writable directory"
         ms_at_exit ms_tmp_remove
     fi
 }
 ms_tmp_remove() { [ -n "$MS_TMP" ] && rm -rf -- "$MS_TMP"; MS_TMP=""; }
+# Session directories whose memsuite is gone: directories we own, named
+# exactly memsuite.<pid>.XXXXXX, never through a symlink.
+ms_tmp_clean_stale() {
+    local d pid restore
+    local -a list
+    restore=$(shopt -p nullglob || true)
+    shopt -s nullglob
+    list=("${TMPDIR:-/tmp}"/memsuite.*.*)
+    eval "$restore"
+    for d in "${list[@]}"; do
+        [[ ${d##*/} =~ ^memsuite\.([0-9]{1,9})\.[A-Za-z0-9]{6}$ ]] || continue
+        pid=$((10#${BASH_REMATCH[1]}))
+        if kill -0 "$pid" 2>/dev/null || [ -d "/proc/$pid" ]; then continue; fi
+        if [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ]; then rm -rf -- "$d"; fi
+    done
+}
 # ms_mktemp [-d]: a fresh file (or directory) in the session temp dir.
 ms_mktemp() {
     ms_tmpdir

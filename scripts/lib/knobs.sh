@@ -101,7 +101,7 @@ ms_state_new() {       # ms_state_new FILE: start an empty state file
     dir=$(dirname -- "$1")
     mkdir -p -- "$dir" 2>/dev/null ||
         ms_die "$MS_EX_ENV" "cannot create the state directory $dir; set MEMSUITE_STATE_DIR to a writable directory"
-    { printf '#memsuite-state 1\n' >"$1"; } 2>/dev/null ||
+    ms_out_write "$1" printf '#memsuite-state 1\n' 2>/dev/null ||
         ms_die "$MS_EX_ENV" "cannot write the state file $1; set MEMSUITE_STATE_DIR to a writable directory"
 }
 ms_state_add() {       # ms_state_add FILE KIND FIELD [FIELD]

@@ -24,7 +24,7 @@ ms_plot_render() {
     shift 6
     {
         printf 'set terminal %s\n' "$(ms_plot_terminal)"
-        printf "set output 'plot.png'\n"
+        printf 'set output\n'     # stdout: ms_out_write puts it in place
         printf "set title '%s'\n" "$(ms_plot_safe "$title")"
         printf "set xlabel '%s'\nset ylabel '%s'\n" "$(ms_plot_safe "$xl")" "$(ms_plot_safe "$yl")"
         printf 'set grid\nset key outside right top\nset yrange [0:*]\n'
@@ -37,10 +37,15 @@ ms_plot_render() {
         done
         printf '\n'
     } >"$work/plot.gp"
-    (cd -- "$work" && rm -f plot.png && gnuplot plot.gp) 2>"$work/gnuplot.err" ||
-        { ms_warn "gnuplot failed for $out: $(head -n 1 "$work/gnuplot.err")"; return 1; }
-    mv -f -- "$work/plot.png" "$out"
+    if ! ms_out_write "$out" ms_plot_gnuplot "$work"; then
+        ms_warn "gnuplot failed for $out: ${MS_OUT_ERR:-$(head -n 1 "$work/gnuplot.err")}"
+        return 1
+    fi
     printf '%s\n' "$out"
+}
+# ms_plot_gnuplot WORK: the PNG on stdout (the data files are relative to WORK).
+ms_plot_gnuplot() {
+    (cd -- "$1" && gnuplot plot.gp) 2>"$1/gnuplot.err"
 }
 
 # ms_plot_dir DIR SUMMARY_CSV: every plot the data allows; prints the PNG paths

@@ -145,10 +145,8 @@ ms_ref_record() {
         !($4 ~ /^[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$/) || $4 + 0 <= 0 || $4 + 0 >= max + 0 {
             printf "%s.%s has the value %s; a reference needs a number above 0 and below %s\n", $1, $2, $4, max; exit }' "$tmp")
     [ -z "$bad" ] || { printf '%s\n' "$bad"; return 2; }
-    local dir
-    dir=$(dirname -- "$out")
-    local outtmp
-    outtmp=$(mktemp "$dir/.ref.XXXXXX" 2>/dev/null) || { echo "cannot write to $dir"; return 1; }
+    local doc
+    doc=$(ms_mktemp)
     jq -R -s --arg schema "$MS_REF_SCHEMA" --arg host "$(ms_hostname)" --arg created "$(ms_now_utc)" \
         --argjson floor "$floor" --argjson run "$runjson" --argjson n "$#" '
         def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
@@ -163,8 +161,8 @@ ms_ref_record() {
                        | ([$floor, 1.5 * $range] | max | r1) as $tol
                        | { record: .[0].record, metric: .[0].metric, unit: .[0].unit, expected: ($m | r1),
                            lower_pct: $tol, upper_pct: $tol, runs: ($v | length),
-                           observed_min: ($v | min), observed_max: ($v | max) } ] }' "$tmp" >"$outtmp" ||
-        { rm -f -- "$outtmp"; echo "jq failed writing the reference"; return 1; }
-    ms_publish_mode "$outtmp"
-    mv -f -- "$outtmp" "$out"
+                           observed_min: ($v | min), observed_max: ($v | max) } ] }' "$tmp" >"$doc" ||
+        { echo "jq failed writing the reference"; return 1; }
+    # never renamed over a device, never through a link (outfile.sh)
+    ms_out_write "$out" cat -- "$doc" || { echo "cannot write the reference $MS_OUT_ERR"; return 3; }
 }

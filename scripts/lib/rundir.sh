@@ -70,16 +70,10 @@ ms_rundir_check() {
 # ms_run_json_update DIR FILTER [jq args]: rewrite run.json atomically.
 # FILTER is always a constant of this script; data goes in as --arg.
 ms_run_json_update() {
-    local d="$1" filter="$2" tmp
+    local d="$1" filter="$2"
     shift 2
-    tmp=$(mktemp "$d/.run.json.XXXXXX") || return 1
-    if jq "$@" "$filter" "$d/run.json" >"$tmp"; then
-        ms_publish_mode "$tmp"
-        mv -f -- "$tmp" "$d/run.json"
-    else
-        rm -f -- "$tmp"
-        return 1
-    fi
+    ms_out_write "$d/run.json" jq "$@" "$filter" "$d/run.json" ||
+        { [ -z "$MS_OUT_ERR" ] || ms_error "cannot update run.json $MS_OUT_ERR"; return 1; }
 }
 ms_run_json_get() { jq -r "$2" "$1/run.json"; }
 
@@ -119,20 +113,19 @@ ms_rundir_audit() {
 # write there instead (report and compare read the cells afresh, and may
 # not be able to write to DIR).
 ms_rundir_summary() {
-    local d="$1" id bench scen size threads reps bind tmp dest="${2:-$1/summary.csv}"
+    local d="$1" bind dest="${2:-$1/summary.csv}"
     bind=$(ms_run_json_get "$d" '.config.bind // "none"')
-    tmp=$(mktemp "$(dirname -- "$dest")/.summary.XXXXXX") || return 1
-    {
-        printf '%s\n' "$MS_SUMMARY_HEADER"
-        while IFS=$'\t' read -r id bench scen size threads reps; do
-            ms_rundir_cell_done "$d" "$id" || continue
-            ms_res_flatten "$d/cells/$id.json" |
-                awk -F '\t' -v OFS=, -v pre="$id,$bench,$scen,$size,$threads,$bind" '{
-                    $1 = $1; print pre, $0 }'
-        done < <(ms_rundir_cells "$d")
-    } >"$tmp"
-    ms_publish_mode "$tmp"
-    mv -f -- "$tmp" "$dest"
+    ms_out_write "$dest" ms_rundir_summary_lines "$d" "$bind"
+}
+ms_rundir_summary_lines() {   # DIR BIND: summary.csv on stdout
+    local d="$1" bind="$2" id bench scen size threads reps
+    printf '%s\n' "$MS_SUMMARY_HEADER"
+    while IFS=$'\t' read -r id bench scen size threads reps; do
+        ms_rundir_cell_done "$d" "$id" || continue
+        ms_res_flatten "$d/cells/$id.json" |
+            awk -F '\t' -v OFS=, -v pre="$id,$bench,$scen,$size,$threads,$bind" '{
+                $1 = $1; print pre, $0 }'
+    done < <(ms_rundir_cells "$d")
 }
 
 # Count finished cells.

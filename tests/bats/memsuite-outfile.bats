@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# memsuite's files (scripts/lib/outfile.sh, the twin of common/outfile.c):
+# references, run directories and session temp directories.  Device nodes
+# are made in the sandbox, never the system's /dev nodes.
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+bats_require_minimum_version 1.5.0
+
+C="$FIXTURES/memsuite-check"
+
+@test "defect 3: check --record --ref <device node> writes in place; the node stays a device" {
+    mknod "$SANDBOX/null" c 1 3 2>/dev/null || skip "mknod not permitted"
+    run --separate-stderr "$MS" check --record --ref "$SANDBOX/null" --result "$C/result-node.json"
+    assert_success
+    [ -c "$SANDBOX/null" ]
+    run compgen -G "$SANDBOX/null.tmp.*"
+    assert_failure
+}
+
+@test "defect 3: a symlink to a device or a block device as --ref is refused (exit 3) before anything runs" {
+    mknod "$SANDBOX/null" c 1 3 2>/dev/null || skip "mknod not permitted"
+    mknod "$SANDBOX/blk" b 7 250
+    ln -s "$SANDBOX/null" "$SANDBOX/link"
+    run --separate-stderr "$MS" check --record --ref "$SANDBOX/link" --runs 1
+    assert_failure 3
+    [[ "$stderr" == *"cannot write the reference '$SANDBOX/link': is a symbolic link to a character device"* ]]
+    run --separate-stderr "$MS" check --record --ref "$SANDBOX/blk" --runs 1
+    assert_failure 3
+    [[ "$stderr" == *"is a block device, which is never written"* ]]
+    [ "$(bench_calls)" = 0 ]
+    [ -L "$SANDBOX/link" ] && [ -c "$SANDBOX/null" ] && [ -b "$SANDBOX/blk" ]
+}
+
+@test "defect 3: --ref /dev/stdout with stdout redirected puts the reference in the file; /dev/stdout stays a link" {
+    run --separate-stderr bash -c "'$MS' check --record --ref /dev/stdout --result '$C/result-node.json' > '$SANDBOX/ref.json'"
+    assert_success
+    run jq -r .schema "$SANDBOX/ref.json"
+    assert_output memsuite/ref/1
+    [ -L /dev/stdout ]
+    # and that reference checks the result it came from
+    run "$MS" check --ref "$SANDBOX/ref.json" --result "$C/result-node.json"
+    assert_success
+}
+
+@test "--ref at a planted symlink replaces the link, never writes its target" {
+    echo precious > "$SANDBOX/victim"
+    ln -s "$SANDBOX/victim" "$SANDBOX/ref.json"
+    run "$MS" check --record --ref "$SANDBOX/ref.json" --result "$C/result-node.json"
+    assert_success
+    [ "$(cat "$SANDBOX/victim")" = precious ]
+    [ ! -L "$SANDBOX/ref.json" ]
+    run jq -r .schema "$SANDBOX/ref.json"
+    assert_output memsuite/ref/1
+}
+
+@test "run --resume: env-resume.json and summary.csv planted as symlinks are replaced, their targets untouched" {
+    FAKE_HOOK='case "$OMP_NUM_THREADS" in 2) exit 1 ;; esac' \
+        run "$MS" run --sizes 1M --threads 1,2 --cooldown 0 --out r
+    assert_failure 1                    # one cell left for --resume
+    echo precious > victim
+    rm -f r/summary.csv
+    ln -s "$SANDBOX/victim" r/env-resume.json
+    ln -s "$SANDBOX/victim" r/summary.csv
+    run "$MS" run --resume r --cooldown 0
+    assert_success
+    [ "$(cat victim)" = precious ]
+    [ ! -L r/env-resume.json ] && jq -e . r/env-resume.json >/dev/null
+    [ ! -L r/summary.csv ] && grep -q . r/summary.csv
+}
+
+@test "defect 15: a session temp directory left by SIGKILL is removed by the next run; live, foreign and linked ones stay" {
+    export TMPDIR="$SANDBOX/tmp"
+    mkdir -p "$TMPDIR"
+    FAKE_SLEEP=30 "$MS" check --ref "$C/ref-stream.json" >/dev/null 2>&1 &
+    local pid=$! i
+    for i in $(seq 100); do
+        compgen -G "$TMPDIR/memsuite.$pid.*" >/dev/null && break
+        sleep 0.05
+    done
+    run compgen -G "$TMPDIR/memsuite.$pid.*"
+    assert_success
+    kill -KILL "$pid"
+    wait "$pid" || true
+    pkill -KILL -P "$pid" 2>/dev/null || true
+    run compgen -G "$TMPDIR/memsuite.$pid.*"
+    assert_success                      # SIGKILL cannot be caught
+    mkdir "$TMPDIR/memsuite.$$.AbC123" "$TMPDIR/memsuite.Xy12ab" "$SANDBOX/elsewhere"
+    ln -s "$SANDBOX/elsewhere" "$TMPDIR/memsuite.999999999.ZZzz99"
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json"
+    assert_success
+    run compgen -G "$TMPDIR/memsuite.$pid.*"
+    assert_failure                      # the dead run's directory is gone
+    [ -d "$TMPDIR/memsuite.$$.AbC123" ]  # a live process's stays
+    [ -d "$TMPDIR/memsuite.Xy12ab" ]     # not ours to judge (no pid)
+    [ -L "$TMPDIR/memsuite.999999999.ZZzz99" ] && [ -d "$SANDBOX/elsewhere" ]
+}
+
+@test "defect 15: USR1, ALRM and PIPE stop memsuite with 128+N and leave no session temp directory" {
+    export TMPDIR="$SANDBOX/tmp"
+    mkdir -p "$TMPDIR"
+    local sig pid i st num
+    for sig in USR1 ALRM PIPE; do
+        FAKE_SLEEP=30 "$MS" check --ref "$C/ref-stream.json" >/dev/null 2>"$SANDBOX/err" &
+        pid=$!
+        for i in $(seq 100); do
+            [ -e "$FAKE_STARTED" ] && break
+            sleep 0.05
+        done
+        rm -f "$FAKE_STARTED"
+        kill -"$sig" "$pid"
+        st=0
+        wait "$pid" || st=$?
+        num=$(kill -l "$sig")
+        [ "$st" -eq $((128 + num)) ] || { echo "SIG$sig: status $st"; cat "$SANDBOX/err"; return 1; }
+        run compgen -G "$TMPDIR/memsuite.*"
+        assert_failure
+    done
+}
