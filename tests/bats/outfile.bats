@@ -22,7 +22,7 @@ TOOLS=(stream_to mbw_to seqread_to env_to alloc_to)
 # background job's pid is the tool's.
 long_run() {
     case "$1" in
-        stream) exec stream --llc 256KiB -s 300000 -n 1000000 -q --format json -O "$2" ;;
+        stream) exec stream --llc 256KiB -s 300000 --kernels copy -n 1000000 -q --format json -O "$2" ;;
         mbw)    exec mbw -q -n 1000000 -t1 --format json --output "$2" 1 ;;
         mencal) exec mencal run stability --size 16M --allow-cache --iterations 200 --interval 0.1 -q \
                     --format json -O "$2" ;;
@@ -97,7 +97,7 @@ long_run() {
     run --separate-stderr mencal run alloc -r1 --allocators glibc --block-sizes 4K --ops 400 \
         --plot "$SANDBOX/no/such/x.png" -O "$SANDBOX/r.json"
     [ "$status" -eq 3 ]
-    [[ "$stderr" == *"--plot file '$SANDBOX/no/such/x.png': cannot create a file in"* ]]
+    [[ "$stderr" == *"--plot"*"$SANDBOX/no/such"* ]]
     [ -z "$output" ]
     [ ! -e "$SANDBOX/r.json" ]
 }
