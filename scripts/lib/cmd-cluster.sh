@@ -22,7 +22,9 @@
 #   --ref FILE        the reference (memsuite/ref/1, see 'memsuite help check');
 #                     every node must see it at the same path
 #   --results DIR     shared results directory (must exist, writable by the nodes)
-#   --nodes LIST      expected nodes: n[001-128],gpu7 or @FILE (one per line)
+#   --nodes LIST      expected nodes: n[001-128],gpu7 or @FILE (one per line);
+#                     each a plain host name (letters, digits, ._-; at most
+#                     200 characters), else exit 2 naming the first bad one
 #   --launcher L      auto (srun in an allocation, else mpirun when --nodes is
 #                     given and mpirun exists, else local), srun, mpirun, local
 #   --retries N       check's retries on each node (default 2)

@@ -5,7 +5,8 @@
 #        memsuite profile restore [NAME]
 #
 # Profiles are small key=value files in scripts/profiles/NAME.profile (or
-# MEMSUITE_PROFILES), documented by their comment lines.  Keys:
+# MEMSUITE_PROFILES), documented by their comment lines.  NAME is a name
+# (letters, digits, _ and -), never a path (exit 2).  Keys:
 #   vm.swappiness, kernel.numa_balancing, vm.zone_reclaim_mode,
 #   vm.overcommit_memory (sysctl), thp, thp.defrag (transparent huge
 #   pages), governor (every CPU), smt (on|off), glibc.tunables (the
