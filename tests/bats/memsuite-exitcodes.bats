@@ -10,7 +10,8 @@ load test_helper
 load ../fixtures/memsuite-bats/helpers
 
 C="$FIXTURES/memsuite-check"
-DOCUMENTED=" 0 1 2 3 4 129 130 143 "
+# 128+N: memsuite's trapped signals (scripts/lib/cleanup.sh MS_SIGNALS)
+DOCUMENTED=" 0 1 2 3 4 129 130 138 140 141 142 143 "
 
 # The directories and files the table's commands refer to.
 local_setup() {
