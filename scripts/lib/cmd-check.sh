@@ -44,7 +44,9 @@
 # {"passed": false}) or holds a headline value that is no measurement (not
 # a number above 0 and below 1e15) is a FAIL that says so.  --record
 # refuses such results (exit 2), results of different runs (tool, size,
-# threads, reps), --floor above 100, and values outside (0, 1e15).
+# threads, reps), --floor above 100, and values outside (0, 1e15); it
+# never writes a reference that check would refuse (results that vary so
+# much that a band exceeds 100%: exit 1, nothing written).
 #
 # Exit: 0 PASS, 1 FAIL, 2 usage (bad option, empty option value, bad or
 # empty reference file, results unfit to record), 3 the environment

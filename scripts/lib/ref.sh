@@ -163,6 +163,10 @@ ms_ref_record() {
                            lower_pct: $tol, upper_pct: $tol, runs: ($v | length),
                            observed_min: ($v | min), observed_max: ($v | max) } ] }' "$tmp" >"$doc" ||
         { echo "jq failed writing the reference"; return 1; }
+    # Never write a reference that check would refuse (a band over 100%
+    # from results that vary too much, say).
+    local why
+    why=$(ms_ref_validate "$doc") || { printf 'check would refuse the reference these results make (%s); nothing recorded\n' "${why#reference "$doc": }"; return 1; }
     # never renamed over a device, never through a link (outfile.sh)
     ms_out_write "$out" cat -- "$doc" || { echo "cannot write the reference $MS_OUT_ERR"; return 3; }
 }

@@ -166,6 +166,13 @@ no_control_chars() {
         [[ "$stderr" == *"Scale.best_rate_mbps is "*"not a measured value"* ]] || { echo "$stderr"; return 1; }
         [ ! -e out.json ]
     done
+    # results that vary too much would make a band over 100%: check would
+    # refuse that reference, so it is never written (exit 1)
+    jq '.records[0].metrics.best_rate_mbps.value = 100' "$C/result-node.json" >slow.json
+    run --separate-stderr "$MS" check --record --ref out.json --result "$C/result-node.json" --result slow.json
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *'check would refuse the reference these results make (metrics[1] (Copy.best_rate_mbps): "lower_pct" must be a number 0..100)'* ]]
+    [ ! -e out.json ]
     # the same results twice still record
     run "$MS" check --record --ref out.json --result "$C/result-node.json" --result "$C/result-node.json"
     assert_success
