@@ -96,7 +96,7 @@ C="$FIXTURES/memsuite-check"
     [ -L "$TMPDIR/memsuite.999999999.ZZzz99" ] && [ -d "$SANDBOX/elsewhere" ]
 }
 
-@test "defect 15: USR1, ALRM and PIPE stop memsuite with 128+N and leave no session temp directory" {
+@test "USR1, ALRM and PIPE stop memsuite with 128+N (not an internal error) and leave no session temp directory" {
     export TMPDIR="$SANDBOX/tmp"
     mkdir -p "$TMPDIR"
     local sig pid i st num
@@ -116,4 +116,19 @@ C="$FIXTURES/memsuite-check"
         run compgen -G "$TMPDIR/memsuite.*"
         assert_failure
     done
+}
+
+@test "a reference's stale temporaries (dead pid) are removed; a live one's and a symlink stay" {
+    local dead
+    bash -c 'exit 0' & dead=$!
+    wait "$dead"
+    : > "$SANDBOX/ref.json.tmp.$dead.abcdef"
+    : > "$SANDBOX/ref.json.tmp.$$.abcdef"
+    echo precious > "$SANDBOX/victim"
+    ln -s "$SANDBOX/victim" "$SANDBOX/ref.json.tmp.$dead.link"
+    run "$MS" check --record --ref "$SANDBOX/ref.json" --result "$C/result-node.json"
+    assert_success
+    [ ! -e "$SANDBOX/ref.json.tmp.$dead.abcdef" ]
+    [ -e "$SANDBOX/ref.json.tmp.$$.abcdef" ]
+    [ -L "$SANDBOX/ref.json.tmp.$dead.link" ] && [ "$(cat "$SANDBOX/victim")" = precious ]
 }

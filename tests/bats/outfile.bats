@@ -93,6 +93,18 @@ long_run() {
     assert_failure
 }
 
+@test "defect 1: a symlink planted at the old temporary name <plot>.tmp.<pid> redirects nothing" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    echo precious > "$SANDBOX/victim"
+    # the shell plants the link at its own pid, then becomes mencal (same pid)
+    run --separate-stderr bash -c 'ln -s "$1/victim" "$1/chart.png.tmp.$$" &&
+        exec mencal run alloc -r1 --allocators glibc --block-sizes 4K --ops 400 -q \
+            --plot "$1/chart.png" -O "$1/r.json"' _ "$SANDBOX"
+    assert_success
+    [ "$(cat "$SANDBOX/victim")" = precious ]
+    [ "$(head -c 8 "$SANDBOX/chart.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
 @test "--plot into a missing directory fails before anything is measured (exit 3)" {
     run --separate-stderr mencal run alloc -r1 --allocators glibc --block-sizes 4K --ops 400 \
         --plot "$SANDBOX/no/such/x.png" -O "$SANDBOX/r.json"
