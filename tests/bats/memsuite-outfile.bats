@@ -33,11 +33,12 @@ C="$FIXTURES/memsuite-check"
 }
 
 @test "defect 3: --ref /dev/stdout with stdout redirected puts the reference in the file; /dev/stdout stays a link" {
-    run --separate-stderr bash -c "'$MS' check --record --ref /dev/stdout --result '$C/result-node.json' > '$SANDBOX/ref.json'"
+    # private_dev (test_helper): a regression may only replace a private
+    # /dev/stdout, and fails the test with 97 when it does
+    run --separate-stderr private_dev "'$MS' check --record --ref /dev/stdout --result '$C/result-node.json' > '$SANDBOX/ref.json'"
     assert_success
     run jq -r .schema "$SANDBOX/ref.json"
     assert_output memsuite/ref/1
-    [ -L /dev/stdout ]
     # and that reference checks the result it came from
     run "$MS" check --ref "$SANDBOX/ref.json" --result "$C/result-node.json"
     assert_success

@@ -67,3 +67,34 @@ match_lines() {
         fi
     done
 }
+
+# private_dev BASH-SCRIPT [ARGS...]: runs the script with bash where a
+# rename over /dev/stdout or /dev/stderr (the defect the output-file tests
+# look for) can only hit a private /dev: as root, in a private mount
+# namespace with a tmpfs /dev holding null, zero, full, urandom and the
+# fd links.  The script fails (97) when /dev/stdout or /dev/stderr is no
+# longer a link afterwards.  Unprivileged, /dev is not writable anyway and
+# the script runs as it is; as root without namespaces the test skips.
+private_dev() {
+    # shellcheck disable=SC2016  # expanded by the inner shell
+    local check='rc=$?; for l in /dev/stdout /dev/stderr; do [ -L "$l" ] || { echo "$l was replaced" >&2; exit 97; }; done; exit $rc'
+    if [ "$(id -u)" != 0 ]; then
+        bash -c "$1; $check" "${@:2}"
+        return
+    fi
+    unshare -m --propagation private true 2>/dev/null ||
+        skip "root without a private mount namespace: /dev/stdout is not risked"
+    # shellcheck disable=SC2016  # the script is the inner shell's
+    MS_PD_CHECK=$check unshare -m --propagation private bash -c '
+        mount -t tmpfs -o mode=755 memsuite-test-dev /dev || exit 98
+        for n in null:1:3 zero:1:5 full:1:7 urandom:1:9; do
+            IFS=: read -r name major minor <<<"$n"
+            mknod -m 666 "/dev/$name" c "$major" "$minor" || exit 98
+        done
+        ln -s /proc/self/fd /dev/fd
+        for i in 0:stdin 1:stdout 2:stderr; do ln -s "/proc/self/fd/${i%%:*}" "/dev/${i#*:}"; done
+        mkdir /dev/shm && mount -t tmpfs memsuite-test-shm /dev/shm || exit 98
+        script=$1
+        shift
+        bash -c "$script; $MS_PD_CHECK" "$@"' _ "$@"
+}
