@@ -21,7 +21,7 @@
 static void quote_value(const char *v, char *out, size_t outlen)
 {
     size_t k = 0, i = 0;
-    for (; v[i] && i < SHOWN_MAX && k + 5 < outlen; i++) {
+    for (; i < SHOWN_MAX && v[i] && k + 5 < outlen; i++) {
         unsigned char ch = (unsigned char)v[i];
         if (isprint(ch))
             out[k++] = (char)ch;
