@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -287,48 +286,6 @@ static int check_memory(const mc_alloc_cfg_t *c, char *msg, size_t msglen)
     return 3;
 }
 
-/* --plot FILE: its directory must exist and be writable now, so a bad
- * path fails before the run (exit 3, like an unwritable --output), not
- * after it.  Writing the chart itself is alloc-plot.c's business. */
-static int check_plot_path(const char *plot, char *msg, size_t msglen)
-{
-    if (!plot)
-        return 0;
-    if (!*plot) {
-        snprintf(msg, msglen, "--plot: empty path; give a file name such as alloc.png");
-        return 2;
-    }
-    char dir[4096];
-    const char *slash = strrchr(plot, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == plot)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - plot), plot);
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        snprintf(msg, msglen, "--plot %s: directory '%s': %s; create it or choose another path",
-                 plot, dir, strerror(errno));
-        return 3;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        snprintf(msg, msglen, "--plot %s: '%s' is not a directory; choose another path", plot, dir);
-        return 3;
-    }
-    if (access(dir, W_OK | X_OK) != 0) {
-        snprintf(msg, msglen, "--plot %s: directory '%s' is not writable: %s; choose another path",
-                 plot, dir, strerror(errno));
-        return 3;
-    }
-    if (stat(plot, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(msg, msglen, "--plot %s: is a directory; give a file name such as %s/alloc.png",
-                 plot, plot);
-        return 3;
-    }
-    return 0;
-}
-
 int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t msglen)
 {
     bool seen[NOPTIONS];
@@ -355,7 +312,7 @@ int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t m
         return 2;
     }
     if ((rc = parse_allocators(c, msg, msglen)) || (rc = parse_threads(c, msg, msglen)) ||
-        (rc = parse_blocks(c, msg, msglen)) || (rc = check_plot_path(c->plot, msg, msglen)))
+        (rc = parse_blocks(c, msg, msglen)))
         return rc;
     return check_memory(c, msg, msglen);
 }

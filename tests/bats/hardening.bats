@@ -262,7 +262,7 @@ BAD_OMP=(
     [[ $stderr == *"such as 4K,16K,1M"* ]]
 }
 
-@test "mencal run alloc --plot into a missing directory fails before the run (exit 3)" {
+@test "mencal run alloc --plot that cannot be written fails before the run (exit 3)" {
     stub gnuplot 'echo "gnuplot stub: must not run" >&2; exit 99'
     local p
     for p in "$PWD/missing/x.png" "$PWD/file/x.png" "$PWD"; do
@@ -271,7 +271,7 @@ BAD_OMP=(
             --plot "$p" --format json -O a.json
         echo "--plot $p: status $status: $stderr"
         [ "$status" -eq 3 ]
-        [[ $stderr == *"--plot $p: "* ]]
+        [[ $stderr == *"--plot file '$p': "* ]]
         [[ $stderr != *"running"* && $stderr != *"gnuplot"* ]]
         [ ! -e a.json ]
     done
