@@ -477,7 +477,7 @@ ms_run_matrix() {
             done_n=$((done_n + 1))
             ms_run_json_update "$d" '.cells_done = $n | .failed -= [$id]' --argjson n "$done_n" --arg id "$id"
         else
-            if [ -e "$res" ]; then mv -f -- "$res" "$d/logs/$id.bad.json"; fi
+            if [ -e "$res" ]; then mv -fT -- "$res" "$d/logs/$id.bad.json"; fi
             failed=$((failed + 1))
             local tail_line
             tail_line=$(tail -n 1 "$d/logs/$id.log" 2>/dev/null || true)

@@ -22,11 +22,18 @@ ms_lock_take() {
     local path holder
     path=$(ms_lock_path)
     ms_require_cmd flock "install util-linux"
-    { exec {MS_LOCK_FD}>>"$path"; } 2>/dev/null ||
+    # Never through a symlink or into a device (the rule of outfile.sh):
+    # the default places are world-writable, and a link planted there
+    # would have root truncate its target.
+    if [ -L "$path" ] || { [ -e "$path" ] && [ ! -f "$path" ]; }; then
+        ms_die "$MS_EX_ENV" "the lock file $path is a symbolic link or not a regular file; remove it, or set MEMSUITE_LOCK to another path"
+    fi
+    { exec {MS_LOCK_FD}<>"$path"; } 2>/dev/null ||
         ms_die "$MS_EX_ENV" "cannot open the lock file $path; set MEMSUITE_LOCK to a writable path"
     if ! flock -n "$MS_LOCK_FD"; then
         holder=$(ms_read_line "$path" 2>/dev/null || true)
         ms_die "$MS_EX_ENV" "another memsuite run holds the lock $path${holder:+ (pid $holder)}; wait for it to finish"
     fi
-    printf '%s\n' "$$" >"$path" 2>/dev/null || true
+    # our pid at the start, through the locked descriptor (never reopened)
+    printf '%s\n' "$$" 1>&"$MS_LOCK_FD" 2>/dev/null || true
 }

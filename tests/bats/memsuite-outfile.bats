@@ -133,3 +133,18 @@ C="$FIXTURES/memsuite-check"
     [ -e "$SANDBOX/ref.json.tmp.$$.abcdef" ]
     [ -L "$SANDBOX/ref.json.tmp.$dead.link" ] && [ "$(cat "$SANDBOX/victim")" = precious ]
 }
+
+@test "a symlink planted at the lock file is refused (exit 3), its target never truncated" {
+    echo precious > "$SANDBOX/victim"
+    ln -s "$SANDBOX/victim" "$MEMSUITE_LOCK"
+    run "$MS" run --sizes 1M --cooldown 0 --out r
+    assert_failure 3
+    assert_output --partial "the lock file $MEMSUITE_LOCK is a symbolic link or not a regular file"
+    [ "$(cat "$SANDBOX/victim")" = precious ]
+    [ "$(bench_calls)" = 0 ]
+    # a regular lock file works, and holds our pid on its first line
+    rm "$MEMSUITE_LOCK"
+    run "$MS" run --sizes 1M --cooldown 0 --out r
+    assert_success
+    [ -f "$MEMSUITE_LOCK" ] && [ ! -L "$MEMSUITE_LOCK" ]
+}
