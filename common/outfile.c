@@ -283,8 +283,11 @@ static int open_atomic(mb_out_t *o, char *msg, size_t msglen)
         return fail(EISDIR, msg, msglen, o, "%s", "names a directory; name a file in it");
     mb_out_clean_stale(o->path);
 
+    /* O_TMPFILE needs /proc/self/fd to be linked at commit (or
+     * CAP_DAC_READ_SEARCH): without /proc, a named temporary from the start
+     * rather than a result lost after the run. */
     int fd = -1;
-    if (!named_temp_forced()) {
+    if (!named_temp_forced() && access("/proc/self/fd", F_OK) == 0) {
         fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
             return fail(errno, msg, msglen, o, "cannot create a file in '%s': %s; %s", dir,

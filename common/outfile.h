@@ -20,8 +20,9 @@
  *                               exclusively) and renames that over the
  *                               path.  A symlink is replaced, never
  *                               followed.  Where the file system has no
- *                               O_TMPFILE the named temporary exists for
- *                               the whole run instead.
+ *                               O_TMPFILE, /proc is not mounted, or
+ *                               MEMSUITE_OUT_NAMED_TEMP=1, the named
+ *                               temporary exists for the whole run instead.
  *
  * Junk: while a named temporary exists, the terminating signals whose
  * action is still the default (HUP, INT, QUIT, TERM, USR1, USR2, PIPE,
