@@ -8,6 +8,11 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
+# The make under test is a new top-level make: nothing of the make that
+# runs this suite (`make NUMA=0 PAPI=0 test` passes NUMA=0 through
+# MAKEFLAGS, and MAKELEVEL counts up) may reach it.
+local_setup() { unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL; }
+
 # line number of the first line of FILE matching ERE; empty when none
 first_line() { grep -n -E -m1 -- "$2" "$1" | cut -d: -f1; }
 
