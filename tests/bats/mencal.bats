@@ -515,6 +515,16 @@ preload_check() {   # preload_check LIB NAME
     assert_line --regexp '^randread +latency_full_random +[0-9.]+ +ns'
 }
 
+@test "randread: latency is time per hop; the empty loop is reported, not subtracted" {
+    run mencal run randread "${SMALL[@]}" -t 1 --tlb-locality 0 --format json -O o.json
+    assert_success
+    run jq -r '.records[0].metrics | [has("loop_overhead"), has("latency_raw")] | join(" ")' o.json
+    assert_output "true false"
+    # one thread: the per-thread median is the metric's median, both time / hops
+    run jq -r '.records[0] | (.metrics.latency.value - .tables.per_thread[0].latency) | fabs < 1e-9' o.json
+    assert_output true
+}
+
 @test "randread --tlb-locality 0 is full random only; --stride must be a multiple of 8" {
     run mencal run randread "${SMALL[@]}" -t 1 --tlb-locality 0 --stride 64 --format json -O z.json
     assert_success
