@@ -220,6 +220,29 @@ static size_t request_items(const mb_numa_request_t *req, req_item_t it[3])
     return n;
 }
 
+uint64_t mb_numa_cpu_mask(uint64_t online)
+{
+    char path[4096], line[512], msg[256];
+    uint64_t m;
+    mb_sysfs_path(path, sizeof path, "/devices/system/node/has_cpu");
+    if (mb_read_line(path, line, sizeof line) == 0 &&
+        mb_numa_parse_nodes(line, 0, &m, msg, sizeof msg) == 0 && m)
+        return m & online;
+    m = 0;
+    for (int n = 0; n < MB_NUMA_MAX_NODES; n++) {
+        if (!(online & (UINT64_C(1) << n)))
+            continue;
+        char rel[64];
+        snprintf(rel, sizeof rel, "/devices/system/node/node%d/cpulist", n);
+        mb_sysfs_path(path, sizeof path, rel);
+        int rc = mb_read_line(path, line, sizeof line);
+        bool empty = (rc == 0 && !line[0]) || rc == -ENODATA;
+        if (!empty)
+            m |= UINT64_C(1) << n;
+    }
+    return m;
+}
+
 int mb_numa_check_request(const mb_numa_request_t *req, char *msg, size_t msglen)
 {
     req_item_t it[3];
@@ -238,6 +261,18 @@ int mb_numa_check_request(const mb_numa_request_t *req, char *msg, size_t msglen
             snprintf(msg, msglen, "%s %s: node %d does not exist; valid nodes are %s "
                      "(see numactl --hardware)", it[i].option, it[i].value,
                      __builtin_ctzll(bad), mb_numa_format_nodes(online, valid, sizeof valid));
+            return -EINVAL;
+        }
+        /* A memory-only node (CXL expander, HBM) has no CPU to run on:
+         * libnuma would fail later with a bare EINVAL. */
+        uint64_t cpus = mb_numa_cpu_mask(online);
+        uint64_t nocpu = m & ~cpus;
+        if (strcmp(it[i].option, "--cpunodebind") == 0 && strcmp(it[i].value, "all") != 0 &&
+            nocpu) {
+            snprintf(msg, msglen, "%s %s: node %d has no CPUs (a memory-only node); nodes "
+                     "with CPUs are %s; use its memory with --membind or --interleave",
+                     it[i].option, it[i].value, __builtin_ctzll(nocpu),
+                     mb_numa_format_nodes(cpus, valid, sizeof valid));
             return -EINVAL;
         }
     }

@@ -50,6 +50,10 @@ int mb_numa_sysfs_nodes(char *why, size_t whylen);
 /* Online nodes as a bit mask (bit n = node n), from
  * <sysfs>/devices/system/node/online; {0} when the kernel has no NUMA. */
 uint64_t mb_numa_online_mask(void);
+/* The nodes of `online` that have CPUs, from <sysfs>/devices/system/node/
+ * has_cpu, else each node whose nodeN/cpulist is empty counts as CPU-less
+ * (an unreadable list counts as having CPUs: unknown is not "none"). */
+uint64_t mb_numa_cpu_mask(uint64_t online);
 
 /* Parse a numactl-style node list ("0", "0-1", "0,2", "1-3,5", "all")
  * into a bit mask.  "all" yields `all`.  0, or -EINVAL with msg naming

@@ -174,6 +174,14 @@ static const check_case_t check_cases[] = {
     { "env-mixed", { NULL, "0", "1" }, -EINVAL, { "--membind and --interleave conflict", NULL } },
     { "env-mixed", { "a", NULL, NULL }, -EINVAL, { "--cpunodebind", "invalid node list 'a'" } },
     { "env-vm", { NULL, "0", NULL }, 0, { NULL } },
+    /* node2 holds memory and no CPUs (found by make check-topology: libnuma
+     * failed later with a bare EINVAL and exit 3) */
+    { "numa-cpuless", { "2", NULL, NULL }, -EINVAL,
+      { "--cpunodebind 2", "node 2 has no CPUs", "nodes with CPUs are 0-1" } },
+    { "numa-cpuless", { "1-2", NULL, NULL }, -EINVAL, { "node 2 has no CPUs", NULL } },
+    { "numa-cpuless", { "1", "2", NULL }, 0, { NULL } },
+    { "numa-cpuless", { "all", NULL, "all" }, 0, { NULL } },
+    { "numa-cpuless", { NULL, "2", NULL }, 0, { NULL } },
     { "env-vm", { NULL, "1", NULL }, -EINVAL, { "node 1 does not exist", "valid nodes are 0" } },
 };
 
