@@ -103,7 +103,7 @@ ms_facts_thp() {
 
 ms_facts_numa() {
     local out nodes v
-    nodes=$(ms_numa_nodes | wc -l)
+    nodes=$(ms_numa_all_nodes | wc -l)
     if ! command -v numactl >/dev/null 2>&1; then
         ms_fact numa unavailable "$nodes node(s) in sysfs" "numactl is not installed; --bind node:N and check --per-node need it" "apt-get install numactl (dnf install numactl)"
     elif ! out=$(numactl --hardware 2>&1); then
@@ -263,7 +263,7 @@ ms_facts_json() {
         --arg schema "$MS_ENV_SCHEMA" --arg version "$MS_VERSION" --arg time "$(ms_now_utc)" \
         --arg host "$(ms_hostname)" --arg llc "${MS_LLC_BYTES:-0}" --arg llcsrc "${MS_LLC_SOURCE:-none}" \
         --arg cores "${MS_CORES:-0}" --arg sockets "${MS_SOCKETS:-0}" \
-        --arg nodes "$(ms_numa_nodes | paste -sd, -)" \
+        --arg nodes "$(ms_numa_all_nodes | paste -sd, -)" \
         --arg peak "$MS_PEAK_MBPS" --arg peakwhy "$MS_PEAK_TEXT" \
         --arg profile "$(ms_profile_active || true)" \
         --arg tunables "${GLIBC_TUNABLES:-$(ms_profile_active_tunables)}" '

@@ -92,6 +92,18 @@ ms_numa_nodes() {
     if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
 }
 
+# Every NUMA node number, memory-only nodes (CXL, HBM: empty cpulist)
+# included; what reports count.
+ms_numa_all_nodes() {
+    local d n
+    local -a seen=()
+    for d in "${MEMSUITE_SYSFS:-/sys}/devices/system/node"/node[0-9]*; do
+        n="${d##*/node}"
+        if [ -d "$d" ] && [[ "$n" =~ ^[0-9]+$ ]]; then seen[n]=1; fi
+    done
+    if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
+}
+
 # MemAvailable in bytes from <procfs>/meminfo; status 1 when unknown.
 ms_mem_available_bytes() {
     local f kb
