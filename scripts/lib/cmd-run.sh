@@ -205,7 +205,7 @@ cmd_run() {
         ms_note "baseline: the matrix as the machine is, into $out/baseline"
         ms_run_new "$out/baseline" "$plan"
         ms_at_exit ms_profile_restore_hook     # before: a signal may come mid-apply
-        ms_profile_apply 0
+        ms_profile_apply 0 run
         MS_RUN_TUNABLES=$(ms_profile_tunables_value)
         ms_note "profile $MS_PROF_NAME: the matrix again, into $out/$MS_PROF_NAME"
         ms_run_new "$out/$MS_PROF_NAME" "$plan"
@@ -215,7 +215,7 @@ cmd_run() {
         cat -- "$out/compare.txt"
     elif [ -n "$profile" ]; then
         ms_at_exit ms_profile_restore_hook     # before: a signal may come mid-apply
-        ms_profile_apply 0
+        ms_profile_apply 0 run
         MS_RUN_TUNABLES=$(ms_profile_tunables_value)
         ms_run_new "$out" "$plan"
         ms_profile_restore_hook

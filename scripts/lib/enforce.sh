@@ -7,7 +7,7 @@
 # (exit 3) with --strict.  A state file left by a killed run is restored
 # first.
 
-ms_use sysfs knobs
+ms_use sysfs knobs profiles
 
 MS_ENFORCE_STATE=""
 MS_ENFORCE_SUMMARY=""       # what was done, for env.json and the log
@@ -26,9 +26,12 @@ ms_enforce_restore() {
 # power loss) means the governor, SMT or THP may still be as that run set
 # them.  Every run and check calls this once it holds the lock (so the file
 # is not a live run's): as root it restores the saved values first (exit 3
-# when that fails); without root it warns.  Call with the lock held.
+# when that fails); without root it warns.  A run's own --profile state is
+# recovered first (it was applied after the enforce state was saved).
+# Call with the lock held.
 ms_enforce_recover() {
     local state
+    ms_profile_recover_run
     state=$(ms_enforce_state_file)
     ms_state_valid "$state" || return 0
     if ! ms_is_root; then

@@ -151,10 +151,13 @@ ms_profile_active_tunables() {
     ms_state_get "$f" env GLIBC_TUNABLES
 }
 
-# ms_profile_apply STRICT: apply the loaded profile.  Needs root.  Saves
-# all prior values first; a failure half way restores them and exits 3.
+# ms_profile_apply STRICT [run]: apply the loaded profile.  Needs root.
+# Saves all prior values first; a failure half way restores them and exits
+# 3.  "run" marks the state as held by a run (memsuite run --profile) for
+# its duration only: if that run dies unrestored (SIGKILL), the next run,
+# check or apply puts the values back (ms_profile_recover_run).
 ms_profile_apply() {
-    local strict="$1" state k v why active
+    local strict="$1" scope="${2:-}" state k v why active
     local -a plan=() skipped=()
     ms_is_root || ms_die "$MS_EX_ENV" "applying a profile needs root (it writes sysctl and sysfs knobs); run as root"
     state=$(ms_profile_state_file)
@@ -181,6 +184,7 @@ ms_profile_apply() {
     done
     ms_state_new "$state"
     ms_state_add "$state" profile "$MS_PROF_NAME"
+    [ "$scope" = run ] && ms_state_add "$state" scope run
     v=$(ms_profile_tunables_value)
     [ -n "$v" ] && ms_state_add "$state" env GLIBC_TUNABLES "$v"
     local item
@@ -217,6 +221,26 @@ ms_profile_restore_state() {
     fi
     ms_state_restore "$state" "profile $active" || return 1
     MS_PROF_STATE=""
+}
+
+# ms_profile_recover_run: a profile state that a run applied for its own
+# duration (scope run) and left behind means the run was killed before its
+# exit hook (SIGKILL, power loss): as root restore it (exit 3 when that
+# fails); without root warn.  A profile applied with `memsuite profile
+# apply` has no scope line and stays applied.  Call with the lock held.
+ms_profile_recover_run() {
+    local state name
+    state=$(ms_profile_state_file)
+    ms_state_valid "$state" || return 0
+    [ "$(ms_state_get "$state" scope)" = run ] || return 0
+    name=$(ms_state_get "$state" profile)
+    if ! ms_is_root; then
+        ms_warn "profile: $state was left by a 'memsuite run --profile $name' that did not finish; its values may still be set; rerun as root (it restores them first) or run 'memsuite profile restore' as root"
+        return 0
+    fi
+    ms_warn "profile: $state was left by a 'memsuite run --profile $name' that did not finish; restoring it first"
+    ms_state_restore "$state" "profile $name" ||
+        ms_die "$MS_EX_ENV" "profile: could not restore the state left in $state; fix it by hand, then remove the file"
 }
 
 # Exit hook for runs that apply a profile only for their duration.

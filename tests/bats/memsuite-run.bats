@@ -422,6 +422,47 @@ start_bg() {
     diff before after
 }
 
+@test "a plain run after a SIGKILLed --enforce --profile run puts the profile's knobs back too" {
+    # Found by make check-topology (real kernel): the next run restored
+    # enforce.state but took the killed run's profile.state for a profile
+    # applied on purpose, so swappiness and numa_balancing stayed as the
+    # killed run set them.  (The lab profile leaves THP alone: a fake sysfs
+    # file does not turn "madvise" back into "always [madvise] never".)
+    mkdir -p profs
+    printf 'vm.swappiness=10\nkernel.numa_balancing=0\n' >profs/lab.profile
+    export MEMSUITE_PROFILES=$PWD/profs
+    tree_state >before
+    FAKE_SLEEP=4 MEMSUITE_ASSUME_ROOT=1 "$MS" run --enforce --profile lab --sizes 1M --threads 1 --cooldown 0 --out k 2>/dev/null &
+    local pid=$!
+    wait_for "$FAKE_STARTED"
+    kill -KILL "$pid"
+    wait "$pid" || true
+    run cat "$MEMSUITE_PROCFS/sys/vm/swappiness"
+    assert_output 10
+    # Without root: reported, nothing written.
+    MEMSUITE_ASSUME_ROOT=0 run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r1
+    assert_success
+    assert_output --partial "was left by a 'memsuite run --profile lab' that did not finish"
+    [ -f "$MEMSUITE_STATE_DIR/profile.state" ]
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r2
+    assert_success
+    assert_output --partial "'memsuite run --profile lab' that did not finish; restoring it first"
+    [ ! -e "$MEMSUITE_STATE_DIR/profile.state" ]
+    [ ! -e "$MEMSUITE_STATE_DIR/enforce.state" ]
+    tree_state >after
+    diff before after
+}
+
+@test "a profile applied on purpose stays applied across runs" {
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" profile apply tuned
+    assert_success
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    [ -f "$MEMSUITE_STATE_DIR/profile.state" ]
+    run cat "$MEMSUITE_PROCFS/sys/vm/swappiness"
+    assert_output 10
+}
+
 @test "--resume of a directory started by another memsuite version warns and records both" {
     # Fixed bug: same schema, other version: resumed silently, run.json kept
     # claiming the old version for every cell.
