@@ -8,6 +8,7 @@
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
+#   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
 #
 # Knobs: CC=gcc|clang  MARCH=native  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
 #        MPI=auto|0|1 (bin/stream_mpi with MPICC=mpicc)
@@ -97,6 +98,15 @@ check-sanitize: deps
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  tests/run-tests.sh build-sanitize build-sanitize/bin
 
+# The topology lab: the tools built for an ISA that QEMU's TCG runs, in
+# their own tree (the normal build is untouched), then real kernels booted
+# on emulated NUMA/SMT machines (tests/topology/run-lab.sh, shapes.tsv).
+TOPO_BUILD := build-topo
+check-topology: deps
+	@$(MAKE) --no-print-directory BUILD=$(TOPO_BUILD) BIN=$(TOPO_BUILD)/bin \
+	  MARCH=x86-64-v2 CFLAGS="-O3 -march=x86-64-v2" SANITIZE=0 all
+	@tests/topology/run-lab.sh $(TOPO_BUILD)/bin $(TOPO_BUILD)/lab
+
 tests-build: all $(UNIT_TESTS)
 
 lint: all
@@ -113,8 +123,8 @@ install: all
 	install -m 0644 scripts/profiles/*.profile $(DESTDIR)$(PREFIX)/share/memsuite/profiles/
 
 clean:
-	rm -rf build build-sanitize build-fuzz bin
+	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize tests-build lint install clean FORCE
+.PHONY: all deps run test check-sanitize check-topology tests-build lint install clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -12,6 +12,8 @@ set -euo pipefail
 # clang and its libFuzzer runtime for make fuzz.
 # Peers for the comparison scripts: likwid, sysbench, mbw.
 # Allocators for mencal alloc: jemalloc, tcmalloc (gperftools), mimalloc.
+# Topology lab (make check-topology): QEMU, a distribution kernel, a static
+# busybox and cpio for the initramfs.
 DEBIAN_PKGS=(
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
     bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
@@ -19,6 +21,7 @@ DEBIAN_PKGS=(
     likwid sysbench mbw
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
     openmpi-bin libopenmpi-dev slurm-wlm munge
+    qemu-system-x86 linux-image-amd64 busybox-static cpio
 )
 RHEL_PKGS=(
     gcc make numactl-devel numactl papi-devel papi dmidecode
@@ -27,6 +30,7 @@ RHEL_PKGS=(
     likwid sysbench
     jemalloc gperftools-libs mimalloc
     openmpi openmpi-devel slurm slurm-slurmctld slurm-slurmd munge
+    qemu-system-x86-core kernel-core busybox cpio
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# The topology lab's checks, run by /init inside a QEMU guest (see
+# run-lab.sh).  Prints TAP on stdout (the serial console): one line per
+# check, diagnostics as "# ..." lines, the plan last.  The shape's
+# expectations come from the kernel command line (lab.KEY=VALUE, from
+# shapes.tsv).  States, placement, exit codes and messages only: timing
+# under TCG means nothing, so no figure is ever compared.
+set -u
+
+BIN=/lab/bin
+MS=/lab/scripts/memsuite
+SYS=/sys/devices/system
+export MEMSUITE_BIN=$BIN MEMSUITE_STATE_DIR=/var/lib/memsuite
+
+# --- expectations ---
+declare -A E=()
+for w in $(cat /proc/cmdline); do
+    case "$w" in lab.*=*) w="${w#lab.}"; E[${w%%=*}]="${w#*=}" ;; esac
+done
+IFS=, read -r -a NODES <<<"${E[nodes]}"
+CPULESS="${E[cpuless]}"
+[ "$CPULESS" = none ] && CPULESS=""
+
+# --- TAP ---
+N=0
+FAILS=0
+say() { local l; while IFS= read -r l; do printf '#   %s\n' "$l"; done <<<"$1"; }
+ok() { N=$((N + 1)); printf 'ok %d - %s\n' "$N" "$1"; }
+notok() {
+    N=$((N + 1)) FAILS=$((FAILS + 1))
+    printf 'not ok %d - %s\n' "$N" "$1"
+    [ -n "${2:-}" ] && say "$2"
+    return 0
+}
+# t DESC CMD...: ok when CMD succeeds; its output is the diagnostic.
+t() {
+    local d="$1" out
+    shift
+    if out=$("$@" 2>&1); then ok "$d"; else notok "$d" "$out"; fi
+}
+# eq WHAT GOT WANT
+eq() { [ "$2" = "$3" ] || { printf '%s: got %q, want %q\n' "$1" "$2" "$3"; return 1; }; }
+
+node_cpus() { cat "$SYS/node/node$1/cpulist"; }
+expand() {     # expand "0-2,5" -> "0 1 2 5"
+    local part out=()
+    IFS=, read -r -a parts <<<"$1"
+    for part in "${parts[@]}"; do
+        [ -n "$part" ] || continue
+        if [[ "$part" == *-* ]]; then mapfile -t -O "${#out[@]}" out < <(seq "${part%-*}" "${part#*-}"); else out+=("$part"); fi
+    done
+    echo "${out[*]}"
+}
+CPUNODES=()
+for n in "${NODES[@]}"; do [ "$n" != "$CPULESS" ] && CPUNODES+=("$n"); done
+
+# --- the shape the kernel shows is the shape booted (else the lab lies) ---
+shape_sysfs() {
+    local want_nodes
+    want_nodes=$(IFS=,; echo "${NODES[*]}")
+    eq "online nodes with memory" "$(expand "$(cat $SYS/node/has_memory)" | tr ' ' ,)" "$want_nodes" &&
+    eq "smt/control" "$(cat $SYS/cpu/smt/control)" "${E[smt]}" &&
+    if [ -n "$CPULESS" ]; then eq "node$CPULESS cpulist" "$(node_cpus "$CPULESS")" ""; fi
+}
+t "kernel shows the shape booted (${E[shape]}: nodes ${E[nodes]}, smt ${E[smt]})" shape_sysfs
+
+# --- LLC detection ---
+llc_check() {
+    local j size
+    j=$("$BIN/stream" -s 1MiB -n 2 --format json 2>/dev/null) || { echo "stream failed"; return 1; }
+    size=$(cat $SYS/cpu/cpu0/cache/index3/size)
+    size=$(( ${size%K} * 1024 ))
+    eq "llc.instances" "$(jq .llc.instances <<<"$j")" "${E[l3]}" &&
+    eq "llc.source" "$(jq -r .llc.source <<<"$j")" sysfs &&
+    eq "llc.instance_bytes" "$(jq .llc.instance_bytes <<<"$j")" "$size" &&
+    eq "llc.total_bytes" "$(jq .llc.total_bytes <<<"$j")" "$((size * E[l3]))"
+}
+t "stream JSON llc: ${E[l3]} L3 instance(s) from sysfs, total = instances x size" llc_check
+
+mencal_llc_check() {
+    local j
+    j=$("$BIN/mencal" env --format json 2>/dev/null) || { echo "mencal env failed"; return 1; }
+    jq -r .sysinfo.llc <<<"$j" | grep -q "(sysfs); sysfs: ${E[l3]} distinct L3 instance" ||
+        { echo "mencal env llc: $(jq -r .sysinfo.llc <<<"$j")"; return 1; }
+}
+t "mencal env llc names ${E[l3]} distinct L3 instance(s) from sysfs" mencal_llc_check
+
+# --- environment reports ---
+mencal_env_check() {
+    local j
+    j=$("$BIN/mencal" env --format json 2>/dev/null) || { echo "mencal env failed"; return 1; }
+    eq sockets "$(jq .sysinfo.sockets <<<"$j")" "${E[sockets]}" &&
+    eq smt "$(jq -r .sysinfo.smt <<<"$j" | cut -d' ' -f1)" "${E[smt]}" &&
+    eq numa_nodes "$(jq .sysinfo.numa_nodes <<<"$j")" "${#NODES[@]}"
+}
+t "mencal env: ${E[sockets]} socket(s), smt ${E[smt]}, ${#NODES[@]} node(s)" mencal_env_check
+
+memsuite_env_check() {
+    local j numa n
+    j=$("$MS" env --json 2>/dev/null) || { echo "memsuite env failed"; return 1; }
+    eq sockets "$(jq .sockets <<<"$j")" "${E[sockets]}" || return 1
+    jq -r '.facts[] | select(.key == "smt") | .value' <<<"$j" | grep -q "^${E[smt]}" ||
+        { echo "smt fact: $(jq -c '.facts[] | select(.key == "smt")' <<<"$j")"; return 1; }
+    eq numa_nodes "$(jq -c .numa_nodes <<<"$j")" "[$(IFS=,; echo "${NODES[*]}")]" || return 1
+    numa=$(jq -r '.facts[] | select(.key == "numa") | .value' <<<"$j")
+    grep -q "^${#NODES[@]} node(s)" <<<"$numa" || { echo "numa fact: $numa"; return 1; }
+    for n in "${NODES[@]}"; do
+        grep -q "node$n " <<<"$numa" || { echo "numa fact lacks node$n: $numa"; return 1; }
+    done
+    if [ -n "$CPULESS" ]; then
+        grep -q "node$CPULESS cpus none" <<<"$numa" || { echo "numa fact, CPU-less node$CPULESS: $numa"; return 1; }
+    fi
+}
+t "memsuite env: ${E[sockets]} socket(s), smt ${E[smt]}, nodes ${E[nodes]}${CPULESS:+ (node$CPULESS CPU-less)}" memsuite_env_check
+
+# --- placement: every array's pages where they were asked ---
+# placed JSON NODES: every array in .config.numa_placement (stream) or the
+# one .numa.placement (mencal) has all sampled pages on NODES (comma list),
+# and with several NODES, pages on each of them.  Nodes listed with 0 pages
+# do not count.
+placed() {
+    local j="$1" want="$2"
+    jq -e --arg want "$want" '
+        ($want | split(",")) as $w
+        | [ (.config.numa_placement // {} | to_entries[] | .value), (.numa.placement // empty) ] as $p
+        | ($p | length) > 0 and all($p[];
+            type == "object" and .pages_sampled > 0 and .pages_not_present == 0
+            and ((.pages_per_node | with_entries(select(.value > 0))) as $on
+                 | (($on | keys) - $w) == []
+                 and ([$on[]] | add) == .pages_sampled
+                 and (if ($w | length) > 1 then (($on | keys | sort) == ($w | sort)) else true end)))' \
+        <<<"$j" >/dev/null ||
+        { echo "wanted on node(s) $want; got $(jq -c '[.config.numa_placement, .numa] | map(select(. != null))' <<<"$j")"; return 1; }
+}
+run_json() {   # run_json CMD...: the JSON on stdout, exit 0 required
+    local out rc=0
+    out=$("$@" --format json 2>/tmp/lab.err) || rc=$?
+    [ "$rc" -eq 0 ] || { echo "exit $rc: $* : $(tail -n 3 /tmp/lab.err)"; return 1; }
+    printf '%s\n' "$out"
+}
+membind_check() {
+    local tool="$1" n="$2" j
+    if [ "$tool" = stream ]; then j=$(run_json "$BIN/stream" -s 1MiB -n 2 -t 1 --membind "$n") || { echo "$j"; return 1; }
+    else j=$(run_json "$BIN/mencal" run seqread --size 1MiB --threads 1 --reps 1 --membind "$n") || { echo "$j"; return 1; }
+    fi
+    eq policy "$(jq -r '.numa.policy' <<<"$j")" "membind=$n" && placed "$j" "$n"
+}
+cpubind_check() {
+    local tool="$1" n="$2" j cpus c want
+    want=" $(expand "$(node_cpus "$n")") "
+    if [ "$tool" = stream ]; then j=$(run_json "$BIN/stream" -s 1MiB -n 2 --cpunodebind "$n") || { echo "$j"; return 1; }
+    else j=$(run_json "$BIN/mencal" run seqread --size 1MiB --reps 1 --cpunodebind "$n") || { echo "$j"; return 1; }
+    fi
+    cpus=$(jq -r '.threads.cpus[]' <<<"$j")
+    [ -n "$cpus" ] || { echo "no thread CPUs reported"; return 1; }
+    for c in $cpus; do
+        [[ "$want" == *" $c "* ]] || { echo "a thread ran on cpu$c, outside node$n (cpus$want)"; return 1; }
+    done
+    placed "$j" "$n"    # first touch from node n's CPUs
+}
+interleave_check() {
+    local tool="$1" j all
+    all=$(IFS=,; echo "${NODES[*]}")
+    # 4 KiB pages: with THP a 2 MiB page is the unit of interleaving, and
+    # one 1 MiB array may lie in one huge page, on one node.
+    if [ "$tool" = stream ]; then j=$(run_json "$BIN/stream" -s 1MiB -n 2 -t 1 --hugepages never --interleave all) || { echo "$j"; return 1; }
+    else j=$(run_json "$BIN/mencal" run seqread --size 1MiB --threads 1 --reps 1 --hugepages never --interleave all) || { echo "$j"; return 1; }
+    fi
+    placed "$j" "$all"
+}
+for tool in stream mencal; do
+    for n in "${NODES[@]}"; do
+        t "$tool --membind $n: every array's pages on node$n${CPULESS:+$([ "$n" = "$CPULESS" ] && echo ' (CPU-less)')}" membind_check "$tool" "$n"
+    done
+    for n in "${CPUNODES[@]}"; do
+        t "$tool --cpunodebind $n: threads on node$n's CPUs, pages on node$n" cpubind_check "$tool" "$n"
+    done
+    t "$tool --interleave all: every array's pages spread over nodes ${E[nodes]}" interleave_check "$tool"
+done
+
+cpuless_refused() {
+    local tool="$1" rc=0 err
+    if [ "$tool" = stream ]; then "$BIN/stream" -s 1MiB -n 2 --cpunodebind "$CPULESS" >/dev/null 2>/tmp/lab.err || rc=$?
+    else "$BIN/mencal" run seqread --size 1MiB --reps 1 --cpunodebind "$CPULESS" >/dev/null 2>/tmp/lab.err || rc=$?
+    fi
+    err=$(cat /tmp/lab.err)
+    eq "exit status" "$rc" 2 || { echo "$err"; return 1; }
+    grep -q "node $CPULESS" <<<"$err" && grep -qi "no cpus" <<<"$err" ||
+        { echo "message does not name node $CPULESS and its lack of CPUs: $err"; return 1; }
+}
+if [ -n "$CPULESS" ]; then
+    for tool in stream mencal; do
+        t "$tool --cpunodebind $CPULESS (CPU-less) is refused with exit 2 and a clear message" cpuless_refused "$tool"
+    done
+fi
+
+# --- memsuite check --per-node: one verdict per node ---
+cat >/tmp/ref.json <<'EOF'
+{ "schema": "memsuite/ref/1", "description": "topology lab: states only, any figure passes",
+  "run": { "bench": "stream", "size_bytes": 1048576, "threads": 1, "reps": 2, "bind": "spread" },
+  "metrics": [ { "record": "Triad", "metric": "best_rate_mbps", "unit": "MB/s",
+                 "expected": 1, "lower_pct": 99, "upper_pct": null } ] }
+EOF
+per_node_check() {
+    local out rc=0 n lines
+    # The check runs --strict (arrays >= 4x LLC): a small stated LLC keeps
+    # the arrays small under emulation.
+    out=$(MEMSUITE_LLC=256KiB "$MS" check --ref /tmp/ref.json --per-node --retries 0 2>&1) || rc=$?
+    eq "exit status" "$rc" 0 || { echo "$out"; return 1; }
+    for n in "${CPUNODES[@]}"; do
+        lines=$(grep -c "^node$n: " <<<"$out")
+        [ "$lines" -ge 1 ] || { echo "no verdict line for node$n:"; echo "$out"; return 1; }
+    done
+    [ "$(grep -cE '^node[0-9]+: ' <<<"$out")" -eq "${#CPUNODES[@]}" ] &&
+        grep -q "^memsuite: PASS .*${#CPUNODES[@]} node(s)" <<<"$out" ||
+        { echo "want one line per node with CPUs (${CPUNODES[*]}) and PASS:"; echo "$out"; return 1; }
+}
+t "memsuite check --per-node: one verdict line per node with CPUs (${CPUNODES[*]}), PASS" per_node_check
+
+# --- enforcement on the real sysfs ---
+KNOBS=("$SYS/cpu/smt/control" "$SYS/cpu/online" /sys/kernel/mm/transparent_hugepage/enabled
+       /proc/sys/kernel/numa_balancing /proc/sys/vm/swappiness)
+snapshot() { local f; for f in "${KNOBS[@]}"; do printf '%s: ' "$f"; od -An -c "$f" | tr -s ' '; done; }
+BEFORE=$(snapshot)
+cur_thp=$(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled | tr -d '[]')
+THP=never; [ "$cur_thp" = never ] && THP=always
+[ "$(cat /proc/sys/kernel/numa_balancing)" = 0 ] && NB=1 || NB=0
+SW=13
+mkdir -p /tmp/profiles /tmp/wbin
+printf '# Summary: topology lab\nvm.swappiness=%s\nkernel.numa_balancing=%s\n' "$SW" "$NB" >/tmp/profiles/lab.profile
+export MEMSUITE_PROFILES=/tmp/profiles
+# A stream that records the knobs as the run sees them, then runs (or, with
+# LAB_HANG set, waits to be killed).
+cat >/tmp/wbin/stream <<EOF
+#!/usr/bin/bash
+{ cat $SYS/cpu/smt/control $SYS/cpu/online; grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled
+  cat /proc/sys/kernel/numa_balancing /proc/sys/vm/swappiness; } >/tmp/inrun
+if [ -n "\${LAB_HANG:-}" ]; then echo \$\$ >/tmp/hang.pid; sleep 300; fi
+exec $BIN/stream "\$@"
+EOF
+chmod +x /tmp/wbin/stream
+ln -sf "$BIN/mbw" /tmp/wbin/mbw
+ln -sf "$BIN/mencal" /tmp/wbin/mencal
+want_smt="${E[smt]}"; [ "$want_smt" = on ] && want_smt=off
+RUN=(run --bench stream --sizes 1MiB --threads 1 --reps 2 --enforce --thp "$THP" --profile lab)
+inrun_check() {
+    local got want
+    got=$(tr '\n' ' ' </tmp/inrun)
+    want="$want_smt "
+    if [ "${E[smt]}" = on ]; then
+        # one thread per core stays online: the first of each sibling list
+        want+="$(cat $SYS/cpu/cpu*/topology/thread_siblings_list | sort -u | cut -d, -f1 | cut -d- -f1 | sort -n | paste -sd, -) "
+    else
+        want+="$(cat $SYS/cpu/online) "
+    fi
+    want+="[$THP] $NB $SW "
+    eq "in-run smt/control, cpus online, thp, numa_balancing, swappiness" "$got" "$want"
+}
+enforce_check() {
+    local out rc=0
+    rm -f /tmp/inrun
+    out=$(MEMSUITE_BIN=/tmp/wbin "$MS" "${RUN[@]}" --out /tmp/run1 2>&1) || rc=$?
+    eq "exit status" "$rc" 0 || { echo "$out"; return 1; }
+    inrun_check || return 1
+    eq "knobs after the run (bytes)" "$(snapshot)" "$BEFORE"
+}
+t "memsuite run --enforce --thp $THP --profile lab: smt $want_smt, thp $THP, numa_balancing $NB, swappiness $SW during the run; every knob restored byte for byte" enforce_check
+
+kill_check() {
+    local pid i out rc=0
+    rm -f /tmp/inrun /tmp/hang.pid
+    LAB_HANG=1 MEMSUITE_BIN=/tmp/wbin "$MS" "${RUN[@]}" --out /tmp/run2 >/tmp/run2.log 2>&1 &
+    pid=$!
+    for ((i = 0; i < 600; i++)); do [ -s /tmp/hang.pid ] && break; sleep 0.1; done
+    [ -s /tmp/hang.pid ] || { echo "the run never reached the benchmark:"; cat /tmp/run2.log; kill -9 "$pid"; return 1; }
+    kill -9 "$pid" "$(cat /tmp/hang.pid)"
+    wait "$pid" 2>/dev/null
+    inrun_check || return 1
+    if [ "$(snapshot)" = "$BEFORE" ] && [ "$want_smt$THP$NB$SW" != "${E[smt]}$cur_thp" ]; then
+        echo "the knobs were already back after SIGKILL: the kill did not land mid-way"; return 1
+    fi
+    out=$("$MS" run --bench stream --sizes 1MiB --threads 1 --reps 2 --out /tmp/run3 2>&1) || rc=$?
+    eq "exit status of the next run" "$rc" 0 || { echo "$out"; return 1; }
+    eq "knobs after the next invocation (bytes)" "$(snapshot)" "$BEFORE" || { echo "$out"; return 1; }
+    [ ! -e /var/lib/memsuite/enforce.state ] && [ ! -e /var/lib/memsuite/profile.state ] ||
+        { echo "a state file is left: $(ls /var/lib/memsuite)"; return 1; }
+}
+t "the same run killed with SIGKILL mid-way: the next memsuite run restores every knob byte for byte" kill_check
+# Whatever the kill check left, start the next check from the booted state.
+"$MS" profile restore >/dev/null 2>&1
+
+profile_check() {
+    local rc=0 out
+    out=$("$MS" profile apply lab 2>&1) || rc=$?
+    eq "apply exit status" "$rc" 0 || { echo "$out"; return 1; }
+    eq "swappiness applied" "$(cat /proc/sys/vm/swappiness)" "$SW" || return 1
+    eq "numa_balancing applied" "$(cat /proc/sys/kernel/numa_balancing)" "$NB" || return 1
+    out=$("$MS" profile restore lab 2>&1) || rc=$?
+    eq "restore exit status" "$rc" 0 || { echo "$out"; return 1; }
+    eq "knobs after restore (bytes)" "$(snapshot)" "$BEFORE"
+}
+t "memsuite profile apply lab then restore: knobs changed, then back byte for byte" profile_check
+
+echo "1..$N"
+[ "$FAILS" -eq 0 ]

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Summary: the topology lab: boot real kernels on emulated NUMA/SMT shapes
+# Usage: tests/topology/run-lab.sh BIN_DIR WORK_DIR [SHAPE...]
+#
+# Builds an initramfs (busybox, bash, jq, numactl, GNU coreutils and
+# friends, every library ldd lists, the tools in BIN_DIR, scripts/memsuite
+# with its lib/ and profiles/, and tests/topology/guest-checks.sh), then
+# boots each shape of tests/topology/shapes.tsv (all when none is named)
+# under QEMU TCG with the distribution kernel (/boot/vmlinuz-*, newest, or
+# LAB_KERNEL).  The guest prints TAP between two marker lines on its
+# serial console; this script collects it, prefixes each test with the
+# shape, and ends with "N passed, N failed, N skipped".  A guest that does
+# not boot, runs past LAB_TIMEOUT seconds (default 240), or prints no plan
+# or fewer results than its plan is a failure, never a skip.
+# Console logs stay in WORK_DIR/<shape>.console.
+# Exit: 0 all passed, 1 a failure, 2 usage, 3 a missing tool or kernel.
+set -euo pipefail
+
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd -- "$here/../.." && pwd)
+
+die() { echo "check-topology: $2" >&2; exit "$1"; }
+
+[ $# -ge 2 ] || die 2 "usage: tests/topology/run-lab.sh BIN_DIR WORK_DIR [SHAPE...]"
+bindir=$(cd -- "$1" && pwd) || die 2 "BIN_DIR '$1' is not a directory"
+work="$2"
+shift 2
+timeout_s="${LAB_TIMEOUT:-240}"
+[[ "$timeout_s" =~ ^[0-9]+$ ]] || die 2 "LAB_TIMEOUT='$timeout_s': expected whole seconds"
+
+for t in qemu-system-x86_64 cpio busybox jq numactl ldd timeout; do
+    command -v "$t" >/dev/null 2>&1 || die 3 "$t not found; run 'make deps' (qemu-system-x86 linux-image-amd64 busybox-static cpio)"
+done
+kernel="${LAB_KERNEL:-}"
+if [ -z "$kernel" ]; then
+    kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
+fi
+[ -n "$kernel" ] && [ -r "$kernel" ] ||
+    die 3 "no readable kernel (/boot/vmlinuz-* or LAB_KERNEL); run 'make deps' (linux-image-amd64)"
+for b in stream mencal mbw; do
+    [ -x "$bindir/$b" ] || die 3 "$bindir/$b missing; build with MARCH=x86-64-v2 first"
+done
+
+# --- initramfs ---
+rm -rf -- "$work"
+mkdir -p -- "$work"
+rd="$work/root"
+mkdir -p "$rd"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,lab/bin,lab/scripts}
+
+copy_with_libs() {     # copy_with_libs FILE DEST_DIR: FILE and its libraries
+    local f="$1" dest="$2" lib
+    cp -L -- "$f" "$rd$dest/${f##*/}"
+    while read -r lib; do
+        [ -e "$rd$lib" ] && continue
+        mkdir -p "$rd$(dirname -- "$lib")"
+        cp -L -- "$lib" "$rd$lib"
+    done < <(ldd "$f" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
+}
+
+# Guest userland: GNU tools first on PATH (memsuite is written for them),
+# busybox applets for the rest (mount, poweroff, ...).
+cp -L "$(command -v busybox)" "$rd/bin/busybox"
+tools=(bash jq numactl flock taskset gawk sed grep find xargs getconf)
+mapfile -t -O "${#tools[@]}" tools < <(dpkg -L coreutils 2>/dev/null | grep -E '^/usr/bin/[^/]+$' | sed 's#.*/##')
+for t in "${tools[@]}"; do
+    p=$(command -v "$t" 2>/dev/null) || continue
+    [ -f "$p" ] && copy_with_libs "$p" /usr/bin
+done
+ln -sf gawk "$rd/usr/bin/awk"
+for b in "$bindir"/*; do
+    [ -f "$b" ] && [ -x "$b" ] && copy_with_libs "$b" /lab/bin
+done
+# libgomp/libnuma/PAPI may dlopen nothing else; glibc's NSS is not needed.
+cp -r "$root/scripts/memsuite" "$root/scripts/lib" "$root/scripts/profiles" "$rd/lab/scripts/"
+cp "$here/guest-checks.sh" "$rd/lab/"
+cp "$here/init" "$rd/init"
+chmod +x "$rd/init"
+(cd "$rd" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initrd.cpio"
+
+# --- boot each shape ---
+mapfile -t lines < <(grep -v '^#' "$here/shapes.tsv" | grep -v '^[[:space:]]*$')
+want=("$@")
+passed=0 failed=0 skipped=0
+for line in "${lines[@]}"; do
+    IFS=$'\t' read -r name expect qopts <<<"$line"
+    if [ "${#want[@]}" -gt 0 ] && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
+    append="console=ttyS0 loglevel=1 panic=-1 lab.shape=$name"
+    for kv in $expect; do append+=" lab.$kv"; done
+    log="$work/$name.console"
+    start=$SECONDS
+    rc=0
+    # shellcheck disable=SC2086  # qopts is a list of options from the table
+    timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu Skylake-Server-v4 $qopts \
+        -kernel "$kernel" -initrd "$work/initrd.cpio" -append "$append" \
+        -nographic -no-reboot -nodefaults -serial stdio </dev/null >"$log" 2>&1 || rc=$?
+    tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+    # The firmware's escape sequences may precede the first marker.
+    tap=$(awk '/=== memsuite-topology-lab begin ===$/ { on = 1; next }
+               /^=== memsuite-topology-lab end/ { on = 0 } on' "$log")
+    plan=$(grep -m1 -E '^1\.\.[0-9]+$' <<<"$tap" || true)
+    ok=$(grep -cE '^ok ' <<<"$tap" || true)
+    skip=$(grep -cE '^ok .*# [Ss][Kk][Ii][Pp]' <<<"$tap" || true)
+    notok=$(grep -cE '^not ok ' <<<"$tap" || true)
+    # Every TAP line and diagnostic, tagged with the shape.
+    grep -E '^(ok |not ok |#)' <<<"$tap" | sed "s/^\(not ok\|ok\) \([0-9]*\)/\1 \2 [$name]/" || true
+    passed=$((passed + ok - skip)) skipped=$((skipped + skip)) failed=$((failed + notok))
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "not ok - [$name] guest ran past ${timeout_s}s (console: $log)"
+        failed=$((failed + 1))
+    elif [ -z "$plan" ]; then
+        echo "not ok - [$name] guest printed no TAP plan (qemu exit $rc; console: $log)"
+        tail -n 15 "$log" | sed 's/^/#   /'
+        failed=$((failed + 1))
+    elif [ $((ok + notok)) -ne "${plan#1..}" ]; then
+        echo "not ok - [$name] guest planned ${plan#1..} tests and reported $((ok + notok)) (console: $log)"
+        failed=$((failed + 1))
+    fi
+    echo "# [$name] $((SECONDS - start)) s"
+done
+[ $((passed + failed + skipped)) -gt 0 ] || die 2 "no shape matched: ${want[*]}"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
