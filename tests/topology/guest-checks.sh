@@ -14,7 +14,8 @@ export MEMSUITE_BIN=$BIN MEMSUITE_STATE_DIR=/var/lib/memsuite
 
 # --- expectations ---
 declare -A E=()
-for w in $(cat /proc/cmdline); do
+read -r -a words </proc/cmdline
+for w in "${words[@]}"; do
     case "$w" in lab.*=*) w="${w#lab.}"; E[${w%%=*}]="${w#*=}" ;; esac
 done
 IFS=, read -r -a NODES <<<"${E[nodes]}"
@@ -185,7 +186,7 @@ cpuless_refused() {
     fi
     err=$(cat /tmp/lab.err)
     eq "exit status" "$rc" 2 || { echo "$err"; return 1; }
-    grep -q "node $CPULESS" <<<"$err" && grep -qi "no cpus" <<<"$err" ||
+    { grep -q "node $CPULESS" <<<"$err" && grep -qi "no cpus" <<<"$err"; } ||
         { echo "message does not name node $CPULESS and its lack of CPUs: $err"; return 1; }
 }
 if [ -n "$CPULESS" ]; then
@@ -211,8 +212,8 @@ per_node_check() {
         lines=$(grep -c "^node$n: " <<<"$out")
         [ "$lines" -ge 1 ] || { echo "no verdict line for node$n:"; echo "$out"; return 1; }
     done
-    [ "$(grep -cE '^node[0-9]+: ' <<<"$out")" -eq "${#CPUNODES[@]}" ] &&
-        grep -q "^memsuite: PASS .*${#CPUNODES[@]} node(s)" <<<"$out" ||
+    { [ "$(grep -cE '^node[0-9]+: ' <<<"$out")" -eq "${#CPUNODES[@]}" ] &&
+        grep -q "^memsuite: PASS .*${#CPUNODES[@]} node(s)" <<<"$out"; } ||
         { echo "want one line per node with CPUs (${CPUNODES[*]}) and PASS:"; echo "$out"; return 1; }
 }
 t "memsuite check --per-node: one verdict line per node with CPUs (${CPUNODES[*]}), PASS" per_node_check
@@ -282,7 +283,7 @@ kill_check() {
     out=$("$MS" run --bench stream --sizes 1MiB --threads 1 --reps 2 --out /tmp/run3 2>&1) || rc=$?
     eq "exit status of the next run" "$rc" 0 || { echo "$out"; return 1; }
     eq "knobs after the next invocation (bytes)" "$(snapshot)" "$BEFORE" || { echo "$out"; return 1; }
-    [ ! -e /var/lib/memsuite/enforce.state ] && [ ! -e /var/lib/memsuite/profile.state ] ||
+    { [ ! -e /var/lib/memsuite/enforce.state ] && [ ! -e /var/lib/memsuite/profile.state ]; } ||
         { echo "a state file is left: $(ls /var/lib/memsuite)"; return 1; }
 }
 t "the same run killed with SIGKILL mid-way: the next memsuite run restores every knob byte for byte" kill_check

@@ -35,7 +35,7 @@ kernel="${LAB_KERNEL:-}"
 if [ -z "$kernel" ]; then
     kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
 fi
-[ -n "$kernel" ] && [ -r "$kernel" ] ||
+{ [ -n "$kernel" ] && [ -r "$kernel" ]; } ||
     die 3 "no readable kernel (/boot/vmlinuz-* or LAB_KERNEL); run 'make deps' (linux-image-amd64)"
 for b in stream mencal mbw; do
     [ -x "$bindir/$b" ] || die 3 "$bindir/$b missing; build with MARCH=x86-64-v2 first"
