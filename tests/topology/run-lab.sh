@@ -61,7 +61,7 @@ copy_with_libs() {     # copy_with_libs FILE DEST_DIR: FILE and its libraries
 # busybox applets for the rest (mount, poweroff, ...).
 cp -L "$(command -v busybox)" "$rd/bin/busybox"
 tools=(bash jq numactl flock taskset gawk sed grep find xargs getconf)
-mapfile -t -O "${#tools[@]}" tools < <(dpkg -L coreutils 2>/dev/null | grep -E '^/usr/bin/[^/]+$' | sed 's#.*/##')
+mapfile -t -O "${#tools[@]}" tools < <({ dpkg -L coreutils || rpm -ql coreutils; } 2>/dev/null | grep -E '^/usr/bin/[^/]+$' | sed 's#.*/##')
 for t in "${tools[@]}"; do
     p=$(command -v "$t" 2>/dev/null) || continue
     [ -f "$p" ] && copy_with_libs "$p" /usr/bin
