@@ -11,7 +11,9 @@ load ../fixtures/memsuite-bats/helpers
 # it receives SIGINT like a foreground job would; sets BG_PID.
 start_bg() {
     set -m
-    "$MS" run "$@" >"$SANDBOX/bg.out" 2>&1 &
+    # default signal actions: bash cannot trap a signal ignored at its
+    # start (a suite run under nohup, or as a background job)
+    env --default-signal=HUP,INT,QUIT,TERM "$MS" run "$@" >"$SANDBOX/bg.out" 2>&1 &
     BG_PID=$!
     set +m
 }

@@ -19,13 +19,18 @@ alloc_to()   { mencal run alloc --allocators glibc --block-sizes 4K --ops 200 --
 TOOLS=(stream_to mbw_to seqread_to env_to alloc_to)
 
 # A long run of each tool (stopped by the test's signal); exec, so the
-# background job's pid is the tool's.
+# background job's pid is the tool's.  It starts with the default action
+# for every signal the tests send: a suite started under nohup or as a
+# background job inherits HUP/INT ignored, and the tools rightly keep an
+# inherited "ignore" (that is what nohup asks for).
+SIGS_DEFAULT=(env --default-signal=HUP,INT,QUIT,TERM,USR1,USR2,PIPE,ALRM)
 long_run() {
     case "$1" in
-        stream) exec stream --llc 256KiB -s 300000 --kernels copy -n 1000000 -q --format json -O "$2" ;;
-        mbw)    exec mbw -q -n 1000000 -t1 --format json --output "$2" 1 ;;
-        mencal) exec mencal run stability --size 16M --allow-cache --iterations 200 --interval 0.1 -q \
+        stream) exec "${SIGS_DEFAULT[@]}" stream --llc 256KiB -s 300000 --kernels copy -n 1000000 -q \
                     --format json -O "$2" ;;
+        mbw)    exec "${SIGS_DEFAULT[@]}" mbw -q -n 1000000 -t1 --format json --output "$2" 1 ;;
+        mencal) exec "${SIGS_DEFAULT[@]}" mencal run stability --size 16M --allow-cache --iterations 200 \
+                    --interval 0.1 -q --format json -O "$2" ;;
     esac
 }
 
