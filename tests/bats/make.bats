@@ -9,9 +9,13 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 # The make under test is a new top-level make: nothing of the make that
-# runs this suite (`make NUMA=0 PAPI=0 test` passes NUMA=0 through
-# MAKEFLAGS, and MAKELEVEL counts up) may reach it.
-local_setup() { unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL; }
+# runs this suite may reach it.  `make NUMA=0 PAPI=0 test` passes NUMA=0
+# both through MAKEFLAGS and as an environment variable of its recipes,
+# and MAKELEVEL counts up.
+local_setup() {
+    unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
+    unset NUMA PAPI MPI MARCH CFLAGS SANITIZE STREAM_ARRAY_SIZE NTIMES OFFSET STREAM_TYPE
+}
 
 # line number of the first line of FILE matching ERE; empty when none
 first_line() { grep -n -E -m1 -- "$2" "$1" | cut -d: -f1; }
