@@ -91,3 +91,27 @@ void mb_note(const char *fmt, ...)
     log_emit("note", fmt, ap);
     va_end(ap);
 }
+
+const char *mb_shown(const char *s, size_t keep, char *buf, size_t buflen)
+{
+    size_t o = 0, i = 0;
+
+    if (buflen == 0)
+        return buf;
+    for (; (keep == 0 || i < keep) && s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool plain = c >= 0x20 && c < 0x7f;
+        if (o + (plain ? 1 : 4) + 4 >= buflen)
+            break;
+        if (plain)
+            buf[o++] = (char)c;
+        else
+            o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", c);
+    }
+    if (s[i] && o + 4 <= buflen) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
+}

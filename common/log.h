@@ -8,6 +8,7 @@
 #define MB_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 void mb_log_init(const char *prog);      /* prog: basename used as prefix */
 const char *mb_log_prog(void);           /* "memsuite" until init */
@@ -20,5 +21,11 @@ void mb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: note: <fmt>" on stderr; suppressed by mb_log_quiet(1). */
 void mb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mb_log_quiet(int quiet);
+
+/* A user's value made safe to quote in a message: printable ASCII as is,
+ * every other byte (control characters, UTF-8) as \xHH, at most `keep`
+ * input characters (0: as many as fit), "..." when cut.  Writes buf
+ * (always terminated) and returns it. */
+const char *mb_shown(const char *s, size_t keep, char *buf, size_t buflen);
 
 #endif

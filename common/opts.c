@@ -1,6 +1,8 @@
 /* opts: one generic parser and help printer driven by a tool's table. */
 #include "opts.h"
 
+#include "log.h"
+
 #include "sizing.h"
 
 #include <ctype.h>
@@ -13,27 +15,10 @@
 
 #define MB_HELP_COL_MAX 34     /* wider option columns wrap the help text */
 
-/* Printable, bounded copy of a user value for messages: bytes outside
- * printable ASCII (control characters, UTF-8) are shown as \xHH. */
+/* Printable, bounded copy of a user value for messages (log.h). */
 static const char *shown(const char *s, char *buf, size_t buflen)
 {
-    size_t o = 0, i = 0;
-    for (; s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        bool plain = c < 0x80 && isprint(c);
-        if (o + (plain ? 1 : 4) + 4 >= buflen)
-            break;
-        if (plain)
-            buf[o++] = (char)c;
-        else
-            o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", c);
-    }
-    if (s[i]) {
-        memcpy(buf + o, "...", 3);
-        o += 3;
-    }
-    buf[o] = '\0';
-    return buf;
+    return mb_shown(s, 0, buf, buflen);
 }
 
 static void *field(void *cfg, const mb_opt_t *o)

@@ -5,6 +5,8 @@
  * point MEMSUITE_SYSFS / MEMSUITE_PROCFS at a fixture tree. */
 #include "sizing.h"
 
+#include "log.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -140,31 +142,12 @@ static const unit_t *find_unit(const unit_t *u, size_t n, const char *s)
     return NULL;
 }
 
-/* Printable, bounded copy of hostile text for messages: bytes outside
- * printable ASCII (control characters, UTF-8 such as a non-ASCII digit)
- * are shown as \xHH, so the user sees what was actually passed. */
+/* Printable copy of hostile text for messages, its first 40 characters
+ * (log.h): a non-ASCII digit shows as \xHH, so the user sees what was
+ * actually passed. */
 static const char *quote_text(const char *s, char *buf, size_t buflen)
 {
-    const size_t keep = 40;
-    size_t o = 0, i = 0;
-    /* stops at the terminator: s is a C string (cppcheck sees a 1-byte caller) */
-    // cppcheck-suppress arrayIndexOutOfBoundsCond
-    for (; i < keep && s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        bool plain = c < 0x80 && isprint(c);
-        if (o + (plain ? 1 : 4) + 4 >= buflen)
-            break;
-        if (plain)
-            buf[o++] = (char)c;
-        else
-            o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", c);
-    }
-    if (s[i] && o + 4 <= buflen) {
-        memcpy(buf + o, "...", 3);
-        o += 3;
-    }
-    buf[o] = '\0';
-    return buf;
+    return mb_shown(s, 40, buf, buflen);
 }
 
 #define MB_EXP_CAP 100000L     /* exponents beyond this are clamped */

@@ -16,23 +16,10 @@
 
 #define SHOWN_MAX 40             /* characters of a bad value quoted back */
 
-/* value, quoted for a message: printable ASCII as is, other bytes \xHH,
- * cut at SHOWN_MAX characters with "...". */
+/* value, quoted for a message (log.h): at most SHOWN_MAX characters. */
 static void quote_value(const char *v, char *out, size_t outlen)
 {
-    size_t k = 0, i = 0;
-    for (; i < SHOWN_MAX && v[i] && k + 5 < outlen; i++) {
-        unsigned char ch = (unsigned char)v[i];
-        if (isprint(ch))
-            out[k++] = (char)ch;
-        else
-            k += (size_t)snprintf(out + k, outlen - k, "\\x%02x", ch);
-    }
-    if (v[i] && k + 4 < outlen) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
+    mb_shown(v, SHOWN_MAX, out, outlen);
 }
 
 /* A decimal integer with optional blanks around it, between s and e.

@@ -20,9 +20,9 @@ FUZZ_CFLAGS  := -std=gnu11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -D_GNU_S
 FUZZ_NAMES   := size count opts lists
 
 # the sources each target links (the parser and what it calls)
-FUZZ_SRC_size  := common/sizing.c
-FUZZ_SRC_count := common/sizing.c
-FUZZ_SRC_opts  := common/opts.c common/sizing.c common/counters.c stream/options.c
+FUZZ_SRC_size  := common/sizing.c common/log.c
+FUZZ_SRC_count := common/sizing.c common/log.c
+FUZZ_SRC_opts  := common/opts.c common/log.c common/sizing.c common/counters.c stream/options.c
 FUZZ_SRC_lists := common/counters.c common/sizing.c common/threads.c common/log.c \
                   common/numa.c stream/kernels.c
 
