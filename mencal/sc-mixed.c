@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mencal.h"
-#include "timer.h"
+#include "measure.h"
 
 #define CAL_ACCESSES 200000   /* warm-up accesses per thread */
 #define TARGET_S 0.2          /* about this long per repetition */
@@ -32,33 +31,55 @@ static const mc_col_t thread_cols[] = {
     { "writes", "", false },     { "bandwidth", "GB/s", false },
 };
 
+/* One thread's mix and the shared per-repetition access count; reads and
+ * writes of each repetition go to rd/wr [(reps + 1) * nt]. */
+typedef struct {
+    mc_mix_t mix;
+    const size_t *accesses;
+    uint64_t *rd, *wr;
+    int nt;
+} mixer_t;
+
+static void mix_body(void *arg, int t, int r)
+{
+    mixer_t *x = arg;
+    uint64_t r0 = x->mix.reads, w0 = x->mix.writes;
+    mc_mix_run(&x->mix, r == 0 ? CAL_ACCESSES : *x->accesses);
+    x->rd[(size_t)r * (size_t)x->nt + (size_t)t] = x->mix.reads - r0;
+    x->wr[(size_t)r * (size_t)x->nt + (size_t)t] = x->mix.writes - w0;
+}
+
+/* After the warm-up (CAL_ACCESSES accesses): the count of a repetition,
+ * for about TARGET_S, a whole number of 100-access blocks. */
+static void sized(mc_measure_t *m, int r, void *ctx)
+{
+    if (r == 0)
+        *(size_t *)ctx = accesses_for(m->wall_ns[0] * 1e-9);
+}
+
 static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
 {
     const int nt = cfg->nthreads, reps = cfg->reps;
     const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
     const size_t lines = slice / MC_LINE_BYTES, total = slice * (size_t)nt;
-    /* the warm-up runs `cal` accesses; the count of a repetition is then
-     * set for about TARGET_S, a whole number of 100-access blocks */
-    const size_t cal = CAL_ACCESSES;
-    size_t accesses = cal;
+    size_t accesses = CAL_ACCESSES;
     char why[256];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, 3, "%s", why);
 
     const size_t nr = (size_t)reps + 1;
-    double *wall_s = calloc(nr, sizeof *wall_s);
-    double *thr_s = calloc(nr * (size_t)nt, sizeof *thr_s);
+    mc_measure_t m;
     uint64_t *rd = calloc(nr * (size_t)nt, sizeof *rd), *wr = calloc(nr * (size_t)nt, sizeof *wr);
     int *cpu = calloc((size_t)nt, sizeof *cpu);
-    if (!wall_s || !thr_s || !rd || !wr || !cpu) {
-        free(wall_s), free(thr_s), free(rd), free(wr), free(cpu);
+    if (!rd || !wr || !cpu || mc_measure_init(&m, cfg, res, reps) != 0) {
+        free(rd), free(wr), free(cpu);
         mc_buffer_free(buf, total);
         return mc_result_fail(res, 3, "out of memory for the timing arrays");
     }
-    volatile int abort_flag = 0;
-    int done = 0;
-    uint64_t t0 = 0, sink_all = 0;
+    m.on_rep = sized;
+    m.on_rep_ctx = &accesses;
+    uint64_t sink_all = 0;
 
 #pragma omp parallel num_threads(nt) reduction(+ : sink_all)
     {
@@ -67,46 +88,15 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
         cpu[t] = sched_getcpu();
         uint64_t *base = (uint64_t *)((char *)buf + (size_t)t * slice);
         memset(base, 0, slice);   /* first touch by the owner */
-        mc_mix_t m;
-        mc_mix_init(&m, base, lines, (unsigned)cfg->read_pct, cfg->pattern_random, cfg->seed,
+        mixer_t x = { .accesses = &accesses, .rd = rd, .wr = wr, .nt = nt };
+        mc_mix_init(&x.mix, base, lines, (unsigned)cfg->read_pct, cfg->pattern_random, cfg->seed,
                     (uint64_t)t);
-        for (int r = 0; r <= reps; r++) {   /* r == 0: warm-up */
-#pragma omp barrier
-            if (abort_flag)
-                break;
-#pragma omp master
-            {
-                if (r == 1)
-                    mc_counters_begin(res, cfg);
-                t0 = mb_now_ns();
-            }
-#pragma omp barrier
-            uint64_t r0 = m.reads, w0 = m.writes, a = mb_now_ns();
-            mc_mix_run(&m, r == 0 ? cal : accesses);
-            thr_s[(size_t)r * (size_t)nt + (size_t)t] = (double)(mb_now_ns() - a) * 1e-9;
-            rd[(size_t)r * (size_t)nt + (size_t)t] = m.reads - r0;
-            wr[(size_t)r * (size_t)nt + (size_t)t] = m.writes - w0;
-#pragma omp barrier
-#pragma omp master
-            {
-                wall_s[r] = (double)(mb_now_ns() - t0) * 1e-9;
-                done = r;
-                if (r == 0)
-                    accesses = accesses_for(wall_s[0]);
-                if (*cfg->stop)
-                    abort_flag = 1;
-            }
-        }
-#pragma omp master
-        if (done >= 1)
-            mc_counters_end(res, cfg);
-        sink_all += m.sink;
+        mc_measure_run(&m, t, mix_body, &x);
+        sink_all += x.mix.sink;
     }
     mc_buffer_finish(res, cfg, buf, total);
 
-    int n = done;
-    if (abort_flag && n < reps)
-        res->complete = false;
+    int n = mc_measure_finish(&m);
     const size_t nn = (size_t)(n > 0 ? n : 1);
     double *rg = calloc(nn, sizeof *rg), *wg = calloc(nn, sizeof *wg);
     double *tg = calloc(nn, sizeof *tg), *ag = calloc(nn, sizeof *ag);
@@ -118,11 +108,11 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
             ww += wr[(size_t)r * (size_t)nt + (size_t)t];
         }
         reads += rr, writes += ww;
-        double w = wall_s[r];
-        rg[r - 1] = (double)rr * MC_LINE_BYTES / w * 1e-9;
-        wg[r - 1] = (double)ww * MC_LINE_BYTES / w * 1e-9;
-        tg[r - 1] = (double)(rr + ww) * MC_LINE_BYTES / w * 1e-9;
-        ag[r - 1] = (double)(rr + 2 * ww) * MC_LINE_BYTES / w * 1e-9;
+        double w = m.wall_ns[r];
+        rg[r - 1] = (double)rr * MC_LINE_BYTES / w;
+        wg[r - 1] = (double)ww * MC_LINE_BYTES / w;
+        tg[r - 1] = (double)(rr + ww) * MC_LINE_BYTES / w;
+        ag[r - 1] = (double)(rr + 2 * ww) * MC_LINE_BYTES / w;
     }
     const char *none = "no repetition completed";
     mc_metric_samples(res, "read_bandwidth", "GB/s", rg, (size_t)n, none);
@@ -142,14 +132,14 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
         for (int r = 1; r <= n; r++) {
             rr += rd[(size_t)r * (size_t)nt + (size_t)t];
             ww += wr[(size_t)r * (size_t)nt + (size_t)t];
-            s += thr_s[(size_t)r * (size_t)nt + (size_t)t];
+            s += MC_THR_NS(&m, r, t);
         }
         long row = mc_table_row(tab);
         mc_table_num(tab, row, 0, t);
         mc_table_num(tab, row, 1, cpu[t]);
         mc_table_num(tab, row, 2, (double)rr);
         mc_table_num(tab, row, 3, (double)ww);
-        mc_table_num(tab, row, 4, s > 0 ? (double)(rr + ww) * MC_LINE_BYTES / s * 1e-9 : NAN);
+        mc_table_num(tab, row, 4, s > 0 ? (double)(rr + ww) * MC_LINE_BYTES / s : NAN);
     }
     mc_result_counter_metrics(res, (double)reads, "64-byte line load");
     mc_result_note(res, "%s pattern, %d%% loads; %zu accesses per thread per repetition; "
@@ -160,7 +150,8 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     volatile uint64_t consumed = sink_all;   /* the loaded values are used */
     (void)consumed;
     free(rg), free(wg), free(tg), free(ag);
-    free(wall_s), free(thr_s), free(rd), free(wr), free(cpu);
+    free(rd), free(wr), free(cpu);
+    mc_measure_free(&m);
     return 0;
 }
 

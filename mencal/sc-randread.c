@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mencal.h"
+#include "measure.h"
 #include "timer.h"
 
 #define MAIN_TARGET_NS 100000000ULL    /* ~0.1 s per repetition */
@@ -94,50 +94,62 @@ static void cache_note(mc_result_t *res, const mc_config_t *cfg)
 
 /* One measured pass over every thread's slice: the raw timings. */
 typedef struct {
-    double *thr_ns;      /* [(reps + 1) * nt]: ns of repetition r on thread t (r 0: warm-up) */
-    double *wall_ns;     /* [reps + 1]: ns from the start barrier to the end barrier */
+    mc_measure_t m;      /* reps + 1 repetitions (r 0: warm-up), ns per thread and wall */
     double *ovh_ns;      /* [nt]: the loop without its loads, for `rounds` */
     uint64_t *cal;       /* [nt]: calibration ns */
     int *cpu, *node;     /* [nt]: where each thread ran */
     size_t rounds;
-    int done;            /* repetitions completed after the warm-up */
     int failed;          /* 1: building failed (memory), 2: a chain is not one cycle */
-    bool aborted;
     double signature;
 } pass_t;
 
 static void pass_free(pass_t *ps)
 {
-    free(ps->thr_ns), free(ps->wall_ns), free(ps->ovh_ns), free(ps->cal);
-    free(ps->cpu), free(ps->node);
+    mc_measure_free(&ps->m);
+    free(ps->ovh_ns), free(ps->cal), free(ps->cpu), free(ps->node);
     memset(ps, 0, sizeof *ps);
 }
 
-static bool pass_alloc(pass_t *ps, int nt, int reps)
+/* Counters cover the timed repetitions when `count` is set. */
+static bool pass_alloc(pass_t *ps, const mc_config_t *cfg, mc_result_t *res, bool count)
 {
+    const int nt = cfg->nthreads;
     memset(ps, 0, sizeof *ps);
-    ps->thr_ns = calloc((size_t)(reps + 1) * (size_t)nt, sizeof *ps->thr_ns);
-    ps->wall_ns = calloc((size_t)reps + 1, sizeof *ps->wall_ns);
     ps->ovh_ns = calloc((size_t)nt, sizeof *ps->ovh_ns);
     ps->cal = calloc((size_t)nt, sizeof *ps->cal);
     ps->cpu = calloc((size_t)nt, sizeof *ps->cpu);
     ps->node = calloc((size_t)nt, sizeof *ps->node);
     ps->signature = NAN;
-    if (ps->thr_ns && ps->wall_ns && ps->ovh_ns && ps->cal && ps->cpu && ps->node)
+    if (mc_measure_init(&ps->m, cfg, res, cfg->reps) == 0 && ps->ovh_ns && ps->cal && ps->cpu
+        && ps->node) {
+        ps->m.count = count;
         return true;
+    }
     pass_free(ps);
     return false;
 }
 
-/* Builds the chains of plan p in every slice and times reps + 1 repetitions
- * (the first is a warm-up).  Counters cover the timed repetitions when
- * `count` is set. */
-static void run_pass(const mc_config_t *cfg, mc_result_t *res, const plan_t *p, void *buf,
-                     size_t slice, bool count, pass_t *ps)
+/* A thread's chains and the shared rounds per repetition. */
+typedef struct {
+    void **start;
+    int chains;
+    const size_t *rounds;
+} chaser_t;
+
+static void chase_body(void *arg, int t, int r)
 {
-    const int nt = cfg->nthreads, reps = cfg->reps, K = p->chains;
-    volatile int failed = 0, abort_flag = 0;
-    uint64_t t0 = 0;
+    (void)t, (void)r;
+    chaser_t *c = arg;
+    mc_chase(c->start, c->chains, *c->rounds);
+}
+
+/* Builds the chains of plan p in every slice and times reps + 1 repetitions
+ * (the first is a warm-up). */
+static void run_pass(const mc_config_t *cfg, const plan_t *p, void *buf, size_t slice,
+                     pass_t *ps)
+{
+    const int nt = cfg->nthreads, K = p->chains;
+    volatile int failed = 0;
 
     ps->rounds = MIN_ROUNDS;
 #pragma omp parallel num_threads(nt)
@@ -176,36 +188,12 @@ static void run_pass(const mc_config_t *cfg, mc_result_t *res, const plan_t *p, 
             }
 #pragma omp barrier
             ps->ovh_ns[t] = (double)mc_chase_overhead_ns(K, ps->rounds);
-            for (int r = 0; r <= reps; r++) {   /* r == 0: warm-up */
-#pragma omp barrier
-                if (abort_flag)
-                    break;
-#pragma omp master
-                {
-                    if (r == 1 && count)
-                        mc_counters_begin(res, cfg);
-                    t0 = mb_now_ns();
-                }
-#pragma omp barrier
-                uint64_t s = mb_now_ns();
-                mc_chase(start, K, ps->rounds);
-                ps->thr_ns[(size_t)r * (size_t)nt + (size_t)t] = (double)(mb_now_ns() - s);
-#pragma omp barrier
-#pragma omp master
-                {
-                    ps->wall_ns[r] = (double)(mb_now_ns() - t0);
-                    ps->done = r;
-                    if (*cfg->stop)
-                        abort_flag = 1;
-                }
-            }
-#pragma omp master
-            if (ps->done >= 1 && count)
-                mc_counters_end(res, cfg);
+            chaser_t c = { start, K, &ps->rounds };
+            mc_measure_run(&ps->m, t, chase_body, &c);
         }
     }
     ps->failed = failed;
-    ps->aborted = abort_flag;
+    mc_measure_finish(&ps->m);
 }
 
 /* Latency samples of a pass: ns per hop of one chain, mean over threads.
@@ -222,16 +210,16 @@ static int pass_latency(const pass_t *ps, int nt, int K, double *lat, double *gb
     for (int t = 0; t < nt; t++)
         ovh += ps->ovh_ns[t] / hops_thread;
     ovh /= nt;
-    for (int r = 1; r <= ps->done; r++) {
+    for (int r = 1; r <= ps->m.done; r++) {
         double sum = 0;
         for (int t = 0; t < nt; t++)
-            sum += ps->thr_ns[(size_t)r * (size_t)nt + (size_t)t] / (hops_thread / K);
+            sum += MC_THR_NS(&ps->m, r, t) / (hops_thread / K);
         lat[r - 1] = sum / nt;                 /* ns per hop of one chain */
-        if (gbps)
-            gbps[r - 1] = hops_thread * nt * MC_LINE_BYTES / ps->wall_ns[r];
     }
+    if (gbps)
+        mc_measure_rates(&ps->m, hops_thread * nt * MC_LINE_BYTES, gbps);
     *ovh_out = ovh * K;
-    return ps->done;
+    return ps->m.done;
 }
 
 /* "4 KiB pages (MADV_NOHUGEPAGE)" etc.: the page size a figure was taken with. */
@@ -271,20 +259,20 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
 
     pass_t main_pass, full_pass;
     bool have_full = false;
-    if (!pass_alloc(&main_pass, nt, reps)) {
+    if (!pass_alloc(&main_pass, cfg, res, true)) {
         mc_buffer_free(buf, total);
         return mc_result_fail(res, 3, "out of memory for the timing arrays");
     }
-    run_pass(cfg, res, &p, buf, slice, true, &main_pass);
-    if (grouped && !main_pass.failed && !main_pass.aborted) {
+    run_pass(cfg, &p, buf, slice, &main_pass);
+    if (grouped && !main_pass.failed && !main_pass.m.aborted) {
         plan_t q = p;
         q.group_nodes = 0;
-        if (!pass_alloc(&full_pass, nt, reps)) {
+        if (!pass_alloc(&full_pass, cfg, res, false)) {
             pass_free(&main_pass);
             mc_buffer_free(buf, total);
             return mc_result_fail(res, 3, "out of memory for the timing arrays");
         }
-        run_pass(cfg, res, &q, buf, slice, false, &full_pass);
+        run_pass(cfg, &q, buf, slice, &full_pass);
         have_full = true;
     }
     mc_buffer_finish(res, cfg, buf, total);
@@ -296,10 +284,7 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     else if (failed == 2)
         rc = mc_result_fail(res, 1, "validation failed: a chain is not a single cycle through "
                             "its nodes");
-    if ((main_pass.aborted && main_pass.done < reps) ||
-        (have_full && full_pass.aborted && full_pass.done < reps))
-        res->complete = false;
-    int n = main_pass.done;
+    int n = main_pass.m.done;
     const size_t cap = (size_t)(reps > 0 ? reps : 1);
     double *lat = calloc(cap, sizeof *lat), *gbps = calloc(cap, sizeof *gbps);
     double *flat = calloc(cap, sizeof *flat);
@@ -337,7 +322,7 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
         double v[1024];
         int m = 0;
         for (int r = 1; r <= n && m < 1024; r++)
-            v[m++] = main_pass.thr_ns[(size_t)r * (size_t)nt + (size_t)t] / (hops_thread / K);
+            v[m++] = MC_THR_NS(&main_pass.m, r, t) / (hops_thread / K);
         mc_table_num(tab, row, 4, m ? mb_median(v, (size_t)m) : NAN);
     }
     if (!rc)

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mencal.h"
-#include "timer.h"
+#include "measure.h"
 
 /* Sum of the n words at w (64-byte aligned), as 32-byte vectors with four
  * independent accumulators so the adds never limit the loads; GCC's
@@ -65,9 +64,42 @@ static const mc_col_t thread_cols[] = {
     { "slice", "bytes", false }, { "bandwidth", "GB/s", false },
 };
 
+/* What a thread reads: its slice, the sum it must find, and the passes
+ * per repetition (1 while calibrating). */
+typedef struct {
+    const uint64_t *w;
+    size_t words;
+    uint64_t want;
+    const int *passes;
+    int *bad_thread;
+} slice_t;
+
+static void read_body(void *arg, int t, int r)
+{
+    (void)r;
+    const slice_t *s = arg;
+    int np = *s->passes;
+    for (int k = 0; k < np; k++) {
+        if (sum_words(s->w, s->words) != s->want) {
+#pragma omp critical
+            *s->bad_thread = t;
+        }
+        __asm__ volatile("" ::: "memory");   /* every pass really reads */
+    }
+}
+
+/* Calibration: passes per repetition from the faster of two timed single
+ * passes (the first one pays for cold TLB and caches and, alone, gave
+ * repetitions far under MIN_REP_S). */
+static void calibrated(mc_measure_t *cal, int r, void *ctx)
+{
+    double s = cal->wall_ns[r] * 1e-9, first = cal->wall_ns[0] * 1e-9;
+    *(int *)ctx = passes_for(r == 0 || s > first ? first : s);
+}
+
 static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
 {
-    const int nt = cfg->nthreads, reps = cfg->reps;
+    const int nt = cfg->nthreads;
     const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, MC_LINE_BYTES);
     const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
     char why[256];
@@ -75,18 +107,23 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, 3, "%s", why);
 
-    double *wall_s = calloc((size_t)reps + 1, sizeof *wall_s);
-    double *thr_s = calloc(((size_t)reps + 1) * (size_t)nt, sizeof *thr_s);
+    mc_measure_t m, cal;
     int *cpu = calloc((size_t)nt, sizeof *cpu), *node = calloc((size_t)nt, sizeof *node);
-    if (!wall_s || !thr_s || !cpu || !node) {
-        free(wall_s), free(thr_s), free(cpu), free(node);
+    int cal_ok = mc_measure_init(&cal, cfg, res, 1) == 0;
+    int m_ok = mc_measure_init(&m, cfg, res, cfg->reps) == 0;
+    if (!cpu || !node || !cal_ok || !m_ok) {
+        free(cpu), free(node);
+        if (cal_ok)
+            mc_measure_free(&cal);
+        if (m_ok)
+            mc_measure_free(&m);
         mc_buffer_free(buf, total);
         return mc_result_fail(res, 3, "out of memory for the timing arrays");
     }
-    int done = 0, bad_thread = -1, passes = 1;
-    double cal_s = 0;
-    volatile int abort_flag = 0;
-    uint64_t t0 = 0;
+    int bad_thread = -1, passes = 1, cal_passes = 1;
+    cal.count = false;
+    cal.on_rep = calibrated;
+    cal.on_rep_ctx = &passes;
 
 #pragma omp parallel num_threads(nt)
     {
@@ -98,76 +135,25 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
         uint64_t first = (uint64_t)t * words;
         for (size_t i = 0; i < words; i++)   /* first touch by the owner */
             w[i] = first + i;
-        uint64_t want = expected_sum(first, words);
-        /* calibration: passes per repetition from the faster of two timed
-         * single passes (the first one pays for cold TLB and caches and,
-         * alone, gave repetitions far under MIN_REP_S) */
-        for (int c = 0; c < 2; c++) {
-#pragma omp barrier
-#pragma omp master
-            t0 = mb_now_ns();
-#pragma omp barrier
-            if (sum_words(w, words) != want) {
-#pragma omp critical
-                bad_thread = t;
-            }
-#pragma omp barrier
-#pragma omp master
-            {
-                double s = (double)(mb_now_ns() - t0) * 1e-9;
-                cal_s = c == 0 || s < cal_s ? s : cal_s;
-                if (c == 1)
-                    passes = passes_for(cal_s);
-            }
-        }
-        /* rep 0 is the warm-up, not counted */
-        for (int r = 0; r <= reps; r++) {
-#pragma omp barrier
-            if (abort_flag)
-                break;
-#pragma omp master
-            {
-                if (r == 1)
-                    mc_counters_begin(res, cfg);
-                t0 = mb_now_ns();
-            }
-#pragma omp barrier
-            uint64_t a = mb_now_ns();
-            int np = passes;
-            for (int k = 0; k < np; k++) {
-                if (sum_words(w, words) != want) {
-#pragma omp critical
-                    bad_thread = t;
-                }
-                __asm__ volatile("" ::: "memory");   /* every pass really reads */
-            }
-            uint64_t b = mb_now_ns();
-            thr_s[(size_t)r * (size_t)nt + (size_t)t] = (double)(b - a) * 1e-9;
-#pragma omp barrier
-#pragma omp master
-            {
-                wall_s[r] = (double)(mb_now_ns() - t0) * 1e-9;
-                done = r;
-                if (*cfg->stop)
-                    abort_flag = 1;
-            }
-        }
-#pragma omp master
-        if (done >= 1)
-            mc_counters_end(res, cfg);
+        slice_t s = { w, words, expected_sum(first, words), &cal_passes, &bad_thread };
+        mc_measure_run(&cal, t, read_body, &s);
+        s.passes = &passes;
+        mc_measure_run(&m, t, read_body, &s);   /* rep 0 is the warm-up, not counted */
     }
+    mc_measure_free(&cal);
     mc_buffer_finish(res, cfg, buf, total);
 
-    int n = done;   /* counted reps: 1..done */
-    if (abort_flag && n < reps)
-        res->complete = false;
+    int n = mc_measure_finish(&m);   /* counted reps: 1..n */
     double *gbps = calloc((size_t)(n > 0 ? n : 1), sizeof *gbps);
+    double *wall_s = calloc((size_t)(n > 0 ? n : 1), sizeof *wall_s);
     const double rep_bytes = (double)total * passes;
-    for (int r = 1; gbps && r <= n; r++)
-        gbps[r - 1] = rep_bytes / wall_s[r] * 1e-9;
+    if (gbps)
+        mc_measure_rates(&m, rep_bytes, gbps);
+    for (int r = 1; wall_s && r <= n; r++)
+        wall_s[r - 1] = m.wall_ns[r] * 1e-9;
     mc_metric_samples(res, "bandwidth", "GB/s", gbps, (size_t)n,
                       "interrupted before the first repetition");
-    mc_metric_samples(res, "time", "s", wall_s + 1, (size_t)n,
+    mc_metric_samples(res, "time", "s", wall_s, (size_t)n,
                       "interrupted before the first repetition");
     mc_metric(res, "bytes_per_rep", "bytes", rep_bytes);
     mc_metric(res, "passes_per_rep", "", passes);
@@ -178,7 +164,7 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
     double *thr_med = calloc((size_t)nt, sizeof *thr_med);
     for (int t = 0; v && thr_med && t < nt; t++) {
         for (int r = 1; r <= n; r++)
-            v[r - 1] = (double)slice * passes / thr_s[(size_t)r * (size_t)nt + (size_t)t] * 1e-9;
+            v[r - 1] = (double)slice * passes / MC_THR_NS(&m, r, t);
         thr_med[t] = n ? mb_median(v, (size_t)n) : NAN;
         long row = mc_table_row(tab);
         mc_table_num(tab, row, 0, t);
@@ -196,8 +182,9 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
     }
     mc_result_counter_metrics(res, rep_bytes / MC_LINE_BYTES * (n > 0 ? n : 0),
                               "64-byte line read");
-    free(v), free(thr_med), free(gbps);
-    free(wall_s), free(thr_s), free(cpu), free(node);
+    free(v), free(thr_med), free(gbps), free(wall_s);
+    free(cpu), free(node);
+    mc_measure_free(&m);
     if (bad_thread >= 0)
         return mc_result_fail(res, 1, "validation failed: thread %d read a sum that does not "
                               "match the data written; memory or kernel error", bad_thread);

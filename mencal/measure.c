@@ -1,0 +1,71 @@
+/* measure: the timed repetitions of a scenario (see measure.h). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "measure.h"
+#include "timer.h"
+
+int mc_measure_init(mc_measure_t *m, const mc_config_t *cfg, mc_result_t *res, int reps)
+{
+    *m = (mc_measure_t){ .cfg = cfg, .res = res, .nthreads = cfg->nthreads, .reps = reps,
+                         .count = true };
+    const size_t nr = (size_t)reps + 1;
+    m->wall_ns = calloc(nr, sizeof *m->wall_ns);
+    m->thr_ns = calloc(nr * (size_t)m->nthreads, sizeof *m->thr_ns);
+    if (m->wall_ns && m->thr_ns)
+        return 0;
+    mc_measure_free(m);
+    return -ENOMEM;
+}
+
+void mc_measure_free(mc_measure_t *m)
+{
+    free(m->wall_ns), free(m->thr_ns);
+    m->wall_ns = m->thr_ns = NULL;
+}
+
+void mc_measure_run(mc_measure_t *m, int t, mc_body_fn body, void *arg)
+{
+    for (int r = 0; r <= m->reps; r++) {   /* r == 0: warm-up */
+#pragma omp barrier
+        if (m->aborted)
+            break;
+#pragma omp master
+        {
+            if (r == 1 && m->count)
+                mc_counters_begin(m->res, m->cfg);
+            m->t0 = mb_now_ns();
+        }
+#pragma omp barrier
+        uint64_t a = mb_now_ns();
+        body(arg, t, r);
+        MC_THR_NS(m, r, t) = (double)(mb_now_ns() - a);
+#pragma omp barrier
+#pragma omp master
+        {
+            m->wall_ns[r] = (double)(mb_now_ns() - m->t0);
+            m->done = r;
+            if (m->on_rep)
+                m->on_rep(m, r, m->on_rep_ctx);
+            if (*m->cfg->stop)
+                m->aborted = 1;
+        }
+    }
+#pragma omp master
+    if (m->done >= 1 && m->count)
+        mc_counters_end(m->res, m->cfg);
+}
+
+int mc_measure_finish(mc_measure_t *m)
+{
+    if (m->aborted && m->done < m->reps)
+        m->res->complete = false;
+    return m->done;
+}
+
+int mc_measure_rates(const mc_measure_t *m, double work, double *out)
+{
+    for (int r = 1; r <= m->done; r++)
+        out[r - 1] = work / m->wall_ns[r];
+    return m->done;
+}
