@@ -6,6 +6,10 @@
 # size.  Sizes are bytes per array; threads go through OMP_NUM_THREADS.
 #
 # To adapt to a tool's CLI, change only its ms_argv_<tool> function.
+# Extra arguments for a tool (memsuite run --<tool>-args) come from
+# passthru.sh and go where each builder puts them.
+
+ms_use passthru
 
 # name    tool    arrays threaded headline default_reps default_scenario
 MS_BENCH_TABLE='
@@ -120,13 +124,17 @@ ms_argv_stream() {
     # STREAM discards its first pass: NTIMES = samples + 1.  Doubles.
     MS_ARGV=(--format json --output "$5" --array-size "$(( $2 / 8 ))" --ntimes "$(( $4 + 1 ))")
     if ms_cell_strict "$2"; then MS_ARGV+=(--strict); fi
+    ms_passthru_words stream
+    MS_ARGV+=("${MS_PASSTHRU_WORDS[@]}")
 }
 ms_argv_mbw() {
     # mbw's size is MiB per array; --strict gives the 0/1/2/3 exit codes
     # and refuses a size under the rule, so a cell in cache on purpose goes
     # without it (mbw's exit codes: any error is 1).
+    # The extra arguments go before the size (the one positional).
     local mib=$(( ($2 + 1048575) / 1048576 ))
-    MS_ARGV=(-q -n "$4" --format json --output "$5" "$mib")
+    ms_passthru_words mbw
+    MS_ARGV=(-q -n "$4" --format json --output "$5" "${MS_PASSTHRU_WORDS[@]}" "$mib")
     if ms_cell_strict "$2"; then MS_ARGV=(--strict "${MS_ARGV[@]}"); fi
 }
 ms_argv_mencal() {
@@ -143,6 +151,8 @@ ms_argv_mencal() {
     fi
     MS_ARGV+=(--reps "$4" --format json --output "$5")
     if ms_cell_strict "$2"; then MS_ARGV+=(--strict); fi
+    ms_passthru_words mencal
+    MS_ARGV+=("${MS_PASSTHRU_WORDS[@]}")
 }
 
 # ms_bind_check MODE NODES...: prints an error and returns 1 when invalid

@@ -112,7 +112,7 @@ ms_report_verdict() {
 # The cell count is the audit's (ms_rundir_audit: the cell files as they
 # are now), never run.json's own cells_done.
 ms_report_header() {
-    local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" audit="$6" info warns counts invalid
+    local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" audit="$6" info warns counts invalid toolargs
     counts=$(awk -F '\t' '{ n[$2]++ } END {
             printf "%d/%d cells valid", n["valid"], NR
             if (n["invalid"]) printf ", %d invalid", n["invalid"]
@@ -122,6 +122,7 @@ ms_report_header() {
         ", bind \(.config.bind // "?")" + (if .config.profile then ", profile \(.config.profile)" else "" end) +
         (if .config.enforce then ", enforced: \(.config.enforce)" else "" end)' "$d/run.json")
     invalid=$(awk -F '\t' -v d="$d" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audit")
+    toolargs=$(ms_report_tool_args "$d")
     warns=""
     [ -f "$d/env.json" ] && warns=$(jq -r '[.facts[]? | select(.verdict == "warn") | "\(.key)=\(.value)"] | join(", ")' "$d/env.json")
     if [ "$md" = 1 ]; then
@@ -130,6 +131,7 @@ ms_report_header() {
         [ "$llc" -gt 0 ] && printf -- '- LLC %s; in-cache below %s per array\n' "$(ms_human_bytes "$llc")" "$(ms_human_bytes $((4 * llc)))"
         if [ -n "$peak" ]; then printf -- '- theoretical peak %s MB/s (%s)\n' "$peak" "$peaknote"; else printf -- '- theoretical peak unavailable: %s\n' "$peaknote"; fi
         [ -n "$warns" ] && printf -- '- environment warnings: %s\n' "$warns"
+        [ -n "$toolargs" ] && printf -- '- tool arguments: %s\n' "$toolargs"
         echo
     else
         printf 'memsuite report: %s\n  %s\n' "$d" "$info"
@@ -137,9 +139,17 @@ ms_report_header() {
         [ "$llc" -gt 0 ] && printf '  LLC %s; in-cache below %s per array\n' "$(ms_human_bytes "$llc")" "$(ms_human_bytes $((4 * llc)))"
         if [ -n "$peak" ]; then printf '  theoretical peak %s MB/s (%s)\n' "$peak" "$peaknote"; else printf '  theoretical peak unavailable: %s\n' "$peaknote"; fi
         [ -n "$warns" ] && printf '  environment warnings: %s\n' "$warns"
+        [ -n "$toolargs" ] && printf '  tool arguments: %s\n' "$toolargs"
         echo
     fi
     return 0
+}
+
+# ms_report_tool_args DIR: run.json's config.tool_args (memsuite run
+# --<tool>-args) as "mbw: -b 4096; stream: --nt-stores"; empty when none.
+ms_report_tool_args() {
+    jq -r '[.config.tool_args // {} | to_entries[]? | select(.value | type == "array")
+            | "\(.key): \(.value | map(tostring) | join(" "))"] | sort | join("; ")' "$1/run.json"
 }
 
 # One table per bench[:scenario] from summary.csv (headline metrics).

@@ -2,6 +2,7 @@
 # Usage: memsuite run [--bench LIST] [--sizes LIST] [--threads LIST] [--reps N]
 #                     [--cooldown S] [--bind MODE] [--out DIR] [--quick] [--dry-run]
 #                     [--enforce [--thp MODE] [--strict]] [--profile NAME [--baseline]]
+#                     [--stream-args "ARGS"] [--mbw-args "ARGS"] [--mencal-args "ARGS"]
 #        memsuite run --resume DIR [--cooldown S] [--enforce ...]
 #
 # Runs each benchmark over a matrix of array sizes and thread counts and
@@ -51,6 +52,17 @@
 #   --baseline       with --profile: run the matrix first as the machine
 #                    is (DIR/baseline), then under the profile
 #                    (DIR/<profile>), then compare them (DIR/compare.txt)
+#   --stream-args "ARGS", --mbw-args "ARGS", --mencal-args "ARGS"
+#                    extra options for every cell of that tool, e.g.
+#                    --stream-args "--nt-stores --hugepages madvise"
+#                    (a tuned matrix).  Split at spaces; quotes are not
+#                    interpreted.  Options memsuite sets itself (size,
+#                    reps, threads, binding, output) are refused with the
+#                    run option to use; the rest is tried in a 1 MiB run
+#                    of the tool (mencal: --dry-run) before the matrix, and
+#                    a refusal is a usage error with the tool's message.
+#                    Recorded in run.json (config.tool_args), in each
+#                    cell's command, and shown by memsuite report
 #
 # Exit: 0 every cell ran, 1 a cell failed, 2 usage, 3 the environment
 # prevents a valid run (tool not built, no root for --enforce, lock held,
@@ -73,6 +85,7 @@ MS_RUN_FAILED=0     # set when a cell failed (the run goes on)
 cmd_run() {
     local benches="stream" sizes="" threads="" reps="" cooldown="" bind="spread"
     local out="" resume="" dry=0 quick=0 enforce=0 thp="" strict=0 profile="" baseline=0
+    local -a xargs=()     # --<tool>-args pairs, checked after the loop
     MS_RUN_ARGS=("$@")
     MS_CELL_CACHE_OK=1      # the sizes list may put cells in cache on purpose
     while [ $# -gt 0 ]; do
@@ -92,6 +105,8 @@ cmd_run() {
             --strict) strict=1 ;;
             --profile) ms_need_arg "$@"; profile="$2"; shift ;;
             --baseline) baseline=1 ;;
+            --stream-args|--mbw-args|--mencal-args)
+                ms_need_arg "$@"; xargs+=("$1" "$2"); shift ;;
             -h|--help) ms_cmd_help ;;
             *) ms_unknown_option "$1" ;;
         esac
@@ -128,8 +143,8 @@ cmd_run() {
     if [ -n "$resume" ]; then
         [ -n "$out" ] && ms_usage_error "--resume and --out do not go together"
         [ -n "$profile" ] && ms_usage_error "--resume and --profile do not go together; resume DIR/baseline and DIR/<profile> one at a time"
-        if [ -n "$sizes$threads$reps" ] || [ "$quick" = 1 ] || [ "$bind" != spread ] || [ "$benches" != stream ]; then
-            ms_usage_error "--resume reuses the stored plan; --bench, --sizes, --threads, --reps, --bind and --quick do not apply"
+        if [ -n "$sizes$threads$reps" ] || [ "$quick" = 1 ] || [ "$bind" != spread ] || [ "$benches" != stream ] || [ "${#xargs[@]}" -gt 0 ]; then
+            ms_usage_error "--resume reuses the stored plan; --bench, --sizes, --threads, --reps, --bind, --quick and --<tool>-args do not apply"
         fi
         ms_run_resume "$resume" "$dry" "$enforce" "$thp" "$strict" "$cooldown"
         return
@@ -141,6 +156,12 @@ cmd_run() {
     MS_RUN_BIND="$bind"
     v=$(ms_bench_list_parse "$benches") || ms_usage_error "--bench: $v"
     mapfile -t MS_RUN_BENCHES <<<"$v"
+    local i tool
+    for ((i = 0; i < ${#xargs[@]}; i += 2)); do
+        tool="${xargs[i]#--}"
+        ms_passthru_set "${tool%-args}" "${xargs[i + 1]}"
+    done
+    ms_passthru_check_benches "${MS_RUN_BENCHES[@]}"
 
     local cores llc=0
     cores=$(ms_physical_cores)
@@ -181,6 +202,7 @@ cmd_run() {
     fi
 
     ms_run_require_tools "$plan"
+    ms_passthru_validate "$plan"
     if [ "$enforce" = 1 ] && ! ms_is_root; then
         ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
     fi
@@ -275,7 +297,7 @@ ms_run_require_tools() {
 }
 
 ms_run_print_plan() {
-    local plan="$1" llc="$2" out="$3" n i=0 id bench scen size t reps s
+    local plan="$1" llc="$2" out="$3" n i=0 id bench scen size t reps s v
     n=$(wc -l <"$plan")
     printf 'memsuite run plan: %s cell(s); bind %s; cooldown %s s\n' "$n" "$MS_RUN_BIND" "$MS_RUN_COOLDOWN"
     if [ "$llc" -gt 0 ]; then
@@ -287,6 +309,8 @@ ms_run_print_plan() {
         [ "$llc" -gt 0 ] && printf '(%sx LLC)' "$(awk -v a="$s" -v b="$llc" 'BEGIN { printf "%.3g", a / b }')"
     done
     printf '\nthreads: %s\n' "$(printf '%s\n' "${MS_RUN_THREADS[@]}" | paste -sd, -)"
+    v=$(ms_passthru_summary)
+    [ -z "$v" ] || printf 'tool arguments: %s\n' "$v"
     while IFS=$'\t' read -r id bench scen size t reps; do
         i=$((i + 1))
         ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)" "$out/cells/$id.json"
@@ -328,7 +352,7 @@ ms_run_new() {
         --argjson threads "$threads" --arg reps "$MS_RUN_REPS" --arg bind "$MS_RUN_BIND" \
         --arg cooldown "$MS_RUN_COOLDOWN" --arg tunables "$MS_RUN_TUNABLES" \
         --arg llc "${MS_LLC_BYTES:-0}" --arg enforce "${MS_ENFORCE_SUMMARY:-}" \
-        --arg profile "$profile" \
+        --arg profile "$profile" --argjson toolargs "$(ms_passthru_json)" \
         --arg quick "$MS_CELL_QUICK" --arg cells "$(wc -l <"$plan")" --argjson args "$(ms_json_array "${MS_RUN_ARGS[@]}")" '
         { schema: $schema, memsuite_version: $version, created: $created, host: $host,
           complete: false, status: "running", args: $args,
@@ -338,7 +362,8 @@ ms_run_new() {
                     glibc_tunables: (if $tunables == "" then null else $tunables end),
                     llc_bytes: ($llc | tonumber),
                     enforce: (if $enforce == "" then null else $enforce end),
-                    profile: (if $profile == "" then null else $profile end) },
+                    profile: (if $profile == "" then null else $profile end),
+                    tool_args: $toolargs },
           cells_total: ($cells | tonumber), cells_done: 0, failed: [] }'
     ms_facts_collect 2>/dev/null
     ms_run_write "$d/env.json" ms_facts_json
@@ -356,6 +381,7 @@ ms_run_resume() {
     MS_RUN_BIND=$(ms_run_json_get "$d" '.config.bind // "none"')
     MS_RUN_TUNABLES=$(ms_run_json_get "$d" '.config.glibc_tunables // ""')
     MS_CELL_LLC=$(ms_run_json_get "$d" '.config.llc_bytes // 0')
+    ms_passthru_load_json "$(jq -c '.config.tool_args // {}' "$d/run.json")"
     if [ "$(ms_run_json_get "$d" '.config.quick // false')" = true ]; then MS_CELL_QUICK=1; fi
     if [ "$(ms_run_json_get "$d" '.complete')" = true ]; then
         ms_note "$d is already complete; nothing to resume"
@@ -373,6 +399,7 @@ ms_run_resume() {
         return 0
     fi
     ms_run_require_tools "$plan"
+    ms_passthru_validate "$plan"
     if [ "$enforce" = 1 ]; then
         ms_use enforce
         ms_is_root || ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
