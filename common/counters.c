@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "counter_names.h"
 #include "sizing.h"
 
 #if HAVE_PAPI
@@ -20,7 +21,8 @@
 #endif
 
 #define NAME_MAX_LEN 64          /* sizeof mb_counter_t.name */
-#define LIST_HINT "give comma-separated PAPI event names, e.g. " MB_COUNTERS_DEFAULT
+#define LIST_HINT "give comma-separated PAPI event names or perf-style names, e.g. " \
+    MB_COUNTERS_DEFAULT " or cycles,dTLB-load-misses,dTLB-loads"
 
 /* ---- the event list ---------------------------------------------------- */
 
@@ -273,25 +275,37 @@ static void hw_setup(mb_counters_t *c)
     const char *first_step = NULL;
     for (int i = 0; i < c->n; i++) {
         mb_counter_t *ev = &c->ev[i];
-        int code = 0;
-        const char *step = "PAPI_event_name_to_code";
-        rc = PAPI_event_name_to_code(ev->name, &code);
-        if (rc == PAPI_OK) {
-            step = "PAPI_add_event";
-            rc = PAPI_add_event(c->papi_set, code);
-        }
-        if (rc != PAPI_OK) {
-            char why[sizeof ev->why];
-            snprintf(why, sizeof why, "unavailable: %s(%s): %s", step, ev->name,
-                     PAPI_strerror(rc));
-            memcpy(ev->why, why, sizeof why);
+        const mb_counter_alias_t *a = mb_counter_alias(ev->name);
+        const char *cand[2] = { a ? a->preset : ev->name, a ? a->native : NULL };
+        char why[sizeof ev->why] = "unavailable:";
+        size_t wl = strlen(why);
+        for (int k = 0; k < 2 && !ev->available; k++) {
+            if (!cand[k])
+                continue;
+            int code = 0;
+            const char *step = "PAPI_event_name_to_code";
+            rc = PAPI_event_name_to_code(cand[k], &code);
+            if (rc == PAPI_OK) {
+                step = "PAPI_add_event";
+                rc = PAPI_add_event(c->papi_set, code);
+            }
+            if (rc == PAPI_OK) {
+                snprintf(ev->event, sizeof ev->event, "%s", cand[k]);
+                ev->available = true;
+                break;
+            }
+            if (wl < sizeof why)
+                wl += (size_t)snprintf(why + wl, sizeof why - wl, "%s %s(%s): %s",
+                                       k ? ";" : "", step, cand[k], PAPI_strerror(rc));
             if (!first_step) {
                 first_step = step;
                 first_rc = rc;
             }
+        }
+        if (!ev->available) {
+            memcpy(ev->why, why, sizeof why);
             continue;
         }
-        ev->available = true;
         ev->why[0] = '\0';
         added++;
     }
@@ -415,8 +429,12 @@ int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msgle
     c->live = true;
     c->hw_requested = list != NULL;
     c->n = n;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        const mb_counter_alias_t *a = mb_counter_alias(names[i]);
         memcpy(c->ev[i].name, names[i], sizeof c->ev[i].name);
+        snprintf(c->ev[i].event, sizeof c->ev[i].event, "%.63s",
+                 a ? (a->preset ? a->preset : a->native) : names[i]);
+    }
     if (c->hw_requested)
         hw_setup(c);
     else

@@ -27,11 +27,14 @@
 
 #define MB_COUNTERS_MAX 8
 
-/* The default hardware set: cycles, instructions, LLC misses, dTLB misses. */
-#define MB_COUNTERS_DEFAULT "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L3_TCM,PAPI_TLB_DM"
+/* The default hardware set: cycles, instructions, LLC misses, dTLB misses
+ * and load instructions (so the dTLB miss rate, in % of loads, follows). */
+#define MB_COUNTERS_DEFAULT "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L3_TCM,PAPI_TLB_DM,PAPI_LD_INS"
 
 typedef struct {
-    char name[64];
+    char name[64];        /* as given: a PAPI name or a perf-style alias */
+    char event[64];       /* the PAPI event counted (or the first one tried):
+                           * the alias's preset or native event, else name */
     bool available;       /* counted */
     long long value;      /* summed over start/stop pairs */
     char why[200];        /* "unavailable: <reason>" text when !available */
@@ -66,7 +69,9 @@ typedef struct {
 
 /* list: NULL for no hardware counters; "" or "default" for
  * MB_COUNTERS_DEFAULT; otherwise comma-separated PAPI names (preset or
- * native; blanks around names are ignored).  Never fails the run:
+ * native) or perf-style aliases (cycles, dTLB-load-misses, ...: see
+ * counter_names.h; the alias's PAPI preset is tried, then its native
+ * event); blanks around names are ignored.  Never fails the run:
  * unavailability is recorded with the reason.  Returns 0, or -EINVAL for a
  * malformed list (msg filled) so the caller exits 2: an empty name, more
  * than MB_COUNTERS_MAX names, a name of 64+ characters, a repeated name,

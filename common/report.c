@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "counter_names.h"
 #include "wstatus.h"
 
 /* ---- formats ------------------------------------------------------- */
@@ -290,6 +291,21 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
                 mb_json_unavailable(j, e->name, e->why[0] ? e->why
                                                 : c->hw_why[0] ? c->hw_why
                                                                : "not counted");
+        }
+        mb_json_object_end(j);
+        /* the PAPI event behind each name (an alias's preset or native) */
+        mb_json_object_begin(j, "mapping");
+        for (int i = 0; i < n; i++)
+            mb_json_string(j, c->ev[i].name, c->ev[i].event[0] ? c->ev[i].event : c->ev[i].name);
+        mb_json_object_end(j);
+        mb_counter_rate_t rt[MB_COUNTER_RATES_MAX];
+        int nr = mb_counter_rates(c, rt, MB_COUNTER_RATES_MAX);
+        mb_json_object_begin(j, "rates");
+        for (int i = 0; i < nr; i++) {
+            if (rt[i].ok)
+                mb_json_number(j, rt[i].key, rt[i].value);
+            else
+                mb_json_unavailable(j, rt[i].key, rt[i].why);
         }
         mb_json_object_end(j);
         mb_json_object_end(j);

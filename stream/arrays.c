@@ -1,4 +1,4 @@
-/* arrays: allocation, huge-page advice and THP read-back. */
+/* arrays: allocation and huge-page advice (the THP read-back is common/thp). */
 #include "arrays.h"
 
 #include <errno.h>
@@ -67,48 +67,4 @@ void st_block_free(st_block_t *b)
 {
     free(b->base);
     b->base = NULL;
-}
-
-int st_thp_measure(const void *p, size_t bytes, st_thp_t *out)
-{
-    FILE *f;
-    char line[512];
-    const uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
-    bool in_range = false;
-    bool any = false;
-    size_t kib;
-
-    memset(out, 0, sizeof *out);
-    out->range_bytes = bytes;
-    out->exact = true;
-    f = fopen("/proc/self/smaps", "r");
-    if (!f) {
-        snprintf(out->why, sizeof out->why, "cannot read /proc/self/smaps: %s", strerror(errno));
-        return -errno;
-    }
-    while (fgets(line, sizeof line, f)) {
-        uintptr_t s, e;
-        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &s, &e) == 2 && strchr(line, ' ')) {
-            in_range = s < hi && e > lo;
-            if (in_range) {
-                any = true;
-                out->mapping_bytes += (size_t)(e - s);
-                if (s < lo || e > hi)
-                    out->exact = false;
-            }
-            continue;
-        }
-        if (in_range && sscanf(line, "AnonHugePages: %zu kB", &kib) == 1)
-            out->anon_huge_bytes += kib * 1024;
-    }
-    fclose(f);
-    if (!any) {
-        snprintf(out->why, sizeof out->why, "no mapping in /proc/self/smaps covers the arrays");
-        return -ENOENT;
-    }
-    out->valid = true;
-    out->share = bytes ? (double)out->anon_huge_bytes / (double)bytes : 0.0;
-    if (out->share > 1.0)
-        out->share = 1.0;
-    return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "kernels.h"
+#include "thp.h"
 
 #define ST_BLOCK_ALIGN ((size_t)2 << 20)   /* 2 MiB */
 
@@ -31,19 +32,6 @@ int st_block_alloc(const st_plan_t *plan, st_block_t *b, char *msg, size_t msgle
 int st_block_advise(const st_plan_t *plan, st_block_t *b, char *msg, size_t msglen);
 void st_block_free(st_block_t *b);
 
-/* THP backing of [p, p+bytes) from /proc/self/smaps (AnonHugePages of the
- * mappings that overlap the range). */
-typedef struct {
-    bool valid;
-    char why[160];
-    size_t range_bytes;        /* bytes asked about */
-    size_t anon_huge_bytes;    /* AnonHugePages summed over overlapping mappings */
-    size_t mapping_bytes;      /* size of those mappings (>= range_bytes when exact) */
-    bool exact;                /* mappings lie inside the range: no estimate */
-    double share;              /* anon_huge_bytes / range_bytes, at most 1 */
-} st_thp_t;
-
-int st_thp_measure(const void *p, size_t bytes, st_thp_t *out);
-
+/* The THP backing obtained is read back with common/thp (mb_thp_measure). */
 
 #endif

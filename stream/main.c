@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     static st_summary_t sum[ST_MAX_KERNELS];
     static st_validation_t val;
     static mb_affinity_t aff;
-    static st_thp_t thp;
+    static mb_thp_t thp;
     static mb_numa_placement_t place_all, place[3];
     static st_warns_t warns;
     static mb_sysinfo_t si;
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 
     /* Validate, and read back where the memory landed. */
     st_validate(&plan, &block.x, run.dot_last, &val);
-    (void)st_thp_measure(block.base, plan.total_bytes, &thp);
+    (void)mb_thp_measure(block.base, plan.total_bytes, &thp);
     (void)mb_numa_placement(block.base, plan.total_bytes, 0, &place_all);
     (void)mb_numa_placement(block.x.a, plan.array_bytes, 0, &place[0]);
     (void)mb_numa_placement(block.x.b, plan.array_bytes, 0, &place[1]);
@@ -205,6 +205,7 @@ int main(int argc, char **argv)
 
     if (plan.format == MB_FMT_TEXT) {
         rc = st_text_render(&oc, out.f);
+        st_text_extras(&oc, stderr);
     } else {
         if (plan.format == MB_FMT_JSON)
             mb_sysinfo_collect(&si);

@@ -203,7 +203,7 @@ static void fault(const st_mpi_ctx_t *c)
 /* Rank 0: aggregate, warn, render, commit.  Returns the exit status. */
 static int report(st_mpi_ctx_t *c, int argc, char **argv, const mb_affinity_t *aff,
                   const mb_numa_placement_t *place_all, const mb_numa_placement_t *place,
-                  const st_thp_t *thp, st_warns_t *warns)
+                  const mb_thp_t *thp, st_warns_t *warns)
 {
     static st_mpi_summary_t s;
     static mb_sysinfo_t si;
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
     static st_mpi_ctx_t c;
     static st_validation_t val;
     static mb_affinity_t aff;
-    static st_thp_t thp;
+    static mb_thp_t thp;
     static mb_numa_placement_t place_all, place[3];
     static st_warns_t warns;
     static st_mpi_rank_t me;
@@ -421,7 +421,7 @@ int main(int argc, char **argv)
     st_validate(&c.plan, &c.block.x, c.run.dot_last, &val);
     st_mpi_rank_fill(&me, &c.w, &c.plan, &val, &aff, c.kernel_only_s);
     if (c.w.rank == 0) {
-        (void)st_thp_measure(c.block.base, c.plan.total_bytes, &thp);
+        (void)mb_thp_measure(c.block.base, c.plan.total_bytes, &thp);
         (void)mb_numa_placement(c.block.base, c.plan.total_bytes, 0, &place_all);
         (void)mb_numa_placement(c.block.x.a, c.plan.array_bytes, 0, &place[0]);
         (void)mb_numa_placement(c.block.x.b, c.plan.array_bytes, 0, &place[1]);

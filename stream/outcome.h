@@ -17,7 +17,7 @@ typedef struct {
     const st_summary_t *sum;          /* plan->nkernels entries */
     const st_validation_t *val;
     const mb_affinity_t *aff;
-    const st_thp_t *thp;
+    const mb_thp_t *thp;
     const mb_numa_placement_t *placement;        /* the whole block */
     const mb_numa_placement_t *placement_arr;    /* [3]: a, b, c */
     const char *numa_policy;

@@ -111,7 +111,7 @@ static void placement_json(mb_json_t *j, const char *key, const mb_numa_placemen
     mb_json_object_end(j);
 }
 
-static void thp_json(mb_json_t *j, const st_thp_t *t)
+static void thp_json(mb_json_t *j, const mb_thp_t *t)
 {
     if (!t->valid) {
         mb_json_unavailable(j, "thp", t->why);

@@ -3,7 +3,9 @@
 
 #include <math.h>
 
+#include "counter_names.h"
 #include "kernels.h"
+#include "log.h"
 
 #define HLINE "-------------------------------------------------------------\n"
 
@@ -116,4 +118,27 @@ int st_text_render(const st_outcome_t *o, FILE *f)
     table(o, f);
     st_text_validation(o->val, f);
     return ferror(f) ? -1 : 0;
+}
+
+void st_text_extras(const st_outcome_t *o, FILE *f)
+{
+    const st_plan_t *p = o->plan;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: ", mb_log_prog());
+    if (p->hugepages != ST_HP_THP) {
+        const mb_thp_t *t = o->thp;
+        if (t->valid)
+            fprintf(f, "%shuge pages: --hugepages %s, THP share %.1f%% of the arrays "
+                       "(%zu of %zu bytes in AnonHugePages)\n", prefix, p->hugepages_name,
+                    t->share * 100.0, t->anon_huge_bytes, t->range_bytes);
+        else
+            fprintf(f, "%shuge pages: --hugepages %s, THP share unavailable: %s\n", prefix,
+                    p->hugepages_name, t->why);
+    }
+    if (!o->run->counters)
+        return;
+    for (size_t i = 0; i < p->nkernels; i++) {
+        const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)o->sum[i].id);
+        mb_counters_text(f, prefix, kd->title, &o->run->counters[i]);
+    }
 }

@@ -22,6 +22,11 @@ typedef struct {
 
 void st_text_ticks(const st_run_t *run, st_ticks_t *t);
 int st_text_render(const st_outcome_t *o, FILE *f);
+/* What the text format leaves out of STREAM's stdout, on `f` (stderr),
+ * only when asked for: the counters block per kernel under --counters, and
+ * the THP share obtained under an explicit --hugepages never|madvise.
+ * A default run prints nothing here. */
+void st_text_extras(const st_outcome_t *o, FILE *f);
 /* STREAM's validation lines and the closing HLINE (also stream_mpi's). */
 void st_text_validation(const st_validation_t *v, FILE *f);
 

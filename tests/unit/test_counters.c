@@ -22,8 +22,8 @@ typedef struct {
 } list_case_t;
 
 static const list_case_t list_cases[] = {
-    { "", 0, 4, "PAPI_TOT_CYC", NULL },
-    { "default", 0, 4, "PAPI_TOT_CYC", NULL },
+    { "", 0, 5, "PAPI_TOT_CYC", NULL },
+    { "default", 0, 5, "PAPI_TOT_CYC", NULL },
     { "PAPI_TOT_INS", 0, 1, "PAPI_TOT_INS", NULL },
     { " PAPI_TOT_CYC , PAPI_L3_TCM ", 0, 2, "PAPI_TOT_CYC", NULL },
     { "perf::CYCLES:u=1,rapl:::PACKAGE_ENERGY:PACKAGE0", 0, 2, "perf::CYCLES:u=1", NULL },
