@@ -568,6 +568,32 @@ mask_numbers() {
     jq -e '.records[0].counters.hardware.available or (.records[0].counters.hardware.reason | length > 0)' r.json
 }
 
+@test "--counters in text: STREAM's stdout unchanged, a counters block per kernel on stderr with perf names, their PAPI events and the TLB miss rate" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --counters=dTLB-load-misses,dTLB-loads,cycles
+    assert_success
+    [[ "$output" != *counters* ]]
+    grep -c '^stream: counters (\(Copy\|Scale\|Add\|Triad\)):$' <<<"$stderr" | grep -qx 4
+    grep -q '^stream:   dTLB-load-misses (PAPI_TLB_DM) ' <<<"$stderr"
+    grep -q '^stream:   cycles (PAPI_TOT_CYC) ' <<<"$stderr"
+    # a figure in % of loads, or the reason it is missing
+    grep -Eq '^stream:   dTLB miss rate +([0-9.]+ % of dTLB loads|unavailable: .+)$' <<<"$stderr"
+    grep -Eq '^stream:   IPC +unavailable: instructions is not in the --counters list' <<<"$stderr"
+    run "$ST" "${SMALL[@]}" --counters=dTLB-load-misses,dTLB-loads --format json -O r.json -q
+    validate_json r.json
+    jq -e '.records[0].counters.hardware.mapping == {"dTLB-load-misses": "PAPI_TLB_DM", "dTLB-loads": "PAPI_LD_INS"}' r.json
+    jq -e '.records[0].counters.hardware.rates | has("dtlb_load_miss_pct")' r.json
+}
+
+@test "huge pages: the default follows the system policy and prints nothing extra; an explicit --hugepages prints the THP share on stderr" {
+    run --separate-stderr "$ST" "${SMALL[@]}"
+    assert_success
+    [[ "$stderr" != *"huge pages"* ]]
+    run --separate-stderr "$ST" --llc 256KiB -s 4MiB -n 2 --hugepages never
+    assert_success
+    grep -Eq '^stream: huge pages: --hugepages never, THP share 0\.0% of the arrays \(0 of [0-9]+ bytes in AnonHugePages\)$' <<<"$stderr"
+    [[ "$output" != *"THP share"* ]]
+}
+
 # ---- warnings, help, version ----------------------------------------------
 
 @test "fewer than 20 clock ticks per test warns on stderr; --quiet silences it" {
