@@ -4,7 +4,7 @@
 #   make test             deps, build, every unit and Bats test
 #   make run              deps, build, a short default suite with a summary
 #   make deps             install build/run/test dependencies (apt-get/dnf)
-#   make install          PREFIX=/usr/local DESTDIR=
+#   make install          PREFIX=/usr/local DESTDIR= (uninstall: the same files; mk/install.mk)
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
@@ -51,6 +51,7 @@ include common/module.mk
 include $(wildcard stream/module.mk mbw/module.mk mencal/module.mk)
 include tests/module.mk
 include tests/fuzz/module.mk
+include mk/install.mk
 
 all: $(TOOLS)
 	@echo "memsuite: $(subst | OpenMP |,| OpenMP $(OPENMP_VERSION) |,$(BUILD_SUMMARY))"
@@ -112,19 +113,9 @@ tests-build: all $(UNIT_TESTS)
 lint: all
 	@scripts/lint.sh "$(CC)" "$(BASE_CFLAGS) $(FEATURE_CPPFLAGS)"
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/memsuite
-	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0755 scripts/memsuite $(DESTDIR)$(PREFIX)/bin/memsuite
-	install -m 0644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 0644 docs/result.schema.json $(DESTDIR)$(PREFIX)/share/memsuite/
-	install -d $(DESTDIR)$(PREFIX)/share/memsuite/lib $(DESTDIR)$(PREFIX)/share/memsuite/profiles
-	install -m 0644 scripts/lib/*.sh $(DESTDIR)$(PREFIX)/share/memsuite/lib/
-	install -m 0644 scripts/profiles/*.profile $(DESTDIR)$(PREFIX)/share/memsuite/profiles/
-
 clean:
 	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize check-topology tests-build lint install clean FORCE
+.PHONY: all deps run test check-sanitize check-topology tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -14,6 +14,9 @@ set -euo pipefail
 # Allocators for mencal alloc: jemalloc, tcmalloc (gperftools), mimalloc.
 # Topology lab (make check-topology): QEMU, a distribution kernel, a static
 # busybox and cpio for the initramfs.
+# Packages (make check-packages): debhelper, dpkg-dev and lintian for the
+# .deb, rpm's rpmbuild for the .rpm; Lmod for the modulefile test; groff
+# for the man page checks.
 DEBIAN_PKGS=(
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
     bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
@@ -22,6 +25,12 @@ DEBIAN_PKGS=(
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
     openmpi-bin libopenmpi-dev slurm-wlm munge
     qemu-system-x86 linux-image-amd64 busybox-static cpio
+    debhelper
+    dpkg-dev
+    lintian
+    rpm
+    lmod
+    groff-base
 )
 RHEL_PKGS=(
     gcc make numactl-devel numactl papi-devel papi dmidecode
@@ -31,6 +40,9 @@ RHEL_PKGS=(
     jemalloc gperftools-libs mimalloc
     openmpi openmpi-devel slurm slurm-slurmctld slurm-slurmd munge
     qemu-system-x86-core kernel-core busybox cpio
+    rpm-build
+    Lmod
+    groff-base
 )
 
 if [ "${1:-}" = "--list" ]; then

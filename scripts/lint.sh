@@ -4,7 +4,8 @@
 #
 # 1. cppcheck over every C file (warnings, style, portability; errors fail)
 # 2. gcc -fanalyzer over every C file (any diagnostic fails)
-# 3. shellcheck over scripts/, tests/topology/ (and the Bats helper)
+# 3. shellcheck over scripts/, tests/topology/, contrib/completion/ (and
+#    the Bats helper)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=${1:-gcc}
@@ -53,6 +54,7 @@ echo "lint: shellcheck"
 if command -v shellcheck >/dev/null; then
     mapfile -t sh < <(grep -rlE '^#!.*(bash|sh)' scripts .ci tests/run-tests.sh tests/topology 2>/dev/null)
     shellcheck -x "${sh[@]}" scripts/lib/*.sh || status=1
+    shellcheck -s bash contrib/completion/*.bash || status=1
     shellcheck -s bash -e SC2034,SC2154 tests/bats/test_helper.bash || status=1
 else
     echo "lint: shellcheck missing; run 'make deps'" >&2; status=1

@@ -33,10 +33,15 @@
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-ours="$root/bin/mbw"
+# Our tools: MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin
+# when installed (this script in PREFIX/share/memsuite/peers/).
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${MEMSUITE_BIN:-$here/../bin}
+[ -n "${MEMSUITE_BIN:-}" ] || [ -d "$bin" ] || bin=$here/../../../bin
+[ -d "$bin" ] && bin=$(cd "$bin" && pwd)
+ours="$bin/mbw"
 peer=/usr/bin/mbw
-stream="$root/bin/stream"
+stream="$bin/stream"
 size=auto
 runs=5
 rounds=3

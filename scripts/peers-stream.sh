@@ -48,8 +48,13 @@
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-stream="$root/bin/stream"
+# Our tools: MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin
+# when installed (this script in PREFIX/share/memsuite/peers/).
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${MEMSUITE_BIN:-$here/../bin}
+[ -n "${MEMSUITE_BIN:-}" ] || [ -d "$bin" ] || bin=$here/../../../bin
+[ -d "$bin" ] && bin=$(cd "$bin" && pwd)
+stream="$bin/stream"
 size=auto
 threads=${OMP_NUM_THREADS:-$(nproc)}
 rounds=3

@@ -1,13 +1,33 @@
-# Summary: run the peer-comparison scripts (scripts/peers-*.sh) and show their output
+# Summary: run the peer-comparison scripts (peers-*.sh) and show their output
 # Usage: memsuite peers [NAME...] [-- ARGS...]
 #
-# Runs each scripts/peers-<name>.sh that exists (peers-stream.sh,
+# Runs each peers-<name>.sh that exists (peers-stream.sh,
 # peers-mbw.sh, peers-mencal.sh: memsuite's tools next to established
 # implementations), or only the NAMEs given, and prints their output under
 # a "== peers-<name>.sh ==" heading.  ARGS after "--" go to every script
-# (e.g. memsuite peers stream -- --size 256MiB --rounds 5).  MEMSUITE_PEERS_DIR overrides the
-# directory.  Exit 0 when every script succeeded, 1 when one failed, 3
+# (e.g. memsuite peers stream -- --size 256MiB --rounds 5).  The scripts
+# are those next to memsuite in a source tree (scripts/), else the
+# installed ones (PREFIX/share/memsuite/peers); MEMSUITE_PEERS_DIR
+# overrides the directory.  Exit 0 when every script succeeded, 1 when one failed, 3
 # when there is no script to run.
+
+# The directory holding peers-*.sh: MEMSUITE_PEERS_DIR, else scripts/ of
+# a source tree, else the installed PREFIX/share/memsuite/peers.
+ms_peers_dir() {
+    local f
+    if [ -n "${MEMSUITE_PEERS_DIR:-}" ]; then
+        printf '%s\n' "$MEMSUITE_PEERS_DIR"
+        return
+    fi
+    for f in "$MS_SCRIPTS_DIR"/peers-*.sh; do
+        [ -f "$f" ] && { printf '%s\n' "$MS_SCRIPTS_DIR"; return; }
+    done
+    if [ -d "$MS_LIB/../peers" ]; then
+        (cd -- "$MS_LIB/../peers" && pwd)
+    else
+        printf '%s\n' "$MS_SCRIPTS_DIR"
+    fi
+}
 
 cmd_peers() {
     local dir f n rc=0 ran=0 status
@@ -22,7 +42,7 @@ cmd_peers() {
         esac
         shift
     done
-    dir="${MEMSUITE_PEERS_DIR:-$MS_SCRIPTS_DIR}"
+    dir=$(ms_peers_dir)
     if [ "${#want[@]}" -gt 0 ]; then
         for n in "${want[@]}"; do
             f="$dir/peers-$n.sh"

@@ -1,0 +1,66 @@
+# mk/install.mk: make install / make uninstall from one manifest.
+#
+#   make install   PREFIX=/usr/local DESTDIR=   (packages: PREFIX=/usr)
+#   make uninstall PREFIX=/usr/local DESTDIR=   removes exactly those files,
+#                  then the directories that only memsuite uses, if empty
+#
+# Layout (FHS; the same under any PREFIX):
+#   bin/                          stream mbw mencal [stream_mpi] memsuite
+#   share/man/man1/               one page per installed command
+#   share/memsuite/               result.schema.json
+#   share/memsuite/lib/           the memsuite script's library
+#   share/memsuite/profiles/      OS tuning profiles
+#   share/memsuite/peers/         peers-*.sh (memsuite peers runs them)
+#   share/bash-completion/completions/   memsuite, and one link per tool
+#   share/modulefiles/memsuite/VERSION.lua   Lmod modulefile (module use
+#                                 PREFIX/share/modulefiles)
+# A man page is installed only with its command (no stream_mpi.1 when
+# stream_mpi is not built); the paths it cites (written for PREFIX=/usr)
+# are rewritten for PREFIX.
+
+MS_VERSION_MK := $(shell sed -n 's/^\#define MB_VERSION "\(.*\)"/\1/p' common/buildinfo.h)
+
+D_BIN   = $(DESTDIR)$(PREFIX)/bin
+D_MAN1  = $(DESTDIR)$(PREFIX)/share/man/man1
+D_SHARE = $(DESTDIR)$(PREFIX)/share/memsuite
+D_COMP  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+D_MOD   = $(DESTDIR)$(PREFIX)/share/modulefiles/memsuite
+
+INST_TOOL_NAMES = $(notdir $(TOOLS))
+INST_BIN     = $(INST_TOOL_NAMES) memsuite
+INST_MAN     = $(addsuffix .1,$(INST_BIN))
+INST_LIB     = $(notdir $(wildcard scripts/lib/*.sh))
+INST_PROF    = $(notdir $(wildcard scripts/profiles/*.profile))
+INST_PEERS   = $(notdir $(wildcard scripts/peers-*.sh))
+INST_COMP_LINKS = $(INST_TOOL_NAMES)
+
+install: all
+	install -d $(D_BIN) $(D_MAN1) $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_COMP) $(D_MOD)
+	install -m 0755 $(TOOLS) $(D_BIN)/
+	install -m 0755 scripts/memsuite $(D_BIN)/memsuite
+	for m in $(INST_MAN); do \
+	  sed 's#/usr/share/\(memsuite\|bash-completion\|modulefiles\)#$(PREFIX)/share/\1#g' docs/$$m >$(D_MAN1)/$$m && \
+	  chmod 0644 $(D_MAN1)/$$m || exit 1; done
+	install -m 0644 docs/result.schema.json $(D_SHARE)/
+	install -m 0644 $(addprefix scripts/lib/,$(INST_LIB)) $(D_SHARE)/lib/
+	install -m 0644 $(addprefix scripts/profiles/,$(INST_PROF)) $(D_SHARE)/profiles/
+	install -m 0755 $(addprefix scripts/,$(INST_PEERS)) $(D_SHARE)/peers/
+	install -m 0644 contrib/completion/memsuite.bash $(D_COMP)/memsuite
+	for t in $(INST_COMP_LINKS); do ln -sfn memsuite $(D_COMP)/$$t; done
+	install -m 0644 contrib/modulefiles/memsuite.lua $(D_MOD)/$(MS_VERSION_MK).lua
+
+# Files first (only ours, by name), then our own directories when empty;
+# shared directories (bin, man1, completions) are never removed.
+uninstall:
+	rm -f $(addprefix $(D_BIN)/,$(sort $(INST_BIN) stream_mpi))
+	rm -f $(addprefix $(D_MAN1)/,$(sort $(INST_MAN) stream_mpi.1))
+	rm -f $(D_SHARE)/result.schema.json
+	rm -f $(addprefix $(D_SHARE)/lib/,$(INST_LIB))
+	rm -f $(addprefix $(D_SHARE)/profiles/,$(INST_PROF))
+	rm -f $(addprefix $(D_SHARE)/peers/,$(INST_PEERS))
+	rm -f $(D_COMP)/memsuite $(addprefix $(D_COMP)/,$(sort $(INST_COMP_LINKS) stream_mpi))
+	rm -f $(D_MOD)/$(MS_VERSION_MK).lua
+	rmdir $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_SHARE) $(D_MOD) 2>/dev/null || true
+	rmdir $(dir $(D_MOD)) $(D_COMP) $(dir $(D_COMP)) 2>/dev/null || true
+
+.PHONY: install uninstall

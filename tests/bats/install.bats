@@ -1,0 +1,103 @@
+#!/usr/bin/env bats
+# make install / make uninstall with DESTDIR, and the installed tree at
+# work: memsuite finds its library, profiles and peer scripts under
+# PREFIX/share/memsuite, man pages cite PREFIX, Lmod's module puts the
+# tools on PATH and MANPATH.  The build is the suite's own ($MEMSUITE_BIN,
+# taken as up to date: make -o all).
+
+load test_helper
+
+PREFIX=/opt/memsuite/test
+
+local_setup() {
+    unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
+    unset NUMA PAPI MARCH CFLAGS SANITIZE
+    DEST="$SANDBOX/dest"
+    P="$DEST$PREFIX"
+}
+
+make_target() {     # make_target TARGET: install/uninstall into $DEST
+    make -s -C "$ROOT" -o all BUILD="${MEMSUITE_BUILD:-$ROOT/build}" BIN="$BIN" \
+        PREFIX="$PREFIX" DESTDIR="$DEST" "$1"
+}
+
+@test "make install: the FHS layout under PREFIX" {
+    make_target install
+    local f
+    for f in bin/stream bin/mbw bin/mencal bin/memsuite \
+             share/man/man1/stream.1 share/man/man1/mbw.1 share/man/man1/mencal.1 share/man/man1/memsuite.1 \
+             share/memsuite/result.schema.json share/memsuite/lib/common.sh \
+             share/memsuite/profiles/tuned.profile share/memsuite/peers/peers-stream.sh \
+             share/bash-completion/completions/memsuite share/modulefiles/memsuite/0.1.0.lua; do
+        [ -f "$P/$f" ] || { echo "missing $PREFIX/$f"; return 1; }
+    done
+    [ -x "$P/bin/stream" ] && [ -x "$P/bin/memsuite" ]
+    [ "$(readlink "$P/share/bash-completion/completions/stream")" = memsuite ]
+    if [ -x "$BIN/stream_mpi" ]; then
+        [ -x "$P/bin/stream_mpi" ] && [ -f "$P/share/man/man1/stream_mpi.1" ]
+    fi
+    # man pages cite the installed paths of this PREFIX
+    grep -q "$PREFIX/share/memsuite/result.schema.json" "$P/share/man/man1/stream.1"
+    run grep -c '/usr/share/memsuite' "$P"/share/man/man1/*.1
+    refute_output --regexp ':[1-9]'
+}
+
+@test "installed memsuite: help, profiles and peer scripts from PREFIX/share/memsuite" {
+    make_target install
+    unset MEMSUITE_BIN
+    run env -u MEMSUITE_PEERS_DIR PATH=/usr/bin:/bin "$P/bin/memsuite" help
+    assert_success
+    assert_output --partial "peers"
+    run env PATH=/usr/bin:/bin "$P/bin/memsuite" profile list
+    assert_success
+    assert_output --partial "tuned"
+    run env -u MEMSUITE_PEERS_DIR PATH=/usr/bin:/bin "$P/bin/memsuite" peers stream -- --help
+    assert_success
+    assert_line "== peers-stream.sh =="
+    assert_output --partial "Usage:"
+    # a peer script runs the installed tools (PREFIX/bin), not the tree's
+    run env -u MEMSUITE_PEERS_DIR PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" peers mbw -- --size 8 --runs 1 --rounds 1
+    assert_success
+    assert_output --partial "+ ours=$P/bin/mbw"
+    assert_output --regexp "ours MEMCPY / Debian \"DUMB\" +[0-9.]+ +[0-9.]+ MiB/s"
+}
+
+@test "make uninstall removes exactly what make install installed" {
+    mkdir -p "$P/bin" "$P/share/man/man1"
+    echo keep >"$P/bin/other-tool"
+    echo keep >"$P/share/man/man1/other.1"
+    make_target install
+    make_target uninstall
+    run bash -c "find '$DEST' -mindepth 1 \\( -type f -o -type l \\) -printf '%P\\n' | sort"
+    assert_output "$(printf '%s\n' "${PREFIX#/}/bin/other-tool" "${PREFIX#/}/share/man/man1/other.1" | sort)"
+    [ ! -e "$P/share/memsuite" ] && [ ! -e "$P/share/modulefiles" ] && [ ! -e "$P/share/bash-completion" ]
+    # a second uninstall is harmless
+    make_target uninstall
+}
+
+@test "Lmod: module load puts the tools on PATH and MANPATH, unload removes them" {
+    local init
+    init=$(ls /usr/share/lmod/lmod/init/bash 2>/dev/null || ls /usr/share/lmod/*/init/bash 2>/dev/null | head -1)
+    [ -n "$init" ] || { echo "Lmod is not installed; run 'make deps'"; return 1; }
+    make_target install
+    cat >lmod.sh <<SH
+set -e
+export LMOD_ALLOW_ROOT_USE=yes MODULEPATH= MANPATH=/usr/share/man PATH=/usr/bin:/bin
+. "$init"
+module use "$P/share/modulefiles"
+module load memsuite
+echo "loaded: \$(command -v stream) \$(command -v memsuite)"
+echo "manpath: \$MANPATH"
+man -w memsuite
+module unload memsuite
+echo "unloaded: \$(command -v stream || echo none)"
+echo "manpath after unload: \$MANPATH"
+SH
+    run bash lmod.sh
+    assert_success
+    assert_line "loaded: $P/bin/stream $P/bin/memsuite"
+    assert_line --regexp "^manpath: $P/share/man:"
+    assert_line "$P/share/man/man1/memsuite.1"
+    assert_line "unloaded: none"
+    assert_line "manpath after unload: /usr/share/man"
+}
