@@ -50,7 +50,7 @@ _memsuite_opts_of() {
             n = split(col, w, / +/)
             ok = 1
             for (i = 1; i <= n; i++)
-                if (w[i] !~ /^-/ && w[i] !~ /^\[/ && w[i] !~ /^[A-Z]/ && w[i] !~ /\|/) ok = 0
+                if (w[i] !~ /^-/ && w[i] !~ /^\[/ && w[i] !~ /^"?[A-Z]/ && w[i] !~ /\|/) ok = 0
             if (ok && !usage) longs(col)
         }' | sort -u
 }

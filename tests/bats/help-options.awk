@@ -6,7 +6,7 @@
 # An option line starts (after blanks) with "-"; its option column is the
 # text before the first run of two blanks (or a tab), and counts only when
 # every word there is an option, "[...]", or a metavariable (starts with
-# a capital or holds a "|"): a prose line that happens to start with
+# a capital, bare or quoted, or holds a "|"): a prose line that happens to start with
 # "--ref FILE` (one task ..." names no option.
 /^Usage:/ { usage = 1 }
 usage && NF == 0 { usage = 0 }
@@ -25,7 +25,7 @@ usage { longs($0) }
     n = split(col, w, / +/)
     ok = 1
     for (i = 1; i <= n; i++) {
-        if (w[i] ~ /^-/ || w[i] ~ /^\[/ || w[i] ~ /^[A-Z]/ || w[i] ~ /\|/) continue
+        if (w[i] ~ /^-/ || w[i] ~ /^\[/ || w[i] ~ /^"?[A-Z]/ || w[i] ~ /\|/) continue
         ok = 0
     }
     if (ok && !usage) longs(col)
