@@ -17,6 +17,7 @@ set -euo pipefail
 # Packages (make check-packages): debhelper, dpkg-dev and lintian for the
 # .deb, rpm's rpmbuild for the .rpm; Lmod for the modulefile test; groff
 # for the man page checks.
+# The HTML report test renders in headless Chromium.
 DEBIAN_PKGS=(
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
     bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
@@ -31,6 +32,7 @@ DEBIAN_PKGS=(
     rpm
     lmod
     groff-base
+    chromium
 )
 RHEL_PKGS=(
     gcc make numactl-devel numactl papi-devel papi dmidecode
@@ -43,6 +45,7 @@ RHEL_PKGS=(
     rpm-build
     Lmod
     groff-base
+    chromium
 )
 
 if [ "${1:-}" = "--list" ]; then

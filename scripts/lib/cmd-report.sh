@@ -1,6 +1,7 @@
 # Summary: tables, health checks and plots for a results directory
 # Usage: memsuite report [--markdown] [--plots] [--tolerance PCT] [--efficiency PCT]
 #                        [--cv-max PCT] [--peak-min PCT] DIR
+#        memsuite report --html [--output FILE] [check options] DIR
 #
 # One table per benchmark: a row per size and thread count, a column per
 # kernel (its headline metric, e.g. stream's Best Rate MB/s), flags for
@@ -14,9 +15,17 @@
 #   noise          CV over the repetitions above --cv-max (5%)
 #
 #   --markdown   Markdown tables instead of plain text
-#   --plots      also write gnuplot PNGs to DIR/plots/: bandwidth vs
-#                threads and vs size per kernel, and the latency curve
-#                when mencal:sweep cells are present
+#   --plots      also write gnuplot PNGs to DIR/plots/: per benchmark,
+#                the headline metric vs threads (a line per size) and vs
+#                size (a line per thread count), a panel per kernel, in
+#                the tables' units, error bars +-1 CV, in-cache points
+#                ringed; and the latency curve of mencal:sweep cells
+#   --html       write one self-contained HTML file instead (no script,
+#                no network; plots embedded): the run, the environment
+#                (every setting and fact that shapes the figures), the
+#                health checks, the tables and the plots; prints its path
+#   --output FILE  with --html: where (default DIR/report.html; - for
+#                stdout), written atomically
 # Exit 0 once the report is printed (a "warn" does not fail it); 1 when a
 # cell file is invalid (empty, truncated, not a result, failed validation,
 # a value that is no measurement: each is named at the top as "invalid:
@@ -32,12 +41,14 @@ cmd_report() {
 }
 
 ms_report_main() {
-    local md=0 plots=0 tol=10 eff=70 cvmax=5 peakmin=50 v
+    local md=0 plots=0 html=0 out="" tol=10 eff=70 cvmax=5 peakmin=50 v
     local -a dirs=()
     while [ $# -gt 0 ]; do
         case "$1" in
             --markdown|--md) md=1 ;;
             --plots) plots=1 ;;
+            --html) html=1 ;;
+            --output|-o) ms_need_arg "$@"; out="$2"; shift ;;
             --tolerance) ms_need_arg "$@"; tol=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$tol"; shift ;;
             --efficiency) ms_need_arg "$@"; eff=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$eff"; shift ;;
             --cv-max) ms_need_arg "$@"; cvmax=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cvmax"; shift ;;
@@ -51,6 +62,8 @@ ms_report_main() {
     done
     [ "${#dirs[@]}" -eq 1 ] || ms_usage_error "needs one results directory (got ${#dirs[@]}); see 'memsuite help report'"
     local d="${dirs[0]}"
+    [ "$html" = 1 ] && [ "$md" = 1 ] && ms_usage_error "--html and --markdown do not go together; choose one"
+    [ -n "$out" ] && [ "$html" = 0 ] && ms_usage_error "--output needs --html (the text and Markdown reports go to stdout)"
     ms_rundir_check "$d"
     local csv audit
     csv=$(ms_mktemp)
@@ -67,11 +80,21 @@ ms_report_main() {
         [ "$llc" = 0 ] && llc=$(jq -r '.llc_bytes // 0' "$d/env.json")
     fi
 
-    ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote" "$audit"
-    ms_report_tables "$csv" "$md" "$llc" "$cvmax"
     local health
     health=$(ms_mktemp)
     ms_health "$csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin" >"$health"
+    if [ "$html" = 1 ]; then
+        ms_use report-html
+        [ -n "$out" ] || out="$d/report.html"
+        ms_out_check "$out" || ms_die "$MS_EX_ENV" "cannot write the HTML report: $MS_OUT_ERR; choose another --output"
+        ms_out_write "$out" ms_report_html "$d" "$csv" "$audit" "$health" "$llc" "$peak" "$peaknote" "$cvmax" ||
+            ms_die "$MS_EX_ENV" "cannot write the HTML report ${MS_OUT_ERR:-$out (rendering it failed)}"
+        [ "$out" = - ] || printf 'html: %s\n' "$out"
+        ms_report_verdict "$d" "$audit"
+        return
+    fi
+    ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote" "$audit"
+    ms_report_tables "$csv" "$md" "$llc" "$cvmax"
     ms_report_health "$health" "$md"
     if [ "$plots" = 1 ]; then
         ms_use plot
@@ -153,8 +176,10 @@ ms_report_tool_args() {
 }
 
 # One table per bench[:scenario] from summary.csv (headline metrics).
+# ms_report_tables CSV MODE LLC CVMAX; MODE 0 text, 1 Markdown, 2 HTML.
 ms_report_tables() {
     awk -F, -v md="$2" -v llc="$3" -v cvmax="$4" '
+    function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
     function human(b,   u, i) {
         split("B KiB MiB GiB TiB", u, " "); i = 1
         while (b >= 1024 && i < 5) { b /= 1024; i++ }
@@ -179,7 +204,11 @@ ms_report_tables() {
                 x = rt[g, j]; rt[g, j] = rt[g, j - 1]; rt[g, j - 1] = x
             }
             units = ""; for (k = 1; k <= nrec[g]; k++) { u = mname[g, rec[g, k]]; if (index(units, u) == 0) units = units (units == "" ? "" : ", ") u }
-            if (md) {
+            if (md == 2) {
+                printf "<h3>%s</h3>\n<table class=\"bench\" data-bench=\"%s\">\n<caption>values: %s</caption>\n<tr><th class=\"num\">size</th><th class=\"num\">threads</th>", esc(g), esc(g), esc(units)
+                for (k = 1; k <= nrec[g]; k++) printf "<th class=\"num\">%s</th>", esc(rec[g, k])
+                printf "<th>flags</th></tr>\n"
+            } else if (md) {
                 printf "## %s\n\nvalues: %s\n\n| size | threads |", g, units
                 for (k = 1; k <= nrec[g]; k++) printf " %s |", rec[g, k]
                 printf " flags |\n|---:|---:|"
@@ -195,18 +224,21 @@ ms_report_tables() {
                 flags = ""
                 if (llc > 0 && s + 0 < 4 * llc) flags = "in-cache"
                 if ((g, s, t) in noisy) flags = flags (flags == "" ? "" : ",") "noisy"
-                if (md) printf "| %s | %s |", human(s), t
+                if (md == 2) printf "<tr%s><td class=\"num\">%s</td><td class=\"num\">%s</td>", (index(flags, "in-cache") ? " class=\"in-cache\"" : ""), human(s), esc(t)
+                else if (md) printf "| %s | %s |", human(s), t
                 else printf "%12s %8s", human(s), t
                 for (k = 1; k <= nrec[g]; k++) {
                     v = ((g, s, t, rec[g, k]) in val) ? val[g, s, t, rec[g, k]] : "-"
                     if (v != "-" && v != "NA") v = sprintf("%.1f", v)
-                    if (md) printf " %s |", v; else printf " %12s", v
+                    if (md == 2) printf "<td class=\"num\">%s</td>", esc(v)
+                    else if (md) printf " %s |", v; else printf " %12s", v
                 }
-                if (md) printf " %s |\n", flags; else printf "  %s\n", flags
+                if (md == 2) printf "<td>%s</td></tr>\n", flags
+                else if (md) printf " %s |\n", flags; else printf "  %s\n", flags
             }
-            print ""
+            if (md == 2) print "</table>"; else print ""
         }
-        if (ng == 0) print "(no finished cells)\n"
+        if (ng == 0) print (md == 2 ? "<p>(no finished cells)</p>" : "(no finished cells)\n")
     }' "$1"
 }
 

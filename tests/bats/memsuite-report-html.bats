@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# memsuite report --html: one self-contained file (no script, no network,
+# plots as data: URIs) with the environment, the health checks, a table
+# per benchmark and every plot; rendered in headless Chromium (Debian's
+# chromium, from make deps): no console message, every plot decoded and
+# shown, every table laid out, and a screenshot.  The results come from
+# the fake tools (tests/fixtures/memsuite-bin).
+
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+setup_file() {
+    local root="$BATS_FILE_TMPDIR/env"
+    mkdir -p "$root"
+    ms_test_env "$root" "$root/stubs"
+    cd "$BATS_FILE_TMPDIR"
+    "$MS" run --bench stream,mbw,mencal:randread,mencal:sweep --sizes 1x,4x --threads 1,2 --reps 3 \
+        --cooldown 0 --out res --stream-args "--nt-stores" 2>/dev/null
+}
+
+use_res() { cp -r "$BATS_FILE_TMPDIR/res" res; }
+
+# The browser: MEMSUITE_CHROMIUM, else Debian's chromium (or Ubuntu's
+# chromium-browser).  Headless, no sandbox (CI runs as root), no GPU, a
+# private profile, and a hard time limit.
+chromium_bin() {
+    local c
+    for c in "${MEMSUITE_CHROMIUM:-}" chromium chromium-browser; do
+        [ -n "$c" ] && command -v "$c" >/dev/null && { command -v "$c"; return 0; }
+    done
+    return 1
+}
+browse() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --no-default-browser-check --mute-audio --hide-scrollbars \
+        --user-data-dir="$BATS_TEST_TMPDIR/profile" --virtual-time-budget=5000 "$@"
+}
+need_chromium() {
+    CHROMIUM=$(chromium_bin) || skip "chromium is not installed (make deps installs it)"
+}
+
+# console_messages LOG: the page's console lines in Chromium's log (a
+# blocked load, a decoding error or a script message all land there).
+console_messages() { grep -E ':CONSOLE[:(]' "$1" || true; }
+
+# check_page HTML: a copy of HTML with a checker script (its CSP opened
+# for inline script only) that writes what the browser shows into
+# <body data-check>, read back with --dump-dom.
+check_page() {
+    local in="$1" out="$BATS_TEST_TMPDIR/check.html" js="$BATS_TEST_TMPDIR/check.js"
+    cat >"$js" <<'EOF'
+<script>
+addEventListener("load", () => {
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const imgs = [...document.images];
+  const okImgs = imgs.filter(i => i.complete && i.naturalWidth > 100 && i.naturalHeight > 100 && shown(i));
+  const tables = [...document.querySelectorAll("table.bench")];
+  const okTables = tables.filter(t => t.rows.length > 1 && shown(t));
+  document.body.dataset.check = ["plots " + okImgs.length + "/" + imgs.length,
+    "tables " + okTables.length + "/" + tables.length,
+    "health " + (document.querySelectorAll("table.health tr").length - 1),
+    "env " + (document.querySelectorAll("table.env tr").length - 1)].join(", ");
+});
+</script>
+EOF
+    sed -e "s|default-src 'none';|default-src 'none'; script-src 'unsafe-inline';|" "$in" |
+        awk -v js="$js" '/<\/body>/ { while ((getline l < js) > 0) print l } { print }' >"$out"
+    browse --dump-dom "file://$out" 2>/dev/null | grep -o 'data-check="[^"]*"'
+}
+
+# rows_of CLASS HTML: the data rows of <table class="CLASS"> in HTML
+rows_of() {
+    sed -n "/<table class=\"$1\"/,/<\/table>/p" "$2" | grep -c '^<tr><td'
+}
+
+@test "--html writes one self-contained file: CSP, no script, no remote URL, every section" {
+    use_res
+    run "$MS" report --html res
+    assert_success
+    assert_output "html: res/report.html"
+    local f=res/report.html
+    [ "$(head -n 1 "$f")" = "<!DOCTYPE html>" ]
+    grep -q "Content-Security-Policy\" content=\"default-src 'none'; img-src data:;" "$f"
+    ! grep -qi '<script' "$f"
+    ! grep -Eqi '(src|href)="(https?:|//|/|file:)' "$f"
+    # a section per part, a table per benchmark, an image per plot
+    for id in run environment health results plots; do grep -q "id=\"$id\"" "$f"; done
+    [ "$(grep -c '<table class="bench"' "$f")" = 4 ]   # stream, mbw, mencal:randread, mencal:sweep
+    grep -q '<tr><td>tool arguments</td><td>stream: --nt-stores</td>' "$f"
+    grep -q '<tr><td>thp</td><td>' "$f"
+    # the same PNGs --plots writes, embedded
+    run "$MS" report --plots res
+    local n
+    n=$(grep -c '^  res/plots/.*\.png$' <<<"$output")
+    [ "$n" -ge 5 ]
+    [ "$(grep -o '<img class="plot"' "$f" | wc -l)" = "$n" ]
+    [ ! -e res/plots/report.html ]
+}
+
+@test "--html: text from the results directory is escaped" {
+    use_res
+    local c=res/cells/stream-s134217728-t1.json
+    jq '.records[0].name = "<b onclick=x>&Copy"' "$c" >t && mv t "$c"
+    jq '.host = "<i>h</i>"' res/run.json >t && mv t res/run.json
+    run "$MS" report --html --output out.html res
+    assert_success
+    assert_output "html: out.html"
+    grep -q '&lt;b onclick=x&gt;&amp;Copy' out.html
+    grep -q '<b>&lt;i&gt;h&lt;/i&gt;</b>' out.html
+    ! grep -q '<b onclick' out.html
+}
+
+@test "--html: --output -, bad combinations, unwritable target" {
+    use_res
+    run "$MS" report --html --output - res
+    assert_success
+    assert_line --index 0 "<!DOCTYPE html>"
+    run "$MS" report --html --markdown res
+    assert_failure 2
+    assert_output --partial "--html and --markdown do not go together"
+    run "$MS" report --output x.html res
+    assert_failure 2
+    assert_output --partial "--output needs --html"
+    mkdir d.html
+    run "$MS" report --html --output d.html res
+    assert_failure 3
+    assert_output --partial "cannot write the HTML report"
+    [ ! -e res/report.html ]
+}
+
+@test "headless Chromium: no console message, every plot shown, every table laid out; screenshot" {
+    need_chromium
+    use_res
+    "$MS" report --html res >/dev/null
+    local nimg
+    nimg=$(grep -o '<img class="plot"' res/report.html | wc -l)
+    browse --enable-logging=stderr --v=0 --window-size=1100,1600 \
+        --screenshot="$PWD/shot.png" "file://$PWD/res/report.html" 2>chromium.log
+    run console_messages chromium.log
+    assert_output ""
+    run file -b shot.png
+    assert_output --regexp '^PNG image data, 1100 x 1600'
+    [ "$(stat -c %s shot.png)" -gt 20000 ]     # not a blank page
+    run check_page res/report.html
+    assert_output "data-check=\"plots $nimg/$nimg, tables 4/4, health $(rows_of health res/report.html), env $(rows_of env res/report.html)\""
+}
+
+@test "headless Chromium: the checks see a broken plot and a blocked remote load" {
+    need_chromium
+    use_res
+    "$MS" report --html res >/dev/null
+    local nimg
+    nimg=$(grep -o '<img class="plot"' res/report.html | wc -l)
+    # one image's PNG signature spoilt: the page check counts one plot less
+    grep -q 'base64,iVBORw0KGgo' res/report.html
+    sed '0,/base64,iVBORw0KGgo/s//base64,AAAAAAAAAAA/' res/report.html >broken.html
+    run check_page broken.html
+    assert_output --regexp "^data-check=\"plots $((nimg - 1))/$nimg, "
+    # a remote image: the CSP blocks it and the console says so
+    sed 's|</body>|<img src="http://127.0.0.1:9/x.png"></body>|' res/report.html >remote.html
+    browse --enable-logging=stderr --v=0 --dump-dom "file://$PWD/remote.html" >/dev/null 2>chromium.log
+    run console_messages chromium.log
+    assert_output --partial "violates the following Content Security Policy directive"
+}
