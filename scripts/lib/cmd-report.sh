@@ -1,7 +1,7 @@
 # Summary: tables, health checks and plots for a results directory
 # Usage: memsuite report [--markdown] [--plots] [--tolerance PCT] [--efficiency PCT]
 #                        [--cv-max PCT] [--peak-min PCT] DIR
-#        memsuite report --html [--output FILE] [check options] DIR
+#        memsuite report --html [--output FILE] [threshold options] DIR
 #
 # One table per benchmark: a row per size and thread count, a column per
 # kernel (its headline metric, e.g. stream's Best Rate MB/s), flags for
