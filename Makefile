@@ -9,6 +9,8 @@
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
 #   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
+#   make check-packages   .deb (debian/) and .rpm (contrib/rpm) built from a copy of the tree,
+#                         lintian, installed tools smoke-tested from the unpacked packages
 #
 # Knobs: CC=gcc|clang  MARCH=native  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
 #        MPI=auto|0|1 (bin/stream_mpi with MPICC=mpicc)
@@ -108,6 +110,11 @@ check-topology: deps
 	  MARCH=x86-64-v2 CFLAGS="-O3 -march=x86-64-v2" SANITIZE=0 all
 	@tests/topology/run-lab.sh $(TOPO_BUILD)/bin $(TOPO_BUILD)/lab
 
+# The packages are built from a copy of the tree (this build/ and bin/ are
+# untouched), with the portable baseline (debian/rules, the spec).
+check-packages: deps
+	@scripts/check-packages.sh
+
 tests-build: all $(UNIT_TESTS)
 
 lint: all
@@ -116,6 +123,6 @@ lint: all
 clean:
 	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize check-topology tests-build lint clean FORCE
+.PHONY: all deps run test check-sanitize check-topology check-packages tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
