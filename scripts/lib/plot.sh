@@ -71,7 +71,7 @@ ms_plot_matrix_gp() {
             printf "set multiplot layout %d,%d title \"%s: headline metric vs %s, a line per array size (error bars: +-1 CV over the repetitions)\"\n", rows, cols, label, xname > gp
         else
             printf "set multiplot layout %d,%d title \"%s: headline metric vs array size, a line per %s count (error bars: +-1 CV over the repetitions)\"\n", rows, cols, label, (s == "concurrent" ? "process" : "thread") > gp
-        printf "set grid\nset key below horizontal\nset yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\nset bars small\n" > gp
+        printf "set grid\nset key inside top center horizontal opaque samplen 2\nset yrange [0:*]\nset offsets 0, 0, graph 0.3, 0\nset bars small\n" > gp
         tics = ""
         if (axis == "threads") {
             if (th[nth] / th[1] >= 8) {
