@@ -5,7 +5,8 @@
 #
 # One table per benchmark: a row per size and thread count, a column per
 # kernel (its headline metric, e.g. stream's Best Rate MB/s), flags for
-# in-cache rows (array < 4 x LLC) and noisy rows.  Then the health checks,
+# in-cache rows (array < 4 x LLC), noisy rows and tuned rows (the
+# cell's result is labelled tuned: memsuite run --<tool>-args).  Then the health checks,
 # each "pass", "warn" or "skip" with its numbers:
 #   kernel-order   Triad ~ Add >= Copy ~ Scale within --tolerance (10%)
 #   scaling        thread-scaling efficiency per step >= --efficiency (70%)
@@ -80,21 +81,23 @@ ms_report_main() {
         [ "$llc" = 0 ] && llc=$(jq -r '.llc_bytes // 0' "$d/env.json")
     fi
 
-    local health
+    local health labels
     health=$(ms_mktemp)
+    labels=$(ms_mktemp)
+    ms_report_labels "$d" "$audit" >"$labels"
     ms_health "$csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin" >"$health"
     if [ "$html" = 1 ]; then
         ms_use report-html
         [ -n "$out" ] || out="$d/report.html"
         ms_out_check "$out" || ms_die "$MS_EX_ENV" "cannot write the HTML report: $MS_OUT_ERR; choose another --output"
-        ms_out_write "$out" ms_report_html "$d" "$csv" "$audit" "$health" "$llc" "$peak" "$peaknote" "$cvmax" ||
+        ms_out_write "$out" ms_report_html "$d" "$csv" "$audit" "$health" "$llc" "$peak" "$peaknote" "$cvmax" "$labels" ||
             ms_die "$MS_EX_ENV" "cannot write the HTML report ${MS_OUT_ERR:-$out (rendering it failed)}"
         [ "$out" = - ] || printf 'html: %s\n' "$out"
         ms_report_verdict "$d" "$audit"
         return
     fi
     ms_report_header "$d" "$md" "$llc" "$peak" "$peaknote" "$audit"
-    ms_report_tables "$csv" "$md" "$llc" "$cvmax"
+    ms_report_tables "$csv" "$md" "$llc" "$cvmax" "$labels"
     ms_report_health "$health" "$md"
     if [ "$plots" = 1 ]; then
         ms_use plot
@@ -175,10 +178,21 @@ ms_report_tool_args() {
             | "\(.key): \(.value | map(tostring) | join(" "))"] | sort | join("; ")' "$1/run.json"
 }
 
+# ms_report_labels DIR AUDIT: "cell<TAB>label" of every valid cell
+ms_report_labels() {
+    local -a files=()
+    mapfile -t files < <(awk -F '\t' -v d="$1" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$2")
+    ms_res_labels "${files[@]}"
+}
+
 # One table per bench[:scenario] from summary.csv (headline metrics).
-# ms_report_tables CSV MODE LLC CVMAX; MODE 0 text, 1 Markdown, 2 HTML.
+# ms_report_tables CSV MODE LLC CVMAX [LABELS]; MODE 0 text, 1 Markdown,
+# 2 HTML; LABELS (ms_report_labels) flags rows whose cell is "tuned".
 ms_report_tables() {
-    awk -F, -v md="$2" -v llc="$3" -v cvmax="$4" '
+    awk -F, -v md="$2" -v llc="$3" -v cvmax="$4" -v labels="${5:-}" '
+    BEGIN {
+        if (labels != "") while ((getline l < labels) > 0) { split(l, f, "\t"); label[f[1]] = f[2] }
+    }
     function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
     function human(b,   u, i) {
         split("B KiB MiB GiB TiB", u, " "); i = 1
@@ -195,6 +209,7 @@ ms_report_tables() {
         if (!((g, $7) in seenrec)) { seenrec[g, $7] = 1; nrec[g]++; rec[g, nrec[g]] = $7; mname[g, $7] = $8 " (" $9 ")" }
         val[g, $4, $5, $7] = $10
         if ($12 != "" && $12 * 100 > cvmax) noisy[g, $4, $5] = 1
+        if (label[$1] == "tuned") tuned[g, $4, $5] = 1
     }
     END {
         for (gi = 1; gi <= ng; gi++) {
@@ -224,6 +239,7 @@ ms_report_tables() {
                 flags = ""
                 if (llc > 0 && s + 0 < 4 * llc) flags = "in-cache"
                 if ((g, s, t) in noisy) flags = flags (flags == "" ? "" : ",") "noisy"
+                if ((g, s, t) in tuned) flags = flags (flags == "" ? "" : ",") "tuned"
                 if (md == 2) printf "<tr%s><td class=\"num\">%s</td><td class=\"num\">%s</td>", (index(flags, "in-cache") ? " class=\"in-cache\"" : ""), human(s), esc(t)
                 else if (md) printf "| %s | %s |", human(s), t
                 else printf "%12s %8s", human(s), t

@@ -33,25 +33,32 @@ figcaption, .note { color: #555; font-size: .9em; }
 code { font-size: .95em; }
 '
 
-# ms_report_html DIR CSV AUDIT HEALTH LLC PEAK PEAKNOTE CVMAX: the
+# ms_report_html DIR CSV AUDIT HEALTH LLC PEAK PEAKNOTE CVMAX LABELS: the
 # document on stdout (plots are rendered into a temp directory, never
 # into DIR).
 ms_report_html() {
-    local d="$1" csv="$2" audit="$3" health="$4" llc="$5" peak="$6" peaknote="$7" cvmax="$8"
-    local pd png
+    local d="$1" csv="$2" audit="$3" health="$4" llc="$5" peak="$6" peaknote="$7" cvmax="$8" labels="$9"
+    local pd png noplot=""
     pd=$(ms_mktemp -d)
     local -a pngs=()
-    mapfile -t pngs < <(ms_plot_dir "$d" "$csv" "$pd")
+    if command -v gnuplot >/dev/null 2>&1; then
+        mapfile -t pngs < <(ms_plot_dir "$d" "$csv" "$pd")
+    else
+        noplot="plots unavailable: gnuplot is not installed (apt-get install gnuplot-nox)"
+        ms_warn "$noplot; the HTML report has no plots"
+    fi
     {
         ms_report_html_head "$d"
         ms_report_html_run "$d" "$audit" "$llc" "$peak" "$peaknote"
         ms_report_html_env "$d"
         printf '<h2 id="health">Health checks</h2>\n'
         ms_report_html_health "$health"
-        printf '<h2 id="results">Results</h2>\n<p class="note">The headline metric of each cell, in the unit the tool reports; grey rows are in cache (array &lt; 4 x LLC), &quot;noisy&quot; rows have a CV over the repetitions above %s%%.</p>\n' "$cvmax"
-        ms_report_tables "$csv" 2 "$llc" "$cvmax"
+        printf '<h2 id="results">Results</h2>\n<p class="note">The headline metric of each cell, in the unit the tool reports; grey rows are in cache (array &lt; 4 x LLC), &quot;noisy&quot; rows have a CV over the repetitions above %s%%, &quot;tuned&quot; rows a result the tool labelled tuned (tool arguments).</p>\n' "$cvmax"
+        ms_report_tables "$csv" 2 "$llc" "$cvmax" "$labels"
         printf '<h2 id="plots">Plots</h2>\n'
-        if [ "${#pngs[@]}" -eq 0 ]; then
+        if [ -n "$noplot" ]; then
+            printf '<p class="warn">%s.</p>\n' "$noplot"
+        elif [ "${#pngs[@]}" -eq 0 ]; then
             printf '<p class="note">No plot: a plot needs 2 or more thread counts or sizes of one benchmark.</p>\n'
         fi
         for png in "${pngs[@]}"; do

@@ -180,6 +180,16 @@ ms_res_run_block() {
         | with_entries(select(.value != null and (.value | type) != "object"))' "$1" 2>/dev/null || echo '{}'
 }
 
+# ms_res_labels FILE...: "name<TAB>label" per result document, name the
+# file's base name without .json (a cell id), label standard, tuned or
+# not-standard (empty when the document has none).  FILEs must be valid
+# result documents (ms_res_state complete).
+ms_res_labels() {
+    [ $# -gt 0 ] || return 0
+    jq -r '[(input_filename | split("/") | last | sub("\\.json$"; "")),
+            (.label // "" | tostring)] | map(gsub("[\t\n]"; " ")) | @tsv' -- "$@"
+}
+
 # ms_res_value FILE RECORD METRIC: the value (empty when absent or null)
 ms_res_value() {
     jq -r --arg r "$2" --arg k "$3" "$MS_JQ_LIB"'

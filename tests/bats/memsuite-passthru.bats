@@ -104,6 +104,10 @@ load ../fixtures/memsuite-bats/helpers
     assert_success
     run jq -r '.label, .config.nt_stores.enabled' r/cells/stream-s134217728-t1.json
     assert_output $'tuned\ntrue'
+    # the report flags the tuned row
+    run "$MS" report r
+    assert_line --regexp '^ +128\.0 MiB +1 .*  (noisy,)?tuned$'
+    assert_line "  tool arguments: stream: --nt-stores --nt-isa portable"
 }
 
 @test "--resume runs the missing cells with the stored arguments" {

@@ -128,6 +128,21 @@ rows_of() {
     [ ! -e res/report.html ]
 }
 
+@test "--html without gnuplot: the report still, and why it has no plots" {
+    use_res
+    mkdir nognu
+    local f
+    for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+        [ "${f##*/}" = gnuplot ] || ln -sf "$f" nognu/ 2>/dev/null || true
+    done
+    PATH="$STUBS:$PWD/nognu" run "$MS" report --html res
+    assert_success
+    assert_output --partial "plots unavailable: gnuplot is not installed"
+    grep -q '<p class="warn">plots unavailable: gnuplot is not installed' res/report.html
+    [ "$(grep -c '<table class="bench"' res/report.html)" = 4 ]
+    ! grep -q '<img' res/report.html
+}
+
 @test "headless Chromium: no console message, every plot shown, every table laid out; screenshot" {
     need_chromium
     use_res
