@@ -1,25 +1,58 @@
-# Summary: validate this node against a reference (PASS/FAIL, for health checks)
+# Summary: validate this node against a reference (PASS/FAIL/ERROR, for NHC and health checks)
 # Usage: memsuite check --ref FILE [--retries N] [--per-node] [--result FILE]
-#        memsuite check --record --ref FILE [--runs N] [--floor PCT] [--per-node]
-#                       [--result FILE...] [--bench B] [--size S] [--threads N]
-#                       [--reps N] [--bind MODE]
+#                       [--format text|json|prom] [--prom FILE] [--force]
+#                       [--ignore-load] [--max-load L] [--max-busy PCT]
+#        memsuite check --record --ref FILE [--runs N] [--floor PCT] [--cap PCT]
+#                       [--upper-pct PCT] [--per-node] [--result FILE...]
+#                       [--bench B] [--size S] [--threads N] [--reps N] [--bind MODE]
+#                       [--ignore-load] [--max-load L] [--max-busy PCT]
 #
 # Node validation in the NHC/ReFrame manner.  Runs the benchmark the
 # reference describes (its "run" block: bench, size_bytes, threads, reps,
 # bind), compares each metric with the expected value and its tolerance,
 # and prints one line per metric and one verdict line:
-#   memsuite: PASS 4/4 metrics within tolerance on node17
-#   memsuite: FAIL 1/4 metrics out of tolerance on node17: Triad.best_rate_mbps 9000.0 < 10800.0
+#   memsuite: PASS 4/4 metrics within tolerance on node17 (stream 128.0 MiB x2)
+#   memsuite: FAIL 1/4 metrics out of tolerance on node17 (...): Triad.best_rate_mbps 9000.0 < 10800.0
+#   memsuite: ERROR node busy: load average 3.10 > 1 on node17 (nothing measured)
 #
 #   --ref FILE     the reference (schema memsuite/ref/1; see below)
-#   --retries N    rerun up to N more times before declaring FAIL (default 2)
+#   --retries N    rerun up to N more times before declaring FAIL (default 1)
 #   --per-node     run once per NUMA node, bound there with numactl
 #                  (--cpunodebind=N --membind=N); every node must pass
 #   --result FILE  check an existing result document instead of running
+#   --format F     text (default), json (one memsuite/check/1 document,
+#                  docs/result.schema.json) or prom (Prometheus text format)
+#   --prom FILE    also write the Prometheus text format to FILE,
+#                  atomically (node_exporter's textfile collector directory)
+#   --force        check against a reference made with other settings
+#                  (see "Settings" below): the differences become notes
 #
-#   --record       write FILE (--ref) from this node: the median of --runs
-#                  runs (default 5) of each headline metric, with tolerance
-#                  max(--floor (default 5%), 1.5 x the observed range);
+# Busy node.  Before it measures (check, and --record), check looks at the
+# node: the 1-minute load average above --max-load (default a quarter of
+# the online CPUs, at least 1), other processes using more than --max-busy
+# percent (default 25) of the CPU time over a 0.25 s sample of /proc/stat,
+# or MemAvailable below twice the memory the benchmark needs.  Any of them
+# is "ERROR node busy: ..." with exit 5: nothing is measured, and the node
+# is not failed for it.  --ignore-load measures anyway.
+#
+# Settings.  A check runs the reference's run block, so size, threads,
+# repetitions and binding are the reference's.  A reference written by
+# --record also holds "made_with": the tool and its version, and the
+# result's environment (CPU model, sockets, cores, NUMA nodes, SMT, THP,
+# huge pages, compiler and flags; kernel and memory total for information).
+# When the node's result differs in any but the last two, the reference is
+# the wrong yardstick: ERROR, exit 2, naming each difference, unless
+# --force.  With --result, a result of another size, thread count,
+# repetition count or tool is refused the same way.
+#
+#   --record       write FILE (--ref) from this node: --runs runs (default
+#                  5); per headline metric the median, and a tolerance on
+#                  the slow side of max(--floor (default 5%), 1.5 x the
+#                  observed range): lower_pct for rates, upper_pct for
+#                  latencies.  The fast side is unbounded unless
+#                  --upper-pct PCT.  A tolerance over --cap (default 30%)
+#                  means the node is too noisy to make a reference: it says
+#                  which metric, exits 1 and writes nothing.
 #                  --result FILE (repeatable) records from existing results
 #   --bench, --size, --threads, --reps, --bind   the run to record
 #                  (default stream, 4x LLC per array, physical cores, 10
@@ -32,8 +65,9 @@
 #   { "schema": "memsuite/ref/1", "description": "...",
 #     "run": { "bench": "stream", "size_bytes": 134217728, "threads": 16,
 #              "reps": 10, "bind": "spread" },
+#     "made_with": { "memsuite": "0.1.0", "tool": "stream", "version": "0.1.0", "env": {...} },
 #     "metrics": [ { "record": "Triad", "metric": "best_rate_mbps", "unit": "MB/s",
-#                    "expected": 12000, "lower_pct": 10, "upper_pct": 25 } ] }
+#                    "expected": 12000, "lower_pct": 10, "upper_pct": null } ] }
 # A metric passes when expected x (1 - lower_pct/100) <= value <= expected
 # x (1 + upper_pct/100); "upper_pct": null leaves it unbounded above (the
 # key must be there).  An unknown key is refused (exit 2): a misspelt one
@@ -44,20 +78,24 @@
 # {"passed": false}) or holds a headline value that is no measurement (not
 # a number above 0 and below 1e15) is a FAIL that says so.  --record
 # refuses such results (exit 2), results of different runs (tool, size,
-# threads, reps), --floor above 100, and values outside (0, 1e15); it
-# never writes a reference that check would refuse (results that vary so
-# much that a band exceeds 100%: exit 1, nothing written).
+# threads, reps), --floor above --cap, --cap above 100, and values
+# outside (0, 1e15); it never writes a reference that check would refuse.
 #
-# Exit: 0 PASS, 1 FAIL, 2 usage (bad option, empty option value, bad or
-# empty reference file, results unfit to record), 3 the environment
-# prevents a valid run (tool missing, numactl missing for --per-node,
-# benchmark out of resources, the verdict cannot be written to stdout).
+# Exit: 0 PASS, 1 FAIL (or --record: the runs vary beyond --cap), 2 usage
+# (bad option, empty option value, bad or empty reference file, results
+# unfit to record, a reference made with other settings), 3 the
+# environment prevents a valid run (tool missing, numactl missing for
+# --per-node, benchmark out of resources, the verdict cannot be written),
+# 5 the node is busy (nothing measured).
 
-ms_use sysfs lists bench results ref lock enforce
+ms_use sysfs lists bench results ref lock enforce idle verdict
+
+MS_EX_BUSY=5        # check only: the node is busy, nothing was measured
 
 cmd_check() {
-    local ref="" retries=2 per_node=0 record=0 runs=5 floor=5 v
-    local bench="" size="" threads="" reps="" bind=""
+    local ref="" retries=1 per_node=0 record=0 runs=5 floor=5 cap=30 upper="" v
+    local bench="" size="" threads="" reps="" bind="" fmt=text prom="" force=0 ignore_load=0
+    local max_load="" max_busy=25
     local -a results=()
     while [ $# -gt 0 ]; do
         case "$1" in
@@ -68,11 +106,19 @@ cmd_check() {
             --record) record=1 ;;
             --runs) ms_need_arg "$@"; runs=$(ms_parse_uint_opt "$1" "$2" 1000) || ms_usage_error "$runs"; shift ;;
             --floor) ms_need_arg "$@"; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
+            --cap) ms_need_arg "$@"; cap=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cap"; shift ;;
+            --upper-pct) ms_need_arg "$@"; upper=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$upper"; shift ;;
             --bench) ms_need_arg "$@"; bench="$2"; shift ;;
             --size) ms_need_arg "$@"; size="$2"; shift ;;
             --threads) ms_need_arg "$@"; threads="$2"; shift ;;
             --reps) ms_need_arg "$@"; reps="$2"; shift ;;
             --bind) ms_need_arg "$@"; bind="$2"; shift ;;
+            --format) ms_need_arg "$@"; fmt="$2"; shift ;;
+            --prom) ms_need_arg "$@"; prom="$2"; shift ;;
+            --force) force=1 ;;
+            --ignore-load) ignore_load=1 ;;
+            --max-load) ms_need_arg "$@"; max_load=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_load"; shift ;;
+            --max-busy) ms_need_arg "$@"; max_busy=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_busy"; shift ;;
             -h|--help) ms_cmd_help ;;
             *) ms_unknown_option "$1" ;;
         esac
@@ -80,52 +126,113 @@ cmd_check() {
     done
     [ -n "$ref" ] || ms_usage_error "--ref FILE is required; see 'memsuite help check'"
     [ "$runs" -ge 1 ] || ms_usage_error "--runs: must be at least 1"
-    if [ "$(awk -v f="$floor" 'BEGIN { print (f <= 100) }')" != 1 ]; then
-        ms_usage_error "--floor: invalid value '$floor'; use a percentage 0..100"
+    case "$fmt" in
+        text|json|prom) ;;
+        *) ms_usage_error "--format: invalid value $(ms_shown "$fmt"); use text, json or prom" ;;
+    esac
+    if [ "$(awk -v c="$cap" 'BEGIN { print (c > 0 && c <= 100) }')" != 1 ]; then
+        ms_usage_error "--cap: invalid value '$cap'; use a percentage above 0, at most 100"
     fi
+    if [ "$(awk -v f="$floor" -v c="$cap" 'BEGIN { print (f <= c) }')" != 1 ]; then
+        ms_usage_error "--floor: invalid value '$floor'; use a percentage 0..--cap ($cap)"
+    fi
+    if [ -n "$upper" ] && [ "$(awk -v u="$upper" 'BEGIN { print (u <= 1000) }')" != 1 ]; then
+        ms_usage_error "--upper-pct: invalid value '$upper'; use a percentage 0..1000"
+    fi
+    if [ "$(awk -v m="$max_busy" 'BEGIN { print (m <= 100) }')" != 1 ]; then
+        ms_usage_error "--max-busy: invalid value '$max_busy'; use a percentage 0..100"
+    fi
+    [ -n "$max_load" ] || max_load=$(ms_idle_default_load)
+    MS_CK_IDLE="$ignore_load $max_load $max_busy"
     local f
     for f in "${results[@]}"; do
         v=$(ms_res_check "$f") || ms_usage_error "--result: $v"
     done
+    if [ -n "$prom" ]; then
+        ms_out_check "$prom" || ms_usage_error "--prom: cannot write $MS_OUT_ERR"
+    fi
 
     if [ "$record" = 1 ]; then
-        ms_check_record "$ref" "$runs" "$floor" "$per_node" "$bench" "$size" "$threads" "$reps" "$bind" "${results[@]}"
+        if [ "$fmt" != text ] || [ -n "$prom" ]; then
+            ms_usage_error "--format and --prom are for a check, not --record"
+        fi
+        ms_check_record "$ref" "$runs" "$floor" "$cap" "$upper" "$per_node" "$bench" "$size" "$threads" "$reps" "$bind" "${results[@]}"
         return
     fi
     if [ -n "$bench$size$threads$reps$bind" ]; then
         ms_usage_error "--bench, --size, --threads, --reps and --bind are for --record; a check runs what the reference says"
     fi
+    [ -z "$upper" ] || ms_usage_error "--upper-pct is for --record; a check uses the reference's bounds"
     v=$(ms_ref_validate "$ref") || ms_usage_error "$v"
     if [ "${#results[@]}" -gt 1 ]; then
         ms_usage_error "--result: give one result to check (several are for --record)"
     fi
+    ms_verdict_begin "$ref"
+    MS_CK_FORCE="$force"
+    local rc=0
     if [ "${#results[@]}" -eq 1 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
-        ms_check_result_file "$ref" "${results[0]}"
-        return
+        ms_check_result_file "$ref" "${results[0]}" || rc=$?
+    else
+        ms_check_run "$ref" "$retries" "$per_node" || rc=$?
     fi
-    ms_check_run "$ref" "$retries" "$per_node"
+    # Notes go to stderr in text form (the documents carry them).
+    if [ -n "$MS_V_NOTES" ] && [ "$fmt" = text ]; then
+        while IFS= read -r v; do ms_note "note: $v"; done <<<"$MS_V_NOTES"
+    fi
+    ms_verdict_emit "$fmt" "$prom"
 }
 
-# Evaluate one result; prints lines; returns 0 pass, 1 fail.
-# Sets MS_CHECK_SUMMARY to "total<TAB>fails<TAB>text".
+# Evaluate one result; sets MS_CHECK_LINES (text), appends its #row lines
+# to MS_V_ROWS and sets MS_CHECK_SUMMARY to "total<TAB>fails<TAB>text";
+# returns 0 pass, 1 fail.  With KEEP_ROWS 0 the rows are not kept (an
+# attempt that will be retried).
 ms_check_eval() {
     local ref="$1" res="$2" prefix="$3" line out
     out=$(ms_ref_evaluate "$ref" "$res" "$prefix")
-    MS_CHECK_LINES=$(grep -v '^#summary' <<<"$out" || true)
+    MS_CHECK_LINES=$(grep -v '^#' <<<"$out" || true)
+    MS_CHECK_ROWS=$(grep '^#row' <<<"$out" || true)
     line=$(grep '^#summary' <<<"$out")
     MS_CHECK_SUMMARY="${line#\#summary$'\t'}"
     [ "$(cut -f 2 <<<"$MS_CHECK_SUMMARY")" = 0 ]
 }
 
-ms_check_verdict() {    # PASS|FAIL TOTAL FAILS TEXT EXTRA
+ms_check_summary() {    # PASS|FAIL TOTAL FAILS TEXT EXTRA -> the summary line
     local host
     host=$(ms_hostname)
     if [ "$1" = PASS ]; then
-        ms_stdout "$(printf 'memsuite: PASS %s/%s metrics within tolerance on %s%s' "$2" "$2" "$host" "$5")"
+        printf 'memsuite: PASS %s/%s metrics within tolerance on %s%s\n' "$2" "$2" "$host" "$5"
     else
-        ms_stdout "$(printf 'memsuite: FAIL %s/%s metrics out of tolerance on %s%s: %s' "$3" "$2" "$host" "$5" "$4")"
+        printf 'memsuite: FAIL %s/%s metrics out of tolerance on %s%s: %s\n' "$3" "$2" "$host" "$5" "$4"
     fi
+}
+
+# ms_check_error EXIT WHY: the check cannot give PASS or FAIL (busy node,
+# benchmark cannot run, wrong reference): verdict ERROR; returns EXIT.
+ms_check_error() {
+    ms_verdict_set ERROR "$1" "memsuite: ERROR $2 ($(ms_hostname), nothing judged)" "$2"
+    return "$1"
+}
+
+# ms_check_settings_ok REF RESULT PREFIX: 0 when the reference was made
+# with the settings RESULT shows (or --force: the differences become
+# notes); else sets the ERROR verdict (exit 2) and returns 1.
+ms_check_settings_ok() {
+    local ref="$1" res="$2" prefix="$3" kind what refuse="" diffs
+    diffs=$(ms_ref_settings "$ref" "$res") || ms_die "$MS_EX_ENV" "cannot compare $ref with the result (jq failed)"
+    while IFS=$'\t' read -r kind what; do
+        [ -n "$kind" ] || continue
+        if [ "$kind" = refuse ] && [ "$MS_CK_FORCE" != 1 ]; then
+            refuse+="${refuse:+; }$what"
+        else
+            local how=""
+            [ "$kind" = refuse ] && how=" (--force)"
+            ms_verdict_note "${prefix}the reference was made with other settings: $what$how"
+        fi
+    done <<<"$diffs"
+    [ -z "$refuse" ] && return 0
+    ms_check_error "$MS_EX_USAGE" "${prefix}reference $ref was made with other settings: $refuse; record a reference on this kind of node, or pass --force" || true
+    return 1
 }
 
 ms_check_result_file() {
@@ -135,23 +242,45 @@ ms_check_result_file() {
     if [ -n "$rbench" ] && [ "${rbench%%:*}" != "$tool" ]; then
         ms_usage_error "result $res is from '$tool' but the reference is for '${rbench%%:*}'"
     fi
+    MS_V_RUN=$(ms_res_run_block "$res")
     local total fails text why
     # A result that is incomplete or failed its own validation measured
     # nothing trustworthy: the node FAILs (exit 1), as when check runs the
     # benchmark itself and gets such a result.
     if ! why=$(ms_res_problem "$res"); then
-        ms_stdout "FAIL  $why" "memsuite: FAIL result $res cannot validate $(ms_hostname): $why"
+        MS_V_LINES="FAIL  $why"
+        ms_verdict_set FAIL 1 "memsuite: FAIL result $res cannot validate $(ms_hostname): $why" "$why"
         return 1
     fi
-    if ms_check_eval "$ref" "$res" ""; then
-        ms_stdout "$MS_CHECK_LINES"
-        IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
-        ms_check_verdict PASS "$total" 0 "" " (result $res)"
+    ms_check_settings_ok "$ref" "$res" "" || return "$MS_V_EXIT"
+    ms_check_eval "$ref" "$res" "" || true
+    MS_V_LINES="$MS_CHECK_LINES"
+    [ -z "$MS_CHECK_ROWS" ] || printf '%s\n' "$MS_CHECK_ROWS" >>"$MS_V_ROWS"
+    IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
+    if [ "$fails" = 0 ]; then
+        ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " (result $res)")"
         return 0
     fi
-    ms_stdout "$MS_CHECK_LINES"
-    IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
-    ms_check_verdict FAIL "$total" "$fails" "$text" " (result $res)"
+    ms_verdict_set FAIL 1 "$(ms_check_summary FAIL "$total" "$fails" "$text" " (result $res)")" "$text"
+    return 1
+}
+
+# ms_check_idle_ok NEED_BYTES: 0 when the node may be measured (idle, or
+# --ignore-load); else sets the ERROR verdict (exit 5) and returns 1.
+ms_check_idle_ok() {
+    local ignore max_load max_busy
+    read -r ignore max_load max_busy <<<"$MS_CK_IDLE"
+    MS_CK_BUSY=0
+    if ms_idle_check "$max_load" "$max_busy" "$1"; then
+        return 0
+    fi
+    if [ "$ignore" = 1 ]; then
+        ms_verdict_note "the node is busy ($MS_IDLE_WHY); measured anyway (--ignore-load)"
+        return 0
+    fi
+    MS_CK_BUSY=1
+    MS_EXIT_INTENDED="$MS_EX_BUSY"      # cleanup.sh lets it through
+    ms_check_error "$MS_EX_BUSY" "node busy: $MS_IDLE_WHY; wait for the node to be idle, or pass --ignore-load" || true
     return 1
 }
 
@@ -223,27 +352,32 @@ ms_check_run() {
     local ref="$1" retries="$2" per_node="$3"
     ms_check_setup "$(ms_ref_run_get "$ref" bench)" "$(ms_ref_run_get "$ref" size_bytes)" \
         "$(ms_ref_run_get "$ref" threads)" "$(ms_ref_run_get "$ref" reps)" "$(ms_ref_run_get "$ref" bind)"
+    MS_V_RUN=$(ms_check_runjson)
     local -a binds
     mapfile -t binds < <(ms_check_binds "$per_node" "$MS_CK_BIND")
     [ "${#binds[@]}" -gt 0 ] || ms_die "$MS_EX_ENV" "--per-node: no NUMA node with CPUs under $(ms_sysfs /devices/system/node)"
     ms_lock_take
     ms_enforce_recover     # a killed --enforce run's knobs go back first
-    local bind prefix attempt rc out total=0 fails=0 text="" t f x all_lines=""
+    ms_check_idle_ok "$(ms_bench_need_bytes "$MS_CK_BENCH" "$MS_CK_SIZE")" || return "$MS_V_EXIT"
+    local bind prefix attempt rc out total=0 fails=0 text="" t f x all_lines="" rows=""
     for bind in "${binds[@]}"; do
         prefix=""
         [ "$per_node" = 1 ] && prefix="node${bind#node:}: "
         for ((attempt = 1; attempt <= retries + 1; attempt++)); do
             out=$(ms_mktemp)
             rc=0
+            MS_V_ATTEMPTS=$((MS_V_ATTEMPTS + 1))
             ms_check_once "$bind" "$out" || rc=$?
             if [ "$rc" -ge 2 ]; then
-                ms_die "$MS_EX_ENV" "${prefix}the benchmark could not run (exit $rc): $MS_CHECK_LOG_TAIL"
+                ms_check_error "$MS_EX_ENV" "${prefix}the benchmark could not run (exit $rc): $MS_CHECK_LOG_TAIL"
+                return
             fi
-            if [ "$rc" -eq 0 ] && ms_check_eval "$ref" "$out" "$prefix"; then
-                break
-            fi
-            if [ "$rc" -ne 0 ]; then
+            if [ "$rc" -eq 0 ]; then
+                ms_check_settings_ok "$ref" "$out" "$prefix" || return "$MS_V_EXIT"
+                ms_check_eval "$ref" "$out" "$prefix" && break
+            else
                 MS_CHECK_LINES="${prefix}FAIL  benchmark failed (exit $rc): $MS_CHECK_LOG_TAIL"
+                MS_CHECK_ROWS=""
                 MS_CHECK_SUMMARY=$(printf '%s\t1\t%s' "$(ms_ref_metrics "$ref" | wc -l)" "${prefix}benchmark failed (exit $rc)")
             fi
             if [ "$attempt" -le "$retries" ]; then
@@ -251,6 +385,7 @@ ms_check_run() {
             fi
         done
         all_lines+="$MS_CHECK_LINES"$'\n'
+        [ -z "$MS_CHECK_ROWS" ] || rows+="$MS_CHECK_ROWS"$'\n'
         IFS=$'\t' read -r t f x <<<"$MS_CHECK_SUMMARY"
         total=$((total + t))
         if [ "$f" -gt 0 ]; then
@@ -258,21 +393,22 @@ ms_check_run() {
             text+="${text:+; }$x"
         fi
     done
-    ms_stdout "${all_lines%$'\n'}"
+    MS_V_LINES="${all_lines%$'\n'}"
+    printf '%s' "$rows" >>"$MS_V_ROWS"
     local extra
     extra="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
     [ "$per_node" = 1 ] && extra+=", ${#binds[@]} node(s)"
     if [ "$fails" -eq 0 ]; then
-        ms_check_verdict PASS "$total" 0 "" " ($extra)"
+        ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " ($extra)")"
         return 0
     fi
-    ms_check_verdict FAIL "$total" "$fails" "$text" " ($extra, after $((retries + 1)) attempt(s))"
+    ms_verdict_set FAIL 1 "$(ms_check_summary FAIL "$total" "$fails" "$text" " ($extra, after $((retries + 1)) attempt(s))")" "$text"
     return 1
 }
 
 ms_check_record() {
-    local ref="$1" runs="$2" floor="$3" per_node="$4" bench="$5" size="$6" threads="$7" reps="$8" bind="$9"
-    shift 9
+    local ref="$1" runs="$2" floor="$3" cap="$4" upper="$5" per_node="$6" bench="$7" size="$8" threads="$9" reps="${10}" bind="${11}"
+    shift 11
     local -a files=("$@")
     local runjson why
     # Before anything is measured: a device, a link to one, a directory
@@ -293,6 +429,11 @@ ms_check_record() {
         mapfile -t binds < <(ms_check_binds "$per_node" "$MS_CK_BIND")
         ms_lock_take
         ms_enforce_recover     # a killed --enforce run's knobs go back first
+        # A reference recorded on a busy node would bless its noise.
+        if ! ms_check_idle_ok "$(ms_bench_need_bytes "$MS_CK_BENCH" "$MS_CK_SIZE")"; then
+            ms_die "$MS_EX_BUSY" "${MS_V_REASON}; nothing recorded"
+        fi
+        [ -z "$MS_V_NOTES" ] || ms_note "$MS_V_NOTES"
         local i b out rc
         for ((i = 1; i <= runs; i++)); do
             for b in "${binds[@]}"; do
@@ -305,14 +446,15 @@ ms_check_record() {
             ms_note "recorded run $i/$runs"
         done
     fi
-    local rc=0
-    why=$(ms_ref_record "$ref" "$floor" "$runjson" "${files[@]}") || rc=$?
+    local rc=0 made
+    made=$(ms_ref_made_with "${files[0]}") || ms_die "$MS_EX_ENV" "cannot read ${files[0]} (jq failed)"
+    why=$(ms_ref_record "$ref" "$floor" "$cap" "$upper" "$runjson" "$made" "${files[@]}") || rc=$?
     [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $why"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     # The summary only beside a file: on a descriptor, device or FIFO it
     # would follow the JSON into the same stream (and cannot be read back).
     [ "$MS_OUT_KIND" = atomic ] || return 0
-    ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/+\(.upper_pct)%"' "$ref")"
+    ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$ref")"
 }
 
 ms_check_runjson() {

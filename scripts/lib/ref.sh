@@ -5,11 +5,15 @@
 #     "description": "free text", "host": "where it was recorded", "created": "UTC",
 #     "run": { "bench": "stream", "size_bytes": 134217728, "threads": 16,
 #              "reps": 10, "bind": "spread" },                  (optional)
+#     "made_with": { "memsuite": "0.1.0", "tool": "stream", "version": "0.1.0",
+#                    "env": { "cpu_model": "...", "cores": 16, ... } },  (optional)
 #     "metrics": [ { "record": "Triad", "metric": "best_rate_mbps", "unit": "MB/s",
 #                    "expected": 12000.0, "lower_pct": 10, "upper_pct": 25 } ] }
 #
 # A metric passes when expected x (1 - lower_pct/100) <= value <=
 # expected x (1 + upper_pct/100); "upper_pct": null means no upper bound.
+# "made_with" is what --record saw in the results (the tool, its version,
+# the result's sysinfo): check compares a new result with it (ms_ref_settings).
 
 ms_use results bench
 
@@ -41,8 +45,14 @@ ms_ref_validate() {
         # would drop the upper bound, one in "run" the whole run block).
         def unknown($known): (keys_unsorted - $known)[0];   # null when none
         if .schema != $schema then "schema is \(.schema // "missing" | tostring), expected \($schema)"
-        elif unknown(["schema", "description", "host", "created", "run", "metrics"]) then
-            "unknown key \"\(unknown(["schema", "description", "host", "created", "run", "metrics"]))\" (a typo? known: schema, description, host, created, run, metrics)"
+        elif unknown(["schema", "description", "host", "created", "run", "made_with", "metrics"]) then
+            "unknown key \"\(unknown(["schema", "description", "host", "created", "run", "made_with", "metrics"]))\" (a typo? known: schema, description, host, created, run, made_with, metrics)"
+        elif has("made_with") and ((.made_with | type) != "object"
+                or (.made_with | unknown(["memsuite", "tool", "version", "env"]))
+                or ([.made_with.memsuite, .made_with.tool, .made_with.version] | any(. != null and type != "string"))
+                or (.made_with.env != null and ((.made_with.env | type) != "object"
+                    or (.made_with.env | any(.[]; type == "object" or type == "array"))))) then
+            "\"made_with\" must be an object { memsuite, tool, version: strings; env: an object of plain values }"
         elif (.metrics | type) != "array" then "no \"metrics\" array"
         elif (.metrics | length) == 0 then "\"metrics\" is empty: nothing to check"
         else
@@ -52,8 +62,8 @@ ms_ref_validate() {
                 elif ($m.metric | type) != "string" or ($m.metric | length) == 0 then "metrics[\($i)] has no \"metric\""
                 elif ($m.expected | pos | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"expected\" must be a number > 0 and below \($max)"
                 elif ($m.lower_pct | (num and . >= 0 and . <= 100) | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"lower_pct\" must be a number 0..100"
-                elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max"])) then
-                    "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
+                elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"])) then
+                    "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
                 elif ($m | has("upper_pct") | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" is missing; give a number, or null for no upper bound"
                 elif ($m.upper_pct != null and ($m.upper_pct | (num and . >= 0) | not)) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" must be a number >= 0 or null"
                 else empty end ] + [
@@ -88,8 +98,13 @@ ms_ref_metrics() {
            (if .upper_pct == null then "-" else .upper_pct end)] | @tsv' "$1"
 }
 
-# ms_ref_evaluate REF RESULT PREFIX: one line per metric on stdout:
-#   PASS|FAIL <TAB> text ; returns the number of failures (capped at 1)
+# ms_ref_evaluate REF RESULT PREFIX: one text line per metric on stdout
+# ("PASS  Triad.best_rate_mbps  ..."), then for each metric a line
+#   #row<TAB>prefix<TAB>record<TAB>metric<TAB>unit<TAB>expected<TAB>lower_pct
+#       <TAB>upper_pct ("-": none)<TAB>low<TAB>high ("-")<TAB>value ("-")
+#       <TAB>pass (1|0)<TAB>why (empty when it passed)
+# (what --format json/prom are made from), and last
+#   #summary<TAB>metrics<TAB>failures<TAB>what failed
 ms_ref_evaluate() {
     local ref="$1" res="$2" prefix="$3" rec met unit exp lo up val vu runit
     local -a vals=()
@@ -99,13 +114,18 @@ ms_ref_evaluate() {
         vals+=("$rec"$'\t'"$met"$'\t'"$unit"$'\t'"$exp"$'\t'"$lo"$'\t'"$up"$'\t'"${val:-MISSING}"$'\t'"$runit")
     done < <(ms_ref_metrics "$ref")
     printf '%s\n' "${vals[@]}" | awk -F '\t' -v pre="$prefix" '
+        function row(low, high, v, pass, why) {
+            rows = rows sprintf("#row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", pre, $1, $2, $3, $4, $5, $6, sprintf("%.3f", low), (high == "" || high == "-" ? "-" : sprintf("%.3f", high)), v, pass, why)
+        }
         {
             name = $1 "." $2; unit = ($3 == "" ? "" : " " $3)
+            low = $4 * (1 - $5 / 100); high = ($6 == "-" ? "-" : $4 * (1 + $6 / 100))
             # A value in another unit than the reference expects is not
             # comparable (MB/s against GB/s): a FAIL, never a number.
             if ($7 != "MISSING" && $7 != "NA" && $3 != "" && $8 != "" && $3 != $8) {
                 printf "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)\n", pre, name, $8, $3, $4, unit
                 fails++; failed = failed (failed == "" ? "" : "; ") pre name " unit " $8 " vs reference " $3
+                row(low, high, "-", 0, "unit " $8 " in the result, " $3 " in the reference")
                 next
             }
             low = $4 * (1 - $5 / 100)
@@ -115,23 +135,33 @@ ms_ref_evaluate() {
                 verdict = "FAIL"; why = ($7 == "NA" ? "reported unavailable" : "missing from the result")
                 printf "%sFAIL  %-28s %s (expected %.1f%s)\n", pre, name, why, $4, unit
                 fails++; failed = failed (failed == "" ? "" : "; ") pre name " " why
+                row(low, high, "-", 0, why)
                 next
             }
             v = $7 + 0
             ok = (v >= low && (high == "" || v <= high))
             printf "%s%s  %-28s %.1f%s  expected %.1f (%s)\n", pre, (ok ? "PASS" : "FAIL"), name, v, unit, $4, band
             if (!ok) { fails++; failed = failed (failed == "" ? "" : "; ") sprintf("%s%s %.1f %s %.1f", pre, name, v, (v < low ? "<" : ">"), (v < low ? low : high)) }
+            row(low, high, $7, ok, ok ? "" : sprintf("%.1f %s %.1f", v, (v < low ? "<" : ">"), (v < low ? low : high)))
             n++
         }
-        END { printf "#summary\t%d\t%d\t%s\n", NR, fails, failed }'
+        END { printf "%s#summary\t%d\t%d\t%s\n", rows, NR, fails, failed }'
 }
 
-# ms_ref_record OUT FLOOR_PCT RUNJSON RESULT...: write a reference from
-# the median of each headline metric over the results; tolerance =
-# max(FLOOR, 1.5 x the observed range in % of the median).
+# ms_ref_record OUT FLOOR CAP UPPER RUNJSON MADEWITH RESULT...: write a
+# reference from the median of each headline metric over the results.
+# The spread of a metric is its observed range (max - min) in % of the
+# median; its tolerance on the slow side is max(FLOOR, 1.5 x spread):
+# lower_pct for rates (higher is better), upper_pct for times (units s,
+# ms, us, ns; lower is better; their lower_pct is 100, no bound).  The
+# fast side is unbounded (null) unless UPPER (a percentage) is given: a
+# faster node is no fault.  A tolerance over CAP means the runs vary too
+# much to judge a node by (a busy or unstable node): prints why, writes
+# nothing, returns 1.  Returns 2 for values that are no measurement, 3
+# when OUT cannot be written.
 ms_ref_record() {
-    local out="$1" floor="$2" runjson="$3" tmp
-    shift 3
+    local out="$1" floor="$2" cap="$3" upper="$4" runjson="$5" madewith="$6" tmp
+    shift 6
     local f
     tmp=$(ms_mktemp)
     for f in "$@"; do ms_res_flatten "$f"; done |
@@ -148,25 +178,76 @@ ms_ref_record() {
     local doc
     doc=$(ms_mktemp)
     jq -R -s --arg schema "$MS_REF_SCHEMA" --arg host "$(ms_hostname)" --arg created "$(ms_now_utc)" \
-        --argjson floor "$floor" --argjson run "$runjson" --argjson n "$#" '
+        --argjson floor "$floor" --argjson cap "$cap" --argjson upper "${upper:-null}" \
+        --argjson run "$runjson" --argjson made "$madewith" --argjson n "$#" '
         def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
         def r1: . * 10 | round / 10;
+        def lower_better: . as $u | ["s", "ms", "us", "ns"] | index([$u]) != null;
         [ split("\n")[] | select(length > 0) | split("\t") | { record: .[0], metric: .[1], unit: .[2], v: (.[3] | tonumber) } ]
         | group_by([.record, .metric]) as $groups
         | { schema: $schema,
-            description: "recorded by memsuite check --record from \($n) run(s): expected = median; tolerance = max(\($floor)%, 1.5 x observed range)",
-            host: $host, created: $created, run: $run,
+            description: "recorded by memsuite check --record from \($n) run(s): expected = median; slow-side tolerance = max(\($floor)%, 1.5 x the observed range), at most \($cap)%; fast side \(if $upper == null then "unbounded" else "+\($upper)%" end)",
+            host: $host, created: $created, run: $run, made_with: $made,
             metrics: [ $groups[] | (map(.v)) as $v | ($v | median) as $m
-                       | (if $m > 0 then (($v | max) - ($v | min)) / $m * 100 else 0 end) as $range
-                       | ([$floor, 1.5 * $range] | max | r1) as $tol
+                       | ((($v | max) - ($v | min)) / $m * 100) as $spread
+                       | ([$floor, 1.5 * $spread] | max | . * 10 | ceil / 10) as $tol
+                       | (.[0].unit | lower_better) as $lb
                        | { record: .[0].record, metric: .[0].metric, unit: .[0].unit, expected: ($m | r1),
-                           lower_pct: $tol, upper_pct: $tol, runs: ($v | length),
-                           observed_min: ($v | min), observed_max: ($v | max) } ] }' "$tmp" >"$doc" ||
+                           lower_pct: (if $lb then ($upper // 100 | if . > 100 then 100 else . end) else $tol end),
+                           upper_pct: (if $lb then $tol else $upper end),
+                           runs: ($v | length), observed_min: ($v | min), observed_max: ($v | max),
+                           spread_pct: ($spread | r1) } ] }' "$tmp" >"$doc" ||
         { echo "jq failed writing the reference"; return 1; }
-    # Never write a reference that check would refuse (a band over 100%
-    # from results that vary too much, say).
+    local wide
+    wide=$(jq -r --argjson cap "$cap" '[.metrics[] | select(.spread_pct * 1.5 > $cap)
+        | "\(.record).\(.metric) ranged \(.observed_min * 10 | round / 10)..\(.observed_max * 10 | round / 10) \(.unit) over \(.runs) runs (spread \(.spread_pct)% of the median)"] | join("; ")' "$doc")
+    if [ -n "$wide" ]; then
+        printf 'the runs vary too much to make a useful reference: %s; a tolerance of 1.5 x the spread would exceed the cap of %s%% (--cap). Is the node busy or unstable? Record on a quiet node (more --runs help); nothing recorded\n' "$wide" "$cap"
+        return 1
+    fi
+    # Never write a reference that check would refuse.
     local why
     why=$(ms_ref_validate "$doc") || { printf 'check would refuse the reference these results make (%s); nothing recorded\n' "${why#reference "$doc": }"; return 1; }
     # never renamed over a device, never through a link (outfile.sh)
     ms_out_write "$out" cat -- "$doc" || { echo "cannot write the reference $MS_OUT_ERR"; return 3; }
+}
+
+# ms_ref_made_with RESULT: the "made_with" block a reference keeps from a
+# result: memsuite's version, the tool and its version, and the result's
+# sysinfo facts that change a memory figure (plain values only).
+MS_REF_ENV_KEYS='["cpu_model", "sockets", "cores", "cpus_online", "numa_nodes", "smt", "thp_enabled", "hugepages_total", "hugepage_size_kib", "compiler", "cflags", "kernel", "mem_total_bytes"]'
+# Differences in these are reported, not refused (a kernel update or a
+# DIMM's worth of firmware reservation leave the node's class unchanged).
+MS_REF_ENV_INFO='["kernel", "mem_total_bytes"]'
+ms_ref_made_with() {
+    jq -c --arg ms "$MS_VERSION" --argjson keys "$MS_REF_ENV_KEYS" '
+        { memsuite: $ms, tool: (.tool // "unknown" | tostring), version: (.version // "unknown" | tostring),
+          env: ((.sysinfo // {}) as $s | [ $keys[] | select(($s[.] | type) as $t | $t == "string" or $t == "number" or $t == "boolean")
+                 | { key: ., value: $s[.] } ] | from_entries) }' "$1"
+}
+
+# ms_ref_settings REF RESULT: compares the run and the made_with block of
+# REF with RESULT.  Prints "refuse<TAB>what" for a difference that makes
+# the reference the wrong yardstick (another run: tool, size, threads,
+# reps; another tool version; another kind of node: CPU model, cores,
+# NUMA nodes, THP, build), "note<TAB>what" for one that does not
+# (kernel, memory total).  Nothing for a reference without those blocks.
+ms_ref_settings() {
+    local ref="$1" res="$2" run made
+    run=$(ms_res_run_block "$res")
+    made=$(ms_ref_made_with "$res")
+    jq -r --argjson run "$run" --argjson made "$made" --argjson info "$MS_REF_ENV_INFO" '
+        def show: if type == "string" then "\"\(.)\"" else tostring end;
+        (.run // {}) as $r
+        | ( ["size_bytes", "threads", "reps"][] as $k
+            | select(($r | has($k)) and ($run | has($k)) and $r[$k] != $run[$k])
+            | "refuse\trun.\($k) \($r[$k]) in the reference, \($run[$k]) in the result" ),
+          ( select(($r.bench // "") != "" and ($run.bench // "") != "" and ($r.bench | split(":")[0]) != ($run.bench | split(":")[0]))
+            | "refuse\trun.bench \($r.bench) in the reference, \($run.bench) in the result" ),
+          ( (.made_with // null) as $m | select($m != null)
+            | ( select(($m.version // "") != "" and $m.version != $made.version)
+                | "refuse\t\($m.tool // "tool") version \($m.version) in the reference, \($made.version) in the result" ),
+              ( ($m.env // {}) | to_entries[] | . as $e | select($made.env | has($e.key)) | select($e.value != $made.env[$e.key])
+                | (if ($info | index([$e.key])) != null then "note" else "refuse" end)
+                  + "\t\(.key) \(.value | show) in the reference, \($made.env[.key] | show) here" ) )' "$ref"
 }
