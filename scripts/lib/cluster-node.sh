@@ -74,7 +74,7 @@ ms_cluster_node_run() {
         1) verdict=FAIL ;;
         *) verdict=ERROR ;;
     esac
-    summary=$(grep -E '^memsuite: (PASS|FAIL) ' "$out" | tail -n 1 || true)
+    summary=$(grep -E '^memsuite: (PASS|FAIL|ERROR) ' "$out" | tail -n 1 || true)
     if [ -z "$summary" ]; then
         summary=$(grep -v '^memsuite: check: running:' "$err" | tail -n 1 || true)
         summary="memsuite check exited $rc${summary:+: $summary}"
