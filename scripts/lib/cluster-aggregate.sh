@@ -217,7 +217,7 @@ ms_cluster_classify() {
             }
             if (expected != "") while ((getline line < expected) > 0) if (line != "") { want[line] = 1; nexp++ }
         }
-        $1 == "N" { rep[$2] = 1; verdict[$2] = $3; summ[$2] = $6; next }
+        $1 == "N" { rep[$2] = 1; verdict[$2] = $3; code[$2] = $5; summ[$2] = $6; next }
         $1 == "U" { rep[$2] = 1; unread[$2] = $3; uwhy[$2] = $4; next }
         $1 == "M" { val[$2, $3] = $4; next }
         function fmt(x) { return sprintf("%.1f", x) }
@@ -237,7 +237,10 @@ ms_cluster_classify() {
                 return
             }
             if (verdict[node] == "ERROR") {
-                print -3, "ERROR", "-", node, "-", "-", "-", summ[node], "memsuite: check could not run: " substr(summ[node], 1, 120)
+                # exit 5: the node was busy, nothing was measured; no
+                # fault of the node: rerun it, never drain it
+                if (code[node] == 5) print -3, "ERROR", "-", node, "-", "-", "-", "busy, not judged (rerun when idle): " summ[node], ""
+                else print -3, "ERROR", "-", node, "-", "-", "-", summ[node], "memsuite: check could not run: " substr(summ[node], 1, 120)
                 return
             }
             fails = 0; why = ""; slow = ""; high_ = ""; worst = ""

@@ -155,7 +155,7 @@ no_control_chars() {
     done
     run --separate-stderr "$MS" check --record --ref out.json --result "$C/result-node.json" --floor 101
     [ "$status" -eq 2 ]
-    [[ "$stderr" == *"--floor: invalid value '101'; use a percentage 0..100"* ]]
+    [[ "$stderr" == *"--floor: invalid value '101'; use a percentage 0..--cap (30)"* ]]
     [ ! -e out.json ]
     # values that a result document can hold but no measurement has
     local v
@@ -166,12 +166,12 @@ no_control_chars() {
         [[ "$stderr" == *"Scale.best_rate_mbps is "*"not a measured value"* ]] || { echo "$stderr"; return 1; }
         [ ! -e out.json ]
     done
-    # results that vary too much would make a band over 100%: check would
-    # refuse that reference, so it is never written (exit 1)
+    # results that vary too much would make a band over the cap (30%):
+    # no reference is written (exit 1)
     jq '.records[0].metrics.best_rate_mbps.value = 100' "$C/result-node.json" >slow.json
     run --separate-stderr "$MS" check --record --ref out.json --result "$C/result-node.json" --result slow.json
     [ "$status" -eq 1 ]
-    [[ "$stderr" == *'check would refuse the reference these results make (metrics[1] (Copy.best_rate_mbps): "lower_pct" must be a number 0..100)'* ]]
+    [[ "$stderr" == *'the runs vary too much to make a useful reference: Copy.best_rate_mbps ranged 100..18660.7 MB/s over 2 runs'* ]]
     [ ! -e out.json ]
     # the same results twice still record
     run "$MS" check --record --ref out.json --result "$C/result-node.json" --result "$C/result-node.json"
