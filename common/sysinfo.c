@@ -19,6 +19,7 @@
 
 #include "buildinfo.h"
 #include "counters.h"
+#include "virt.h"
 #include "json.h"
 #include "numa.h"
 #include "sizing.h"
@@ -547,6 +548,29 @@ static void get_swappiness(mb_fact_t *f, mb_sysinfo_t *si)
     proc_number(f, "/sys/vm/swappiness", "");
 }
 
+static void get_dirty_ratio(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    proc_number(f, "/sys/vm/dirty_ratio", "");
+}
+
+static void get_dirty_background_ratio(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    proc_number(f, "/sys/vm/dirty_background_ratio", "");
+}
+
+static void get_virtualization(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    mb_virt_t v;
+    mb_virt_detect(&v);
+    if (v.known)
+        fact_text(f, "%s", v.text);
+    else
+        fact_why(f, "%s", v.why);
+}
+
 static void get_zone_reclaim_mode(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
@@ -849,6 +873,8 @@ static const fact_desc_t fact_table[] = {
     { "numa_balancing", get_numa_balancing },
     { "numa_balancing_cmdline", get_numa_balancing_cmdline },
     { "swappiness", get_swappiness },
+    { "dirty_ratio", get_dirty_ratio },
+    { "dirty_background_ratio", get_dirty_background_ratio },
     { "zone_reclaim_mode", get_zone_reclaim_mode },
     { "overcommit_memory", get_overcommit_memory },
     { "hugepages_total", get_hugepages_total },
@@ -866,6 +892,7 @@ static const fact_desc_t fact_table[] = {
     { "ld_preload", get_ld_preload },
     { "allocator", get_allocator },
     { "dimms", get_dimms },
+    { "virtualization", get_virtualization },
 };
 
 _Static_assert(sizeof fact_table / sizeof fact_table[0] <= MB_SYSINFO_MAX,

@@ -36,7 +36,7 @@ typedef struct {
  *   numa_balancing_cmdline swappiness zone_reclaim_mode overcommit_memory
  *   hugepages_total hugepage_size_kib mem_total_bytes numa_nodes llc
  *   compiler cflags openmp libnuma papi glibc glibc_tunables ld_preload
- *   allocator dimms */
+ *   allocator dimms virtualization (common/virt: "none|vm|<hypervisor> (evidence)") */
 void mb_sysinfo_collect(mb_sysinfo_t *si);
 /* Lookup by key; NULL when absent. */
 const mb_fact_t *mb_sysinfo_get(const mb_sysinfo_t *si, const char *key);

@@ -8,10 +8,12 @@
 # MEMSUITE_PROFILES), documented by their comment lines.  NAME is a name
 # (letters, digits, _ and -), never a path (exit 2).  Keys:
 #   vm.swappiness, kernel.numa_balancing, vm.zone_reclaim_mode,
-#   vm.overcommit_memory (sysctl), thp, thp.defrag (transparent huge
-#   pages), governor (every CPU), smt (on|off), glibc.tunables (the
-#   GLIBC_TUNABLES that memsuite run passes to the benchmarks while the
-#   profile is applied).  An unknown key or a bad value is an error and
+#   vm.overcommit_memory, vm.dirty_ratio, vm.dirty_background_ratio
+#   (sysctl), thp, thp.defrag (transparent huge pages), governor (every
+#   CPU), smt (on|off), glibc.tunables (the GLIBC_TUNABLES that memsuite
+#   run passes to the benchmarks while the profile is applied; names this
+#   glibc does not know, per ld.so --list-tunables, are warned about with
+#   the glibc version).  An unknown key or a bad value is an error and
 #   nothing changes.
 #
 #   list      the profiles and their summaries

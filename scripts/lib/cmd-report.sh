@@ -14,6 +14,12 @@
 #                  peak from env.json (DIMM channels x MT/s x 8 bytes)
 #   in-cache       sizes below 4 x LLC
 #   noise          CV over the repetitions above --cv-max (5%)
+#   method-order   mbw: MEMCPY >= DUMB and MCBLOCK ~ MEMCPY within
+#                  --tolerance; otherwise "unusual method order" (warn)
+#   throttle       per cell (memsuite run watches each): CPU frequency
+#                  falling more than MEMSUITE_THROTTLE_PCT (10%) below its
+#                  first sample, or a thermal-throttle count rising (warn,
+#                  naming the cell and the sample); skip when unavailable
 #
 #   --markdown   Markdown tables instead of plain text
 #   --plots      also write gnuplot PNGs to DIR/plots/: per benchmark,
@@ -33,7 +39,7 @@
 # FILE: why") or no cell is valid; 2 usage or not a results directory;
 # 3 a file cannot be read.
 
-ms_use lists rundir health
+ms_use lists rundir health throttle
 
 # Everything printed passes through ms_printable: record names, hosts and
 # file names come from files anyone with access to DIR may have written.
@@ -85,7 +91,8 @@ ms_report_main() {
     health=$(ms_mktemp)
     labels=$(ms_mktemp)
     ms_report_labels "$d" "$audit" >"$labels"
-    ms_health "$csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin" >"$health"
+    { ms_health "$csv" "$llc" "$peak" "$peaknote" "$tol" "$eff" "$cvmax" "$peakmin"
+      ms_throttle_health "$d"; } >"$health"
     if [ "$html" = 1 ]; then
         ms_use report-html
         [ -n "$out" ] || out="$d/report.html"

@@ -52,6 +52,12 @@
 #   --baseline       with --profile: run the matrix first as the machine
 #                    is (DIR/baseline), then under the profile
 #                    (DIR/<profile>), then compare them (DIR/compare.txt)
+#   Each cell is watched: the THP policy it ran under and a throttling
+#   verdict (CPU frequency every MEMSUITE_THROTTLE_INTERVAL s from
+#   scaling_cur_freq or /proc/cpuinfo, thermal_throttle counters; a drop
+#   beyond MEMSUITE_THROTTLE_PCT % warns) go to run.json cell_env, the
+#   samples to logs/<id>.freq.tsv.  GLIBC_TUNABLES names this glibc does
+#   not know are warned about (ld.so --list-tunables).
 #   --stream-args "ARGS", --mbw-args "ARGS", --mencal-args "ARGS"
 #                    extra options for every cell of that tool, e.g.
 #                    --stream-args "--nt-stores --hugepages madvise"
@@ -69,7 +75,7 @@
 # unwritable directory).  Interrupted: 130 (SIGINT) or 143 (SIGTERM), with
 # the results directory marked incomplete.
 
-ms_use sysfs lists bench results rundir lock enforce
+ms_use sysfs lists bench results rundir lock enforce knobs throttle tunables
 
 MS_RUN_BENCHES=()   # "name<TAB>scenario"
 MS_RUN_SIZES=()
@@ -203,6 +209,7 @@ cmd_run() {
 
     ms_run_require_tools "$plan"
     ms_passthru_validate "$plan"
+    ms_tunables_warn "GLIBC_TUNABLES" "${GLIBC_TUNABLES:-}"
     if [ "$enforce" = 1 ] && ! ms_is_root; then
         ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
     fi
@@ -400,6 +407,7 @@ ms_run_resume() {
     fi
     ms_run_require_tools "$plan"
     ms_passthru_validate "$plan"
+    ms_tunables_warn "GLIBC_TUNABLES" "${GLIBC_TUNABLES:-}"
     if [ "$enforce" = 1 ]; then
         ms_use enforce
         ms_is_root || ms_die "$MS_EX_ENV" "--enforce needs root (it writes to sysfs); run as root or drop --enforce"
@@ -487,8 +495,17 @@ ms_run_matrix() {
         rm -f -- "$res"
         ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES" "$res"
         printf '# %s\n%s\n' "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")" >>"$d/commands.txt"
+        local thp thr
+        thp=$(ms_knob_get thp) || thp="unavailable: $thp"
+        ms_throttle_start "$d/logs/$id.freq.tsv"
         rc=0
         ms_run_child "$d/logs/$id.log" "${MS_CMDV[@]}" || rc=$?
+        ms_throttle_stop
+        ms_throttle_sample "$now" >>"$d/logs/$id.freq.tsv"
+        thr=$(ms_throttle_verdict "$d/logs/$id.freq.tsv")
+        [ "${thr%%$'\t'*}" = warn ] && ms_warn "cell $id: throttling: ${thr#*$'\t'} (samples in $d/logs/$id.freq.tsv)"
+        ms_run_json_update "$d" '.cell_env[$id] = { thp_policy: $thp, throttle: { status: $ts, detail: $td } }' \
+            --arg id "$id" --arg thp "$thp" --arg ts "${thr%%$'\t'*}" --arg td "${thr#*$'\t'}"
         ran=$((ran + 1))
         local why=""
         if [ "$rc" -ne 0 ]; then

@@ -75,6 +75,8 @@ ms_compare_dirs() {
         if [ "$md" = 1 ]; then echo "- none"; else echo "  none"; fi
     fi
     echo
+    ms_use compare-paging
+    ms_compare_paging "$a" "$b" "$md"
     awk -F, -v all="$all" -v md="$md" '
         function key() { return $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $7 SUBSEP $8 }
         function human(b,   u, i) {

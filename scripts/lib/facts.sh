@@ -3,7 +3,7 @@
 # verdict (ok | warn | unavailable), the reason and the command that fixes
 # it.  Used by `memsuite env` and stored as env.json in every results dir.
 
-ms_use sysfs knobs dimms profiles
+ms_use sysfs knobs dimms profiles virt tunables
 
 MS_F_KEY=() MS_F_VAL=() MS_F_VERDICT=() MS_F_WHY=() MS_F_FIX=()
 MS_PEAK_MBPS="" MS_PEAK_TEXT=""
@@ -149,6 +149,22 @@ ms_facts_numa() {
     else
         ms_fact vm.swappiness ok "$v"
     fi
+    local k
+    for k in vm.dirty_ratio vm.dirty_background_ratio; do
+        if v=$(ms_knob_get "$k"); then
+            ms_fact "$k" ok "$v"
+        else
+            ms_fact "$k" unavailable "" "$v"
+        fi
+    done
+}
+
+ms_facts_virt() {
+    if ms_virt_detect; then
+        ms_fact virtualization ok "$MS_VIRT_TEXT"
+    else
+        ms_fact virtualization unavailable "" "$MS_VIRT_TEXT" "mount sysfs and procfs (or point MEMSUITE_SYSFS/MEMSUITE_PROCFS at them)"
+    fi
 }
 
 ms_facts_dimms() {
@@ -224,12 +240,17 @@ ms_facts_profile() {
     fi
     t="${GLIBC_TUNABLES:-}"
     [ -z "$t" ] && t=$(ms_profile_active_tunables)
-    ms_fact glibc_tunables ok "${t:-none}"
+    if [ -n "$t" ] && ms_tunables_unknown "$t" && [ -n "$MS_TUN_UNKNOWN" ]; then
+        ms_fact glibc_tunables warn "$t" "$MS_TUN_WHY" "drop the unknown names (ld.so --list-tunables lists what this glibc accepts)"
+    else
+        ms_fact glibc_tunables ok "${t:-none}"
+    fi
 }
 
 ms_facts_collect() {
     MS_F_KEY=() MS_F_VAL=() MS_F_VERDICT=() MS_F_WHY=() MS_F_FIX=()
     ms_facts_host
+    ms_facts_virt
     ms_facts_governor
     ms_facts_smt
     ms_facts_thp
@@ -266,7 +287,8 @@ ms_facts_json() {
         --arg nodes "$(ms_numa_all_nodes | paste -sd, -)" \
         --arg peak "$MS_PEAK_MBPS" --arg peakwhy "$MS_PEAK_TEXT" \
         --arg profile "$(ms_profile_active || true)" \
-        --arg tunables "${GLIBC_TUNABLES:-$(ms_profile_active_tunables)}" '
+        --arg tunables "${GLIBC_TUNABLES:-$(ms_profile_active_tunables)}" \
+        --arg virt "$MS_VIRT" --arg virttext "$MS_VIRT_TEXT" '
         { schema: $schema, memsuite_version: $version, time: $time, host: $host,
           facts: [ split("\n")[] | select(length > 0) | split("\t")
                    | { key: .[0], verdict: .[1], value: .[2], why: .[3], fix: .[4] } ],
@@ -277,5 +299,6 @@ ms_facts_json() {
           peak_mbps: (if $peak == "" then null else ($peak | tonumber) end),
           peak_note: $peakwhy,
           profile: (if $profile == "" then null else $profile end),
-          glibc_tunables: (if $tunables == "" then null else $tunables end) }'
+          glibc_tunables: (if $tunables == "" then null else $tunables end),
+          virtualization: { hypervisor: (if $virt == "" then null else $virt end), evidence: $virttext } }'
 }

@@ -2,6 +2,7 @@
 # health: the rules used to read a result (seed 001), each giving pass,
 # warn or skip with its numbers:
 #   kernel-order  Triad ~ Add >= Copy ~ Scale within a tolerance (stream)
+#   method-order  MEMCPY >= DUMB and MCBLOCK ~ MEMCPY within it (mbw)
 #   scaling       thread-scaling efficiency per step >= a minimum (rates)
 #   peak          best bandwidth as % of the theoretical peak
 #   in-cache      sizes below 4 x LLC measure the cache, not memory
@@ -76,6 +77,27 @@ ms_health() {
                         out(ok ? "pass" : "warn", "kernel-order", sprintf("%s %s x%d: Triad %.0f ~ Add %.0f (%s), Add %s Copy %.0f, Copy ~ Scale %.0f (%s); tolerance %s", \
                             g, human(s), t, tr, a, pct(d1), (a >= c * (1 - tol / 100) ? ">=" : "<"), c, sc, pct(d2), pct(tol)))
                         korder++
+                    }
+                }
+            }
+            # method order (mbw): MEMCPY and MCBLOCK (libc memcpy) usually
+            # lead; a DUMB loop faster than memcpy, or MCBLOCK far below
+            # MEMCPY, is unusual (a vectorised loop, a slow memcpy path,
+            # a block size that fights the prefetcher)
+            if (bench_of[g] == "mbw") {
+                for (si = 1; si <= ns[g]; si++) {
+                    s = sizes[g, si]
+                    for (ti = 1; ti <= nt[g]; ti++) {
+                        t = threads[g, ti]
+                        if (!((g, s, t, "MEMCPY") in v) || !((g, s, t, "DUMB") in v)) continue
+                        m = v[g, s, t, "MEMCPY"]; dm = v[g, s, t, "DUMB"]
+                        mb = ((g, s, t, "MCBLOCK") in v) ? v[g, s, t, "MCBLOCK"] : ""
+                        if (m == "NA" || dm == "NA" || m <= 0) continue
+                        odd = ""
+                        if (dm > m * (1 + tol / 100)) odd = sprintf("DUMB %.0f is %s above MEMCPY %.0f (a vectorised copy loop, or a memcpy without a fast path?)", dm, pct((dm - m) / m * 100), m)
+                        if (mb != "" && mb != "NA" && mb < m * (1 - tol / 100)) odd = odd (odd == "" ? "" : "; ") sprintf("MCBLOCK %.0f is %s below MEMCPY %.0f (block size against the prefetcher?)", mb, pct((m - mb) / m * 100), m)
+                        if (odd != "") out("warn", "method-order", sprintf("%s %s: unusual method order: %s; tolerance %s", g, human(s), odd, pct(tol)))
+                        else out("pass", "method-order", sprintf("%s %s: MEMCPY %.0f >= DUMB %.0f%s; tolerance %s", g, human(s), m, dm, (mb != "" && mb != "NA") ? sprintf(", MCBLOCK %.0f", mb) : "", pct(tol)))
                     }
                 }
             }

@@ -12,6 +12,8 @@ vm.swappiness            knob   int:0:200
 kernel.numa_balancing    knob   int:0:3
 vm.zone_reclaim_mode     knob   int:0:7
 vm.overcommit_memory     knob   int:0:2
+vm.dirty_ratio           knob   int:0:100
+vm.dirty_background_ratio knob int:0:100
 thp                      knob   enum:always,madvise,never
 thp.defrag               knob   enum:always,defer,defer+madvise,madvise,never
 governor                 cpus   enum:performance,powersave,ondemand,schedutil,conservative,userspace
@@ -19,7 +21,7 @@ smt                      knob   enum:on,off
 glibc.tunables           env    tunables
 '
 
-ms_use sysfs knobs
+ms_use sysfs knobs tunables
 
 MS_PROF_NAME="" MS_PROF_FILE=""
 MS_PROF_KEYS=() MS_PROF_VALS=()
@@ -114,6 +116,7 @@ ms_profile_load() {
     done <"$file"
     [ "${#MS_PROF_KEYS[@]}" -gt 0 ] ||
         ms_usage_error "profile $MS_PROF_NAME: $file sets nothing"
+    ms_tunables_warn "profile $MS_PROF_NAME: glibc.tunables" "$(ms_profile_tunables_value)"
 }
 
 ms_profile_summary() { sed -n 's/^# *Summary: *//p' "$1" | head -n 1; }

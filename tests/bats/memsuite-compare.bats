@@ -17,6 +17,11 @@ setup_file() {
     echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
     echo 10 >"$MEMSUITE_PROCFS/sys/vm/swappiness"
     FAKE_RATE=10100 mk tuned --bind close
+    # seed 000's THP pair: before at madvise (little THP, TLB 2.1%), after at always
+    echo madvise >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
+    FAKE_THP_SHARE=0.02 FAKE_DTLB=2.1 mk nothp --threads 1
+    echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
+    FAKE_RATE=11000 FAKE_THP_SHARE=0.97 FAKE_DTLB=1.4 mk thp --threads 1
 }
 
 @test "a 20% faster run: every row +20.0% and marked beyond the noise" {
@@ -88,4 +93,17 @@ setup_file() {
     assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +5000\.0 +-50\.0% +- \?$'
     assert_line --regexp '^stream +128\.0 MiB +2 +Copy +best_rate_mbps +18660\.7 +- +- +- only A$'
     assert_line --regexp ' 0 change\(s\) beyond the noise .*; 4 row\(s\) not judged: CV unknown \(\?: a single repetition\); 4 row\(s\) in one run only$'
+}
+
+@test "huge pages and TLB side by side per cell when they differ; absent when they do not" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/nothp" "$BATS_FILE_TMPDIR/thp"
+    assert_success
+    assert_line "Huge pages and TLB (A -> B), cells where they differ:"
+    assert_line --regexp '^  cell +THP policy +hugepages +THP share +dTLB miss rate$'
+    assert_line --regexp '^  stream-s134217728-t1 +madvise -> always +thp +2\.0% -> 97\.0% +2\.10% -> 1\.40%$'
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +11000\.0 +\+10\.0% '
+    run "$MS" compare --markdown "$BATS_FILE_TMPDIR/nothp" "$BATS_FILE_TMPDIR/thp"
+    assert_line "| stream-s134217728-t1 | madvise -> always | thp | 2.0% -> 97.0% | 2.10% -> 1.40% |"
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/same"
+    refute_line --partial "Huge pages and TLB"
 }

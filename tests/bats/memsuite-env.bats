@@ -119,3 +119,24 @@ load ../fixtures/memsuite-bats/helpers
     run jq -r '.numa_nodes | join(",")' <<<"$output"
     assert_output "0,1,2"
 }
+
+@test "virtualization from DMI and the CPU's hypervisor flag; dirty ratios recorded" {
+    run "$MS" env
+    assert_success
+    assert_line --regexp "^ok +virtualization +none \(DMI sys_vendor 'Dell Inc\.', product 'PowerEdge R650': no hypervisor vendor; cpuinfo without the hypervisor flag\)$"
+    assert_line --regexp '^ok +vm\.dirty_ratio +20$'
+    assert_line --regexp '^ok +vm\.dirty_background_ratio +10$'
+    use_tree memsuite-vm
+    run "$MS" env --json
+    assert_success
+    run jq -r '.virtualization.hypervisor, .virtualization.evidence' <<<"$output"
+    assert_output $'qemu\nqemu (DMI sys_vendor \'QEMU\'; cpuinfo flag hypervisor)'
+    # no DMI, flag only: a VM of an unnamed hypervisor
+    rm -rf "$MEMSUITE_SYSFS/class/dmi"
+    run "$MS" env
+    assert_line --regexp '^ok +virtualization +vm \(no DMI strings under .*; cpuinfo flag hypervisor\)$'
+    # neither witness: unavailable with both reasons
+    rm -f "$MEMSUITE_PROCFS/cpuinfo"
+    run "$MS" env
+    assert_line --regexp '^unavailable +virtualization +no DMI strings under .*; cannot read .*/cpuinfo$'
+}

@@ -74,7 +74,7 @@ bad_profile() {     # bad_profile NAME CONTENT
     tree_state >before
     MEMSUITE_ASSUME_ROOT=1 run "$MS" profile apply typo
     assert_failure 2
-    assert_output "memsuite: profile: profile typo: $SANDBOX/profiles/typo.profile:2: unknown key 'vm.swapiness' (known: vm.swappiness kernel.numa_balancing vm.zone_reclaim_mode vm.overcommit_memory thp thp.defrag governor smt glibc.tunables); nothing was changed"
+    assert_output "memsuite: profile: profile typo: $SANDBOX/profiles/typo.profile:2: unknown key 'vm.swapiness' (known: vm.swappiness kernel.numa_balancing vm.zone_reclaim_mode vm.overcommit_memory vm.dirty_ratio vm.dirty_background_ratio thp thp.defrag governor smt glibc.tunables); nothing was changed"
     tree_state >after
     diff before after
     [ ! -e "$MEMSUITE_STATE_DIR/profile.state" ]
@@ -178,4 +178,48 @@ bad_profile() {     # bad_profile NAME CONTENT
     assert_success
     run cat "$MEMSUITE_PROCFS/sys/vm/swappiness"
     assert_output "$prior"
+}
+
+@test "vm.dirty_ratio and vm.dirty_background_ratio: checked, set, saved, restored" {
+    bad_profile dirty $'# Summary: writeback\nvm.dirty_ratio=5\nvm.dirty_background_ratio=2'
+    run "$MS" profile show dirty
+    assert_success
+    assert_line --regexp '^vm\.dirty_ratio +5 +20 +would change$'
+    assert_line --regexp '^vm\.dirty_background_ratio +2 +10 +would change$'
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" profile apply dirty
+    assert_success
+    run cat "$MEMSUITE_PROCFS/sys/vm/dirty_ratio" "$MEMSUITE_PROCFS/sys/vm/dirty_background_ratio"
+    assert_output $'5\n2'
+    run grep -P '^knob\tvm\.dirty' "$MEMSUITE_STATE_DIR/profile.state"
+    assert_output $'knob\tvm.dirty_ratio\t20\nknob\tvm.dirty_background_ratio\t10'
+    run "$MS" env
+    assert_line --regexp '^ok +vm\.dirty_ratio +5$'
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" profile restore dirty
+    assert_success
+    run cat "$MEMSUITE_PROCFS/sys/vm/dirty_ratio" "$MEMSUITE_PROCFS/sys/vm/dirty_background_ratio"
+    assert_output $'20\n10'
+    bad_profile dirtybad 'vm.dirty_ratio=101'
+    run "$MS" profile show dirtybad
+    assert_failure 2
+    assert_output --partial "vm.dirty_ratio=101: must be a whole number 0..100; nothing was changed"
+}
+
+@test "glibc.tunables: a name this glibc does not know is warned about, naming the glibc version" {
+    ms_stub "$STUBS" ld.so '
+case "$1" in
+    --version) echo "ld.so (Fake GLIBC 2.36-9) stable release version 2.36." ;;
+    --list-tunables) printf "glibc.malloc.tcache_count: 0x0 (min: 0x0, max: 0xffff)\nglibc.malloc.arena_max: 0x0 (min: 0x1, max: 0xffff)\n" ;;
+esac'
+    bad_profile tun 'glibc.tunables=glibc.malloc.tcache_count=1024:glibc.malloc.max_total_thread_cache=0'
+    run "$MS" profile show tun
+    assert_success
+    assert_line "memsuite: profile: warning: profile tun: glibc.tunables: GLIBC_TUNABLES names unknown to glibc 2.36 (not in ld.so --list-tunables), which ignores them: glibc.malloc.max_total_thread_cache"
+    GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.nosuch.knob=1 run "$MS" env
+    assert_line --regexp '^warn +glibc_tunables +glibc\.malloc\.arena_max=2:glibc\.nosuch\.knob=1: unknown to glibc 2\.36 .*: glibc\.nosuch\.knob$'
+    GLIBC_TUNABLES=glibc.malloc.arena_max=2 run "$MS" env
+    assert_line --regexp '^ok +glibc_tunables +glibc\.malloc\.arena_max=2$'
+    # a glibc without --list-tunables: not checked, no false warning
+    ms_stub "$STUBS" ld.so 'exit 1'
+    GLIBC_TUNABLES=glibc.nosuch.knob=1 run "$MS" env
+    assert_line --regexp '^ok +glibc_tunables +glibc\.nosuch\.knob=1$'
 }

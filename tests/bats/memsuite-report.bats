@@ -144,3 +144,14 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_line --regexp '^  host .*, 2/4 cells valid, 2 not run, INCOMPLETE \(failed cells\), bind spread$'
     refute_line --regexp '^ +128\.0 MiB +2 '
 }
+
+@test "health: mbw's method order; an unusual one (DUMB above MEMCPY) is a warning" {
+    "$MS" run --bench mbw --sizes 4x --cooldown 0 --out mbw-ok 2>/dev/null
+    run "$MS" report mbw-ok
+    assert_success
+    assert_line --regexp '^ +pass +method-order +mbw 128\.0 MiB: MEMCPY 8000 >= DUMB 6000, MCBLOCK 9000; tolerance 10\.0%$'
+    FAKE_DUMB=9500 "$MS" run --bench mbw --sizes 4x --cooldown 0 --out mbw-odd 2>/dev/null
+    run "$MS" report mbw-odd
+    assert_success
+    assert_line --regexp '^ +warn +method-order +mbw 128\.0 MiB: unusual method order: DUMB 9500 is 18\.8% above MEMCPY 8000 \(a vectorised copy loop, or a memcpy without a fast path\?\); tolerance 10\.0%$'
+}

@@ -489,3 +489,51 @@ start_bg() {
     run stat -c %a r7/run.json
     assert_output 600
 }
+
+@test "each cell records its THP policy and a throttling verdict from the frequency samples" {
+    run "$MS" run --sizes 4x --threads 1 --cooldown 0 --out ok
+    assert_success
+    run jq -r '.cell_env | to_entries[0].value | "\(.thp_policy) \(.throttle.status)"' ok/run.json
+    assert_output "madvise ok"
+    run jq -r '.cell_env | to_entries[0].value.throttle.detail' ok/run.json
+    assert_output --regexp '^[0-9]+ sample\(s\), frequency 2000-2000 MHz \(lowest -0\.0% of the first, threshold 10%\); no thermal_throttle counters'
+    [ -s ok/logs/stream-s134217728-t1.freq.tsv ]
+
+    # the CPUs slow down and throttle during the cell: a warning naming the sample
+    mkdir -p "$MEMSUITE_SYSFS/devices/system/cpu/cpu0/thermal_throttle"
+    echo 0 >"$MEMSUITE_SYSFS/devices/system/cpu/cpu0/thermal_throttle/core_throttle_count"
+    echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
+    FAKE_HOOK='for f in "$MEMSUITE_SYSFS"/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq; do echo 1200000 >"$f"; done
+               echo 3 >"$MEMSUITE_SYSFS/devices/system/cpu/cpu0/thermal_throttle/core_throttle_count"' \
+        run "$MS" run --sizes 4x --threads 1 --cooldown 0 --out hot
+    assert_success
+    assert_line --regexp '^memsuite: run: warning: cell stream-s134217728-t1: throttling: frequency fell from 2000 MHz to 1200 MHz \(-40\.0%, threshold 10%\) at sample [0-9]+ of [0-9]+ \(t\+[0-9]+ s\); thermal throttle count rose by 3 by sample [0-9]+ of [0-9]+'
+    run jq -r '.cell_env | to_entries[0].value | "\(.thp_policy) \(.throttle.status)"' hot/run.json
+    assert_output "always warn"
+    run "$MS" report hot
+    assert_line --regexp '^ +warn +throttle +cell stream-s134217728-t1: frequency fell from 2000 MHz to 1200 MHz'
+    run "$MS" report ok
+    assert_line --regexp '^ +pass +throttle +1 cell\(s\) watched'
+}
+
+@test "no frequency source: the throttling verdict is unavailable with why" {
+    use_tree memsuite-vm
+    rm -f "$MEMSUITE_PROCFS/cpuinfo"
+    run "$MS" run --sizes 4x --threads 1 --cooldown 0 --out vm
+    assert_success
+    run jq -r '.cell_env | to_entries[0].value.throttle | "\(.status): \(.detail)"' vm/run.json
+    assert_output --regexp '^unavailable: no frequency source: no .*/cpu\*/cpufreq/scaling_cur_freq and no "cpu MHz" in .*/cpuinfo$'
+    run "$MS" report vm
+    assert_line --regexp '^ +skip +throttle +unavailable: no frequency source'
+}
+
+@test "GLIBC_TUNABLES with a name this glibc does not know: the run warns, naming the glibc version" {
+    stub ld.so '
+case "$1" in
+    --version) echo "ld.so (Fake GLIBC 2.36-9) stable release version 2.36." ;;
+    --list-tunables) echo "glibc.malloc.tcache_count: 0x0 (min: 0x0, max: 0xffff)" ;;
+esac'
+    GLIBC_TUNABLES=glibc.malloc.max_total_thread_cache=1 run "$MS" run --sizes 4x --threads 1 --cooldown 0 --out t
+    assert_success
+    assert_line "memsuite: run: warning: GLIBC_TUNABLES: GLIBC_TUNABLES names unknown to glibc 2.36 (not in ld.so --list-tunables), which ignores them: glibc.malloc.max_total_thread_cache"
+}

@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# compare-paging: the huge-page and TLB figures of two results directories
+# side by side, cell by cell, where they differ: the THP policy the cell
+# ran under (run.json cell_env, else env.json's thp), the tool's
+# huge-page mode, the THP share of its buffer and the dTLB miss rate in %
+# of loads (ms_res_paging).  Seed 000 explains its latency gain with this
+# pair: THP always, TLB miss rate 2.1% -> 1.4%.
+
+ms_use results
+
+# ms_compare_paging A B MARKDOWN(0|1): prints nothing when no cell differs.
+ms_compare_paging() {
+    local a="$1" b="$2" md="$3" f id pa pb ta tb rows=""
+    for f in "$a"/cells/*.json; do
+        [ -f "$f" ] || continue
+        id="${f##*/}" id="${id%.json}"
+        [ -f "$b/cells/$id.json" ] || continue
+        pa=$(ms_res_paging "$f") pb=$(ms_res_paging "$b/cells/$id.json")
+        ta=$(ms_paging_policy "$a" "$id" "$pa") tb=$(ms_paging_policy "$b" "$id" "$pb")
+        rows+="$id"$'\t'"$ta"$'\t'"$tb"$'\t'"$pa"$'\t'"$pb"$'\n'
+    done
+    [ -n "$rows" ] || return 0
+    awk -F '\t' -v md="$md" '
+        function pct(v) { return v == "" ? "unavailable" : sprintf("%.1f%%", v) }
+        function pct2(v) { return v == "" ? "unavailable" : sprintf("%.2f%%", v) }
+        function pair(x, y) { return x == y ? x : x " -> " y }
+        NF >= 3 {
+            # $1 id, $2/$3 policy A/B, $4-$7 paging A, $8-$11 paging B
+            pol = pair($2, $3); hp = pair($4 == "" ? "?" : $4, $8 == "" ? "?" : $8)
+            sh = pair(pct($5), pct($9)); tl = pair(pct2($6), pct2($10))
+            if ($2 == $3 && $4 == $8 && pct($5) == pct($9) && pct2($6) == pct2($10)) next
+            line[++n] = $1 SUBSEP pol SUBSEP hp SUBSEP sh SUBSEP tl
+        }
+        END {
+            if (n == 0) exit
+            if (md) {
+                print "## Huge pages and TLB\n"
+                print "| cell | THP policy | hugepages | THP share | dTLB miss rate (% of loads) |"
+                print "|---|---|---|---|---|"
+            } else {
+                print "Huge pages and TLB (A -> B), cells where they differ:"
+                printf "  %-34s %-20s %-18s %-18s %s\n", "cell", "THP policy", "hugepages", "THP share", "dTLB miss rate"
+            }
+            for (i = 1; i <= n; i++) {
+                split(line[i], c, SUBSEP)
+                if (md) printf "| %s | %s | %s | %s | %s |\n", c[1], c[2], c[3], c[4], c[5]
+                else printf "  %-34s %-20s %-18s %-18s %s\n", c[1], c[2], c[3], c[4], c[5]
+            }
+            print ""
+        }' <<<"${rows%$'\n'}"
+}
+
+# ms_paging_policy DIR ID PAGING: the THP policy the cell ran under:
+# run.json's cell_env, else the tool's own sysinfo.thp_enabled, else
+# env.json's thp fact, else "?".
+ms_paging_policy() {
+    local v
+    v=$(jq -r --arg id "$2" '.cell_env[$id].thp_policy // empty' "$1/run.json" 2>/dev/null)
+    [ -n "$v" ] || v=$(cut -f 4 <<<"$3")
+    [ -n "$v" ] || v=$(jq -r '[.facts[]? | select(.key == "thp") | .value][0] // empty' "$1/env.json" 2>/dev/null)
+    printf '%s\n' "${v:-?}"
+}

@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# throttle: watch the CPU frequency and the thermal-throttle counters while
+# a benchmark runs (seed 000 lost a run to a CPU that hit its thermal
+# limit and slowed down half way).
+#
+# A sample is "t_s<TAB>freq_khz<TAB>throttle_count":
+#   freq_khz        mean of <sysfs>/devices/system/cpu/cpu*/cpufreq/
+#                   scaling_cur_freq, else of the "cpu MHz" lines of
+#                   <procfs>/cpuinfo (x 1000); empty when neither exists
+#   throttle_count  sum of <sysfs>/devices/system/cpu/cpu*/thermal_throttle/
+#                   *_throttle_count; empty when there are none
+# ms_throttle_start FILE samples every MEMSUITE_THROTTLE_INTERVAL seconds
+# (default 1) in the background until ms_throttle_stop; ms_throttle_verdict
+# FILE reads them: a frequency drop of more than MEMSUITE_THROTTLE_PCT
+# percent (default 10) below the first sample, or a throttle count that
+# rose, is a warning naming the sample.
+
+ms_use sysfs
+
+MS_THR_PID=""
+
+ms_throttle_freq_khz() {
+    local cpu f
+    cpu=$(ms_sysfs /devices/system/cpu)
+    f=$(cat "$cpu"/cpu[0-9]*/cpufreq/scaling_cur_freq 2>/dev/null |
+        awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%d\n", s / n }')
+    if [ -z "$f" ] && [ -r "$(ms_procfs /cpuinfo)" ]; then
+        f=$(awk -F: '/^cpu MHz/ { v = $2 + 0; if (v > 0) { s += v; n++ } } END { if (n) printf "%d\n", s / n * 1000 }' "$(ms_procfs /cpuinfo)")
+    fi
+    printf '%s\n' "$f"
+}
+
+ms_throttle_count() {
+    local cpu
+    cpu=$(ms_sysfs /devices/system/cpu)
+    cat "$cpu"/cpu[0-9]*/thermal_throttle/*_throttle_count 2>/dev/null |
+        awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) print s }'
+}
+
+ms_throttle_sample() {   # ms_throttle_sample T0 -> one sample line
+    printf '%s\t%s\t%s\n' "$((EPOCHSECONDS - $1))" "$(ms_throttle_freq_khz)" "$(ms_throttle_count)"
+}
+
+# ms_throttle_start FILE: one sample now, then one per interval until stop.
+ms_throttle_start() {
+    local file="$1" iv="${MEMSUITE_THROTTLE_INTERVAL:-1}" t0=$EPOCHSECONDS
+    [[ "$iv" =~ ^[0-9]+(\.[0-9]+)?$ ]] || iv=1
+    ms_throttle_sample "$t0" >"$file"
+    (
+        # The sampler must not outlive memsuite (SIGKILL) nor hold its lock.
+        [ -n "${MS_LOCK_FD:-}" ] && exec {MS_LOCK_FD}>&-
+        sp=""
+        trap '[ -n "$sp" ] && kill "$sp" 2>/dev/null; exit 0' TERM
+        while kill -0 "$$" 2>/dev/null; do
+            sleep "$iv" &
+            sp=$!
+            wait "$sp"
+            ms_throttle_sample "$t0" >>"$file"
+        done
+    ) &
+    MS_THR_PID=$!
+    ms_at_exit ms_throttle_stop
+}
+
+# ms_throttle_stop: end the sampler (one last sample is taken by the caller).
+ms_throttle_stop() {
+    [ -n "$MS_THR_PID" ] || return 0
+    kill -TERM "$MS_THR_PID" 2>/dev/null
+    wait "$MS_THR_PID" 2>/dev/null
+    MS_THR_PID=""
+    return 0
+}
+
+# ms_throttle_verdict FILE -> "ok|warn|unavailable<TAB>detail"
+ms_throttle_verdict() {
+    local pct="${MEMSUITE_THROTTLE_PCT:-10}"
+    [[ "$pct" =~ ^[0-9]+(\.[0-9]+)?$ ]] || pct=10
+    awk -F '\t' -v pct="$pct" -v cpu="$(ms_sysfs /devices/system/cpu)" -v ci="$(ms_procfs /cpuinfo)" '
+        { n++ }
+        $2 != "" {
+            f = $2 + 0
+            if (nf == 0) { base = f; minf = f; mini = n; mint = $1 }
+            if (f < minf) { minf = f; mini = n; mint = $1 }
+            if (f > maxf) maxf = f
+            nf++
+        }
+        $3 != "" {
+            if (nt == 0) { c0 = $3 + 0; ci0 = n }
+            if ($3 + 0 > c0 && rise == 0) { rise = $3 - c0; risei = n; riset = $1 }
+            if ($3 + 0 - c0 > rise && rise > 0) rise = $3 - c0
+            nt++
+        }
+        END {
+            if (n == 0) { print "unavailable\tno sample was taken"; exit }
+            if (nf == 0) {
+                printf "unavailable\tno frequency source: no %s/cpu*/cpufreq/scaling_cur_freq and no \"cpu MHz\" in %s\n", cpu, ci
+                exit
+            }
+            drop = (base > 0) ? (base - minf) / base * 100 : 0
+            warn = ""
+            if (drop > pct)
+                warn = sprintf("frequency fell from %.0f MHz to %.0f MHz (-%.1f%%, threshold %s%%) at sample %d of %d (t+%d s)", base / 1000, minf / 1000, drop, pct, mini, n, mint)
+            if (rise > 0)
+                warn = warn (warn == "" ? "" : "; ") sprintf("thermal throttle count rose by %d by sample %d of %d (t+%d s)", rise, risei, n, riset)
+            if (warn != "") { print "warn\t" warn; exit }
+            printf "ok\t%d sample(s), frequency %.0f-%.0f MHz (lowest -%.1f%% of the first, threshold %s%%); %s\n", n, minf / 1000, maxf / 1000, drop, pct, \
+                (nt ? "thermal throttle counts unchanged" : "no thermal_throttle counters (" cpu "/cpu*/thermal_throttle)")
+        }' "$1"
+}
+
+# ms_throttle_health DIR -> health lines ("verdict<TAB>throttle<TAB>detail")
+# from run.json's cell_env: a warning per throttled cell, else one pass,
+# or a skip with the reason when no cell could be watched.
+ms_throttle_health() {
+    jq -r '
+        (.cell_env // {}) | to_entries as $e
+        | if ($e | length) == 0 then "skip\tthrottle\tno cell was watched (a run of an older memsuite)"
+          else
+            ([$e[] | select(.value.throttle.status == "warn") | "warn\tthrottle\tcell \(.key): \(.value.throttle.detail)"]) as $w
+            | ([$e[] | select(.value.throttle.status == "ok")] | length) as $ok
+            | ([$e[] | select(.value.throttle.status == "unavailable")]) as $na
+            | if ($w | length) > 0 then $w[]
+              elif $ok > 0 then "pass\tthrottle\t\($ok) cell(s) watched: no frequency drop or throttle event beyond the threshold"
+              else "skip\tthrottle\tunavailable: \($na[0].value.throttle.detail // "no sample")" end
+          end' "$1/run.json" 2>/dev/null
+}
