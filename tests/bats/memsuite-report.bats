@@ -51,7 +51,8 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_line "  pass  kernel-order  stream 128.0 MiB x1: Triad 11100 ~ Add 11000 (0.9%), Add >= Copy 10000, Copy ~ Scale 9900 (1.0%); tolerance 10.0%"
     assert_line "  pass  scaling       stream 128.0 MiB Triad 1->2 threads: 11100 -> 20713, efficiency 93.3% (>= 70.0%)"
     assert_line --regexp '^  pass  noise +all 16 headline metrics have CV <= 5\.0% \(max 1\.0%\)$'
-    assert_line --regexp '^health: 4 pass, 1 warn, 1 skip$'
+    assert_line --regexp '^  pass  throttle +4 cell\(s\) watched: no frequency drop or throttle event beyond the threshold$'
+    assert_line --regexp '^health: 5 pass, 1 warn, 1 skip$'
 }
 
 @test "health: broken kernel order, poor scaling and noise are warnings" {

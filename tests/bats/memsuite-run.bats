@@ -537,3 +537,22 @@ esac'
     assert_success
     assert_line "memsuite: run: warning: GLIBC_TUNABLES: GLIBC_TUNABLES names unknown to glibc 2.36 (not in ld.so --list-tunables), which ignores them: glibc.malloc.max_total_thread_cache"
 }
+
+@test "seed 000's before/after study on a fake sysfs: setting, before, after, change, and the counters that explain it" {
+    # the fake stream's THP share and dTLB rate follow the tree's THP policy
+    export FAKE_THP_AUTO=1
+    FAKE_HOOK='grep -Eq "\[always\]|^always$" "$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled" && echo 11500 >"$FAKE_RATE_FILE" || echo 10000 >"$FAKE_RATE_FILE"' \
+        FAKE_RATE_FILE="$SANDBOX/rate" MEMSUITE_ASSUME_ROOT=1 \
+        run "$MS" run --profile tuned --baseline --sizes 4x --threads 1 --cooldown 0 --out study
+    assert_success
+    run cat study/compare.txt
+    # the settings, before -> after
+    assert_line --regexp '^  thp +madvise -> always$'
+    assert_line --regexp '^  vm\.swappiness +60 -> 10$'
+    assert_line --regexp '^  kernel\.numa_balancing +1 -> 0$'
+    assert_line --regexp '^  run\.glibc_tunables +null -> glibc\.malloc\.tcache_count=1024$'
+    # the counters that explain the change, per cell
+    assert_line --regexp '^  stream-s134217728-t1 +madvise -> always +thp +2\.0% -> 97\.0% +2\.10% -> 1\.40%$'
+    # the figures: before, after, change
+    assert_line --regexp '^stream +128\.0 MiB +1 +Triad +best_rate_mbps +11100\.0 +12765\.0 +\+15\.0% +2\.8% \*$'
+}
