@@ -6,7 +6,7 @@
  * otherwise (the counts are kept, not inferred). */
 #include <string.h>
 
-#include "mencal.h"
+#include "access.h"
 
 void mc_mix_init(mc_mix_t *m, uint64_t *base, size_t lines, unsigned read_pct, bool random,
                  uint64_t seed, uint64_t stream)

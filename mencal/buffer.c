@@ -7,7 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mencal.h"
+#include "buffer.h"
+#include "team.h"
 
 #define MC_HUGE_BYTES (2UL << 20)
 

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mencal.h"
+#include "chase.h"
+#include "config.h"
 #include "timer.h"
 
 typedef struct node {

@@ -1,8 +1,7 @@
-/* config: mencal's option table and the resolution of a run's
- * configuration (size rule, threads on physical cores, caches, ranges
- * that depend on the machine). */
+/* config: mencal's common options, the command line joined from them and
+ * each scenario's table, and the resolution of a run's configuration
+ * (size rule, threads on physical cores, caches, NUMA binding). */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,9 +11,13 @@
 
 #include "affinity.h"
 #include "counters.h"
-#include "mencal.h"
+#include "config.h"
+#include "exitcodes.h"
+#include "scenario.h"
+#include "team.h"
 
 #define OFF(f) offsetof(mc_opts_t, f)
+
 
 static const mb_opt_t options[] = {
     /* common */
@@ -62,71 +65,132 @@ static const mb_opt_t options[] = {
       .help = "show this help" },
     { .long_name = "version", .short_name = 'V', .type = MB_OPT_FLAG, .offset = OFF(version),
       .help = "show version and build" },
-    /* randread */
-    { .long_name = "chains", .type = MB_OPT_INT, .offset = OFF(chains), .min = 1,
-      .max = MC_MAX_CHAINS, .metavar = "K", .def = "1",
-      .help = "randread: independent chains per thread (memory-level parallelism)" },
-    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_pages), .min = 0,
-      .max = 1LL << 30, .metavar = "PAGES", .def = "64, as multichase",
-      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
-              "people quote); the full-random latency is measured too; 0: full random only" },
-    { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_bytes), .min = 8,
-      .max = 1LL << 20, .metavar = "BYTES", .def = "256, as multichase",
-      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
-              "adjacent-line prefetcher from serving the next hop)" },
-    { .long_name = "sweep", .type = MB_OPT_FLAG, .offset = OFF(sweep),
-      .help = "randread: latency curve from 16 KiB to --size by powers of two" },
-    /* mixed, concurrent */
-    { .long_name = "read-pct", .type = MB_OPT_INT, .offset = OFF(read_pct), .min = 0,
-      .max = 100, .metavar = "P", .def = "70",
-      .help = "mixed, concurrent: percentage of accesses that are loads" },
-    { .long_name = "pattern", .type = MB_OPT_CHOICE, .offset = OFF(pattern),
-      .choices = "random|sequential", .def = "random", .help = "mixed: access order" },
-    /* concurrent */
-    { .long_name = "procs", .short_name = 'p', .type = MB_OPT_INT, .offset = OFF(procs),
-      .min = 1, .max = MC_MAX_PROCS, .metavar = "N", .def = "one per physical core",
-      .help = "concurrent: worker processes, each with its own buffer of size/N" },
-    { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
-      .dmax = 31536000, .metavar = "SECONDS", .def = "10",
-      .help = "concurrent: run time; stability: run time instead of --iterations" },
-    /* stability */
-    { .long_name = "iterations", .type = MB_OPT_INT, .offset = OFF(iterations), .min = 1,
-      .max = 1000000, .metavar = "N", .def = "30 (10 under 'run all')",
-      .help = "stability: samples to take" },
-    { .long_name = "interval", .type = MB_OPT_DOUBLE, .offset = OFF(interval_s), .dmin = 0.01,
-      .dmax = 86400, .metavar = "SECONDS", .def = "10 (1 under 'run all')",
-      .help = "stability: time between bandwidth samples" },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
-const mb_opt_t *mc_options(size_t *n)
+/* The defaults of the common options. */
+static const mc_opts_t opts_defaults = {
+    .size_bytes = MC_DEFAULT_SIZE_BYTES,
+    .reps = 5,
+    .hugepages = "never",
+    .format = "text",
+    .seed = 1,
+};
+
+/* ---- the joined command line ------------------------------------------ */
+
+static size_t align_up(size_t v)
 {
-    *n = NOPTIONS;
-    return options;
+    const size_t a = _Alignof(max_align_t);
+    return (v + a - 1) / a * a;
 }
 
-void mc_opts_defaults(mc_opts_t *o)
+/* Bytes a table entry stores (for copying a shared option's value). */
+static size_t opt_bytes(mb_opt_type_t t)
 {
-    memset(o, 0, sizeof *o);
-    o->size_bytes = MC_DEFAULT_SIZE_BYTES;
-    o->reps = 5;
-    o->hugepages = "never";
-    o->format = "text";
-    o->seed = 1;
-    o->chains = 1;
-    o->tlb_pages = MC_DEFAULT_TLB_PAGES;
-    o->stride_bytes = MC_DEFAULT_STRIDE_BYTES;
-    o->read_pct = 70;
-    o->pattern = "random";
-    o->duration_s = 10;
-    o->iterations = 30;
-    o->interval_s = 10;
+    switch (t) {
+    case MB_OPT_FLAG: return sizeof(bool);
+    case MB_OPT_INT: return sizeof(long long);
+    case MB_OPT_DOUBLE: return sizeof(double);
+    case MB_OPT_SIZE:
+    case MB_OPT_COUNT: return sizeof(size_t);
+    case MB_OPT_STRING:
+    case MB_OPT_CHOICE: return sizeof(const char *);
+    case MB_OPT_CALLBACK: return 0;
+    }
+    return 0;
 }
 
-bool mc_opt_seen(const mc_config_t *cfg, const char *long_name)
+int mc_cli_init(mc_cli_t *cli)
 {
-    int i = mb_opts_index(options, NOPTIONS, long_name);
-    return i >= 0 && cfg->seen && cfg->seen[i];
+    const size_t nsc = mc_scenario_count();
+    size_t nmax = NOPTIONS, bytes = align_up(sizeof(mc_opts_t));
+    memset(cli, 0, sizeof *cli);
+    cli->conf_off = calloc(nsc ? nsc : 1, sizeof *cli->conf_off);
+    for (size_t s = 0; s < nsc; s++) {
+        const mc_scenario_t *sc = mc_scenario_at(s);
+        nmax += sc->nopts;
+        if (sc->conf_size) {
+            cli->conf_off[s] = bytes;
+            bytes += align_up(sc->conf_size);
+        }
+    }
+    cli->table = calloc(nmax, sizeof *cli->table);
+    cli->seen = calloc(nmax, sizeof *cli->seen);
+    cli->store = calloc(1, bytes);
+    if (!cli->conf_off || !cli->table || !cli->seen || !cli->store) {
+        mc_cli_free(cli);
+        return -ENOMEM;
+    }
+    memcpy(cli->store, &opts_defaults, sizeof opts_defaults);
+    memcpy(cli->table, options, sizeof options);
+    cli->n = NOPTIONS;
+    for (size_t s = 0; s < nsc; s++) {
+        const mc_scenario_t *sc = mc_scenario_at(s);
+        if (sc->conf_size && sc->conf_defaults)
+            memcpy(cli->store + cli->conf_off[s], sc->conf_defaults, sc->conf_size);
+        for (size_t k = 0; k < sc->nopts; k++) {
+            mb_opt_t e = sc->opts[k];
+            e.offset += cli->conf_off[s];
+            int first = mb_opts_index(cli->table, cli->n, e.long_name);
+            if (first < 0) {
+                cli->table[cli->n++] = e;
+            } else if (cli->nalias < sizeof cli->alias_to / sizeof cli->alias_to[0]) {
+                /* a shared name: one entry, its value copied here too */
+                cli->alias_from[cli->nalias] = (size_t)first;
+                cli->alias_to[cli->nalias++] = e.offset;
+            }
+        }
+    }
+    return 0;
+}
+
+void mc_cli_free(mc_cli_t *cli)
+{
+    free(cli->table), free(cli->seen), free(cli->store), free(cli->conf_off);
+    memset(cli, 0, sizeof *cli);
+}
+
+int mc_cli_parse(mc_cli_t *cli, int argc, char **argv, char **pos, int *npos, char *msg,
+                 size_t msglen)
+{
+    mb_opts_out_t out = { .pos = pos, .seen = cli->seen };
+    if (mb_opts_parse(cli->table, cli->n, argc, argv, cli->store, &out, msg, msglen) != 0)
+        return MB_EXIT_USAGE;
+    *npos = out.npos;
+    for (size_t k = 0; k < cli->nalias; k++) {
+        const mb_opt_t *e = &cli->table[cli->alias_from[k]];
+        if (cli->seen[cli->alias_from[k]])
+            memcpy(cli->store + cli->alias_to[k], cli->store + e->offset, opt_bytes(e->type));
+    }
+    return 0;
+}
+
+const mc_opts_t *mc_cli_opts(const mc_cli_t *cli)
+{
+    return (const mc_opts_t *)(const void *)cli->store;
+}
+
+void *mc_cli_conf(const mc_cli_t *cli, const mc_scenario_t *sc)
+{
+    for (size_t s = 0; s < mc_scenario_count(); s++)
+        if (mc_scenario_at(s) == sc)
+            return sc->conf_size ? cli->store + cli->conf_off[s] : NULL;
+    return NULL;
+}
+
+bool mc_cli_seen(const mc_cli_t *cli, const char *long_name)
+{
+    int i = mb_opts_index(cli->table, cli->n, long_name);
+    return i >= 0 && cli->seen[i];
+}
+
+bool mc_run_selects(const mc_config_t *cfg, const char *name)
+{
+    for (size_t i = 0; i < cfg->nsel; i++)
+        if (strcmp(cfg->sel[i]->name, name) == 0)
+            return true;
+    return false;
 }
 
 /* ---- caches ----------------------------------------------------------- */
@@ -210,14 +274,28 @@ const char *mc_cache_level(const mc_caches_t *c, size_t per_thread, size_t total
 
 /* ---- resolution -------------------------------------------------------- */
 
-static void cfg_warn(mc_config_t *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cfg_warn(mc_config_t *cfg, const char *fmt, ...)
+/* Appends a formatted line to lines[cap][width] unless full. */
+static void add_line(char *lines, size_t width, size_t cap, size_t *n, const char *fmt, va_list ap)
 {
-    if (cfg->nwarn >= sizeof cfg->warn / sizeof cfg->warn[0])
-        return;
+    if (*n < cap)
+        vsnprintf(lines + width * (*n)++, width, fmt, ap);
+}
+
+void mc_config_warn(mc_config_t *cfg, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cfg->warn[cfg->nwarn++], sizeof cfg->warn[0], fmt, ap);
+    add_line(cfg->warn[0], sizeof cfg->warn[0], sizeof cfg->warn / sizeof cfg->warn[0], &cfg->nwarn,
+             fmt, ap);
+    va_end(ap);
+}
+
+void mc_config_record(mc_config_t *cfg, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(cfg->record[0], sizeof cfg->record[0], sizeof cfg->record / sizeof cfg->record[0],
+             &cfg->nrecord, fmt, ap);
     va_end(ap);
 }
 
@@ -234,7 +312,7 @@ static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
     int rc = mb_affinity_process_mask(&cfg->orig_mask);
     if (rc < 0) {
         snprintf(msg, msglen, "cannot read the CPU affinity mask: %s", strerror(-rc));
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     cfg->ncpus_allowed = CPU_COUNT(&cfg->orig_mask);
     static int extra[MB_MAX_THREADS];
@@ -244,10 +322,10 @@ static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
                                    sizeof why);
     if (cfg->ncores <= 0) {
         snprintf(msg, msglen, "no CPU is available to this process");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (why[0])
-        cfg_warn(cfg, "%s", why);
+        mc_config_warn(cfg, "%s", why);
     if (!mc_opt_seen(cfg, "threads")) {
         cfg->nthreads = cfg->ncores;
         snprintf(cfg->threads_how, sizeof cfg->threads_how,
@@ -255,7 +333,7 @@ static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
                  cfg->ncpus_allowed, nextra ? "; SMT siblings left idle" : "");
         return 0;
     }
-    int n = (int)cfg->o.threads;
+    int n = (int)cfg->o->threads;
     cfg->nthreads = n;
     if (n <= cfg->ncores) {
         snprintf(cfg->threads_how, sizeof cfg->threads_how, "--threads %d on %d physical cores", n,
@@ -272,7 +350,7 @@ static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
     snprintf(cfg->threads_how, sizeof cfg->threads_how,
              "--threads %d exceeds the %d physical cores: %s", n, cfg->ncores,
              n <= cfg->ncores + nextra ? "SMT siblings used" : "CPUs oversubscribed");
-    cfg_warn(cfg, "--threads %d exceeds the %d physical cores; %s; figures are not comparable "
+    mc_config_warn(cfg, "--threads %d exceeds the %d physical cores; %s; figures are not comparable "
              "with one thread per core", n, cfg->ncores,
              n <= cfg->ncores + nextra ? "SMT siblings share a core" : "CPUs run several threads");
     return 0;
@@ -298,18 +376,18 @@ static int apply_size_rule(mc_config_t *cfg, char *msg, size_t msglen)
     else
         snprintf(given, sizeof given, "--size %s", mb_format_bytes(cfg->size_bytes, a, sizeof a));
     mb_rule_query_t q = { &cfg->caches.llc, cfg->size_bytes, "the working set", given,
-                          cfg->o.strict, suggest_size, NULL };
+                          cfg->o->strict, suggest_size, NULL };
     switch (mb_size_rule(&q, &rule)) {
     case MB_RULE_MET:
         return 0;
     case MB_RULE_REFUSED:
         snprintf(msg, msglen, "%s", rule.message);
-        return 2;
+        return MB_EXIT_USAGE;
     case MB_RULE_UNCHECKED:
     case MB_RULE_UNDER:
         cfg->cache_resident = true;
         snprintf(cfg->size_reason, sizeof cfg->size_reason, "%s", rule.message);
-        cfg_warn(cfg, "%s", rule.message);
+        mc_config_warn(cfg, "%s", rule.message);
         return 0;
     }
     return 0;
@@ -336,7 +414,7 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
         snprintf(cfg->size_how, sizeof cfg->size_how, "%s", why);
         if (avail_known && size > avail / 2) {
             size_t half = (avail / 2) & ~((size_t)(1 << 20) - 1);
-            cfg_warn(cfg, "--size: the default %s (%s) exceeds half of MemAvailable (%s); "
+            mc_config_warn(cfg, "--size: the default %s (%s) exceeds half of MemAvailable (%s); "
                      "clamped to %s", mb_format_bytes(size, a, sizeof a), why,
                      mb_format_bytes(avail, b, sizeof b), mb_format_bytes(half, c, sizeof c));
             snprintf(cfg->size_how, sizeof cfg->size_how, "%s, clamped to MemAvailable/2", why);
@@ -344,7 +422,7 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
         }
         cfg->size_bytes = size;
     } else {
-        cfg->size_bytes = cfg->o.size_bytes;
+        cfg->size_bytes = cfg->o->size_bytes;
         snprintf(cfg->size_how, sizeof cfg->size_how, "--size");
     }
     if ((rc = apply_size_rule(cfg, msg, msglen)) != 0)
@@ -354,19 +432,18 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
         snprintf(tmp, sizeof tmp, "--size %s: %s", mb_format_bytes(cfg->size_bytes, a, sizeof a),
                  msg);
         snprintf(msg, msglen, "%s", tmp);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     return 0;
 }
 
-int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, char *msg,
-                      size_t msglen)
+int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
 {
-    const mc_opts_t *o = &cfg->o;
+    const mc_opts_t *o = cfg->o;
     int rc;
     if (mb_format_parse(o->format, &cfg->format) != 0) {
         snprintf(msg, msglen, "--format: invalid value '%s'; use text, json or csv", o->format);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     for (size_t i = 0; i < sizeof hugepage_modes / sizeof hugepage_modes[0]; i++)
         if (strcmp(o->hugepages, hugepage_modes[i].name) == 0)
@@ -379,7 +456,7 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
         char why[512];
         snprintf(why, sizeof why, "%s", msg);
         snprintf(msg, msglen, "--counters: %s", why);
-        return 2;
+        return MB_EXIT_USAGE;
     }
 
     /* NUMA: validate, and apply before threads are chosen and memory is touched */
@@ -388,17 +465,17 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
     cfg->numa.interleave = o->interleave;
     rc = mb_numa_check_request(&cfg->numa, msg, msglen);
     if (rc == -ENOSYS)
-        return 4;
+        return MB_EXIT_UNBUILT;
     if (rc != 0)
-        return 2;
+        return MB_EXIT_USAGE;
     if (!o->dry_run) {
         rc = mb_numa_apply(&cfg->numa, msg, msglen);
         if (rc == -ENOSYS)
-            return 4;
+            return MB_EXIT_UNBUILT;
         if (rc == -EINVAL)
-            return 2;
+            return MB_EXIT_USAGE;
         if (rc != 0)
-            return 3;
+            return MB_EXIT_RESOURCE;
     }
     mb_numa_describe(&cfg->numa, cfg->numa_desc, sizeof cfg->numa_desc);
 
@@ -408,7 +485,7 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
     char err[256];
     if (mc_caches_detect(o->llc, &cfg->caches, err, sizeof err) != 0) {
         snprintf(msg, msglen, "%s", err);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     if ((rc = resolve_size(cfg, msg, msglen)) != 0)
         return rc;
@@ -417,76 +494,21 @@ int mc_config_resolve(mc_config_t *cfg, bool running_all, bool with_stability, c
         snprintf(msg, msglen, "--size %s is too small for %d threads: each needs at least 4 KiB; "
                  "pass a larger --size or fewer --threads",
                  mb_format_bytes(cfg->size_bytes, a, sizeof a), cfg->nthreads);
-        return 2;
+        return MB_EXIT_USAGE;
     }
 
     cfg->seed = (uint64_t)o->seed;
     cfg->reps = (int)o->reps;
-    cfg->chains = (int)o->chains;
-    cfg->tlb_pages = (size_t)o->tlb_pages;
-    if (o->stride_bytes % (long long)sizeof(void *) != 0) {
-        snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), "
-                 "e.g. 256", o->stride_bytes, sizeof(void *));
-        return 2;
-    }
-    cfg->stride_bytes = (size_t)o->stride_bytes;
-    cfg->sweep = o->sweep;
-    cfg->read_pct = (int)o->read_pct;
-    cfg->pattern_random = strcmp(o->pattern, "random") == 0;
-
-    /* concurrent */
-    cfg->procs = mc_opt_seen(cfg, "procs") ? (int)o->procs : cfg->ncores;
-    if (cfg->procs > MC_PROCS_PER_CPU * cfg->ncpus_allowed) {
-        snprintf(msg, msglen, "--procs %d is more than %d per allowed CPU (%d CPUs); use at most "
-                 "%d", cfg->procs, MC_PROCS_PER_CPU, cfg->ncpus_allowed,
-                 MC_PROCS_PER_CPU * cfg->ncpus_allowed);
-        return 2;
-    }
-    if (cfg->size_bytes / (size_t)cfg->procs < 4096) {
-        snprintf(msg, msglen, "--procs %d: each process needs at least 4 KiB of --size", cfg->procs);
-        return 2;
-    }
-    /* More threads or processes than allowed CPUs time-share the cores:
-     * not a standard figure (stream labels it the same way). */
+    /* More threads than allowed CPUs time-share the cores: not a standard
+     * figure (stream labels it the same way). */
     if (cfg->nthreads > cfg->ncpus_allowed)
         snprintf(cfg->oversub_threads, sizeof cfg->oversub_threads, "%d threads on %d allowed "
                  "CPUs: oversubscribed, not a standard result", cfg->nthreads, cfg->ncpus_allowed);
-    if (cfg->procs > cfg->ncpus_allowed)
-        snprintf(cfg->oversub_procs, sizeof cfg->oversub_procs, "--procs %d on %d allowed CPUs: "
-                 "oversubscribed, not a standard result", cfg->procs, cfg->ncpus_allowed);
-    cfg->duration_s = o->duration_s;
-
-    /* stability: samples x interval, or --duration / --interval */
-    bool it = mc_opt_seen(cfg, "iterations"), iv = mc_opt_seen(cfg, "interval"),
-         du = mc_opt_seen(cfg, "duration");
-    cfg->interval_s = o->interval_s;
-    cfg->iterations = (int)o->iterations;
-    if (running_all && !it && !iv && !du) {
-        cfg->stability_short = true;
-        cfg->iterations = 10;
-        cfg->interval_s = 1;
-        snprintf(cfg->stability_how, sizeof cfg->stability_how,
-                 "short profile under 'run all': 10 samples x 1 s; pass --iterations/--interval "
-                 "for the full 30 x 10 s run");
-    } else if (du && !it && with_stability) {
-        if (cfg->interval_s > o->duration_s) {
-            snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g): no sample "
-                     "would be taken; use an interval of at most %g s", cfg->interval_s,
-                     o->duration_s, o->duration_s);
-            return 2;
-        }
-        cfg->iterations = (int)floor(o->duration_s / cfg->interval_s);
-        snprintf(cfg->stability_how, sizeof cfg->stability_how,
-                 "--duration %g s / --interval %g s = %d samples", o->duration_s, cfg->interval_s,
-                 cfg->iterations);
-    } else {
-        if (with_stability && du && it && cfg->interval_s > o->duration_s) {
-            snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g)",
-                     cfg->interval_s, o->duration_s);
-            return 2;
-        }
-        snprintf(cfg->stability_how, sizeof cfg->stability_how, "%d samples x %g s", cfg->iterations,
-                 cfg->interval_s);
+    /* each scenario's own values, in registry order */
+    for (size_t s = 0; s < mc_scenario_count(); s++) {
+        const mc_scenario_t *sc = mc_scenario_at(s);
+        if (sc->resolve && (rc = sc->resolve(mc_cli_conf(cfg->cli, sc), cfg, msg, msglen)) != 0)
+            return rc;
     }
     return 0;
 }

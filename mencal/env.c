@@ -9,7 +9,8 @@
 
 #include "json.h"
 #include "log.h"
-#include "mencal.h"
+#include "env.h"
+#include "exitcodes.h"
 #include "outfile.h"
 #include "sysinfo.h"
 
@@ -174,7 +175,7 @@ static void env_text(FILE *f, const env_t *e)
     }
 }
 
-int mc_env_main(const mc_config_t *cfg, int argc, char **argv)
+int mc_env_main(const mc_config_t *cfg, const mc_cmdline_t *cmd)
 {
     static mb_sysinfo_t si;
     static env_t e;
@@ -187,9 +188,9 @@ int mc_env_main(const mc_config_t *cfg, int argc, char **argv)
 
     char msg[512];
     mb_out_t out;
-    if (mb_out_open(&out, cfg->o.output, msg, sizeof msg) != 0) {
+    if (mb_out_open(&out, cfg->o->output, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     int rc = 0;
     if (cfg->format == MB_FMT_TEXT) {
@@ -200,8 +201,8 @@ int mc_env_main(const mc_config_t *cfg, int argc, char **argv)
         r.tool = "mencal";
         r.label = "standard";
         r.complete = true;
-        r.argc = argc + 1;
-        r.argv = argv - 1;
+        r.argc = cmd->argc;
+        r.argv = cmd->argv;
         r.config = env_config_json;
         r.config_ctx = &e;
         r.sysinfo = &si;
@@ -209,16 +210,16 @@ int mc_env_main(const mc_config_t *cfg, int argc, char **argv)
     } else {
         mb_error("env: --format csv is not supported; use text or json");
         mb_out_abort(&out);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     if (rc) {
         mb_out_abort(&out);
         mb_error("env: writing failed");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     return 0;
 }

@@ -13,8 +13,15 @@
 #include <string.h>
 
 #include "buildinfo.h"
+#include "buffer.h"
 #include "log.h"
-#include "mencal.h"
+#include "config.h"
+#include "env.h"
+#include "exitcodes.h"
+#include "render.h"
+#include "result.h"
+#include "scenario.h"
+#include "team.h"
 #include "outfile.h"
 #include "sysinfo.h"
 #include "threads.h"
@@ -34,11 +41,9 @@ static const char usage_line[] =
     "       mencal env [--format text|json] [-O FILE]\n"
     "       mencal --help | --version";
 
-static void usage(FILE *f)
+static void usage(FILE *f, const mc_cli_t *cli)
 {
-    size_t n;
-    const mb_opt_t *t = mc_options(&n);
-    mb_opts_help(f, usage_line, t, n);
+    mb_opts_help(f, usage_line, cli->table, cli->n);
     fputs("\nScenarios (mencal list for details):\n", f);
     for (size_t i = 0; i < mc_scenario_count(); i++)
         fprintf(f, "  %-11s %s\n", mc_scenario_at(i)->name, mc_scenario_at(i)->summary);
@@ -47,54 +52,60 @@ static void usage(FILE *f)
           "2 usage, 3 resource unavailable, 4 feature not built.  See mencal(1).\n", f);
 }
 
-/* Parse argv[1..argc) into cfg; positionals into pos. 0 or 2. */
-static int parse(int argc, char **argv, mc_config_t *cfg, char **pos, int *npos, bool *seen)
+/* Parse argv[1..argc) into cli (cfg->o points at its common values);
+ * positionals into pos.  0 or MB_EXIT_USAGE. */
+static int parse(int argc, char **argv, mc_config_t *cfg, mc_cli_t *cli, char **pos, int *npos)
 {
-    size_t n;
-    const mb_opt_t *t = mc_options(&n);
-    mc_opts_defaults(&cfg->o);
-    mb_opts_out_t out = { .pos = pos, .seen = seen };
     char msg[512];
-    if (mb_opts_parse(t, n, argc, argv, &cfg->o, &out, msg, sizeof msg) != 0) {
+    if (mc_cli_parse(cli, argc, argv, pos, npos, msg, sizeof msg) != 0) {
         mb_error("%s; see 'mencal --help'", msg);
-        return 2;
+        return MB_EXIT_USAGE;
     }
-    cfg->seen = seen;
-    *npos = out.npos;
-    if (cfg->o.quiet)
+    cfg->cli = cli;
+    cfg->o = mc_cli_opts(cli);
+    if (cfg->o->quiet)
         mb_log_quiet(1);
     return 0;
 }
 
-static int cmd_list(int argc, char **argv, mc_config_t *cfg, char **pos, bool *seen)
+/* What a command gets: the whole command line (argv[first] is the
+ * command's name), the parsed options and room for positionals. */
+typedef struct {
+    mc_cmdline_t cmd;
+    mc_config_t *cfg;
+    mc_cli_t *cli;
+    char **pos;
+} mc_cmd_t;
+
+static int cmd_list(const mc_cmd_t *c)
 {
     int npos;
-    if (parse(argc, argv, cfg, pos, &npos, seen))
-        return 2;
+    if (parse(c->cmd.argc - c->cmd.first, c->cmd.argv + c->cmd.first, c->cfg, c->cli, c->pos,
+              &npos))
+        return MB_EXIT_USAGE;
     if (npos) {
-        mb_error("list: unexpected argument '%s'; 'mencal list' takes none", pos[0]);
-        return 2;
+        mb_error("list: unexpected argument '%s'; 'mencal list' takes none", c->pos[0]);
+        return MB_EXIT_USAGE;
     }
     for (size_t i = 0; i < mc_scenario_count(); i++) {
         const mc_scenario_t *sc = mc_scenario_at(i);
         printf("%-11s %s\n", sc->name, sc->summary);
         printf("%-11s options:", "");
-        if (!sc->options || !sc->options[0])
+        if (!sc->nopts)
             printf(" (common options only)");
-        for (const char *const *o = sc->options; o && *o; o++)
-            printf(" --%s", *o);
+        for (size_t k = 0; k < sc->nopts; k++)
+            printf(" --%s", sc->opts[k].long_name);
         printf("\n");
     }
     return 0;
 }
 
 /* A scenario option given while no selected scenario takes it. */
-static int check_scenario_options(const mc_config_t *cfg, const mc_scenario_t **sel, size_t nsel)
+static int check_scenario_options(const mc_cli_t *cli, const mc_scenario_t **sel, size_t nsel)
 {
-    size_t n;
-    const mb_opt_t *t = mc_options(&n);
-    for (size_t i = 0; i < n; i++) {
-        if (!cfg->seen[i])
+    const mb_opt_t *t = cli->table;
+    for (size_t i = 0; i < cli->n; i++) {
+        if (!cli->seen[i])
             continue;
         bool specific = false, taken = false;
         char owners[256] = "";
@@ -110,7 +121,7 @@ static int check_scenario_options(const mc_config_t *cfg, const mc_scenario_t **
         if (specific && !taken) {
             mb_error("--%s applies to %s, which is not in this run; add the scenario or drop "
                      "the option", t[i].long_name, owners);
-            return 2;
+            return MB_EXIT_USAGE;
         }
     }
     return 0;
@@ -134,8 +145,11 @@ static void print_plan(const mc_config_t *cfg, const mc_scenario_t **sel, size_t
     printf("\nthreads_how: %s\nphysical_cores: %d\n", cfg->threads_how, cfg->ncores);
     printf("reps: %d\nhugepages: %s\nnuma: %s\nseed: %llu\n", cfg->reps,
            mc_hugepages_name(cfg->hugepages), cfg->numa_desc, (unsigned long long)cfg->seed);
-    printf("procs: %d\nduration_s: %g\n", cfg->procs, cfg->duration_s);
-    printf("stability: %d x %g s (%s)\n", cfg->iterations, cfg->interval_s, cfg->stability_how);
+    for (size_t s = 0; s < mc_scenario_count(); s++) {
+        const mc_scenario_t *sc = mc_scenario_at(s);
+        if (sc->plan)
+            sc->plan(stdout, mc_cli_conf(cfg->cli, sc));
+    }
 }
 
 /* mb_threads_start's cleanup: the temporary result file goes. */
@@ -154,29 +168,31 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *seen)
+static int cmd_run(const mc_cmd_t *c)
 {
+    mc_config_t *cfg = c->cfg;
+    char **pos = c->pos;
     int npos;
-    /* a scenario with its own command line: `mencal run NAME ...` */
     char envmsg[512];
     if (mb_threads_env_check(envmsg, sizeof envmsg) != 0) {
         mb_error("%s", envmsg);
-        return 2;
+        return MB_EXIT_USAGE;
     }
-    const mc_scenario_t *own = argc > 1 ? mc_scenario_find(argv[1]) : NULL;
+    /* a scenario with its own command line: `mencal run NAME ...` */
+    const int first = c->cmd.first + 1;
+    const mc_scenario_t *own = first < c->cmd.argc ? mc_scenario_find(c->cmd.argv[first]) : NULL;
     if (own && own->cli) {
         install_signals();
-        /* cmd_run gets main's argv + 1, so argv - 1 is the whole command
-         * line ("mencal run NAME ..."), which the scenario records. */
-        return own->cli(argc + 1, argv - 1, &g_stop);
+        mc_cmdline_t sub = { c->cmd.argc, c->cmd.argv, first };
+        return own->cli(&sub, &g_stop);
     }
-    if (parse(argc, argv, cfg, pos, &npos, seen))
-        return 2;
-    if (cfg->o.help) {
-        usage(stdout);
+    if (parse(c->cmd.argc - c->cmd.first, c->cmd.argv + c->cmd.first, cfg, c->cli, pos, &npos))
+        return MB_EXIT_USAGE;
+    if (cfg->o->help) {
+        usage(stdout, c->cli);
         return 0;
     }
-    if (cfg->o.version) {
+    if (cfg->o->version) {
         mb_print_version("mencal");
         return 0;
     }
@@ -184,9 +200,9 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     mc_scenario_names(names, sizeof names);
     if (npos == 0) {
         mb_error("run: no scenario named; name one or more of %s, or 'all'", names);
-        return 2;
+        return MB_EXIT_USAGE;
     }
-    const mc_scenario_t *sel[64];
+    static const mc_scenario_t *sel[64];
     size_t nsel = 0;
     bool all = false;
     for (int i = 0; i < npos; i++) {
@@ -197,7 +213,7 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
         const mc_scenario_t *sc = mc_scenario_find(pos[i]);
         if (!sc) {
             mb_error("run: unknown scenario '%s'; valid scenarios: %s, all", pos[i], names);
-            return 2;
+            return MB_EXIT_USAGE;
         }
     }
     for (size_t s = 0; s < mc_scenario_count(); s++) {
@@ -208,46 +224,36 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
         if (want && nsel < 64)
             sel[nsel++] = sc;
     }
-    if (check_scenario_options(cfg, sel, nsel))
-        return 2;
+    if (check_scenario_options(c->cli, sel, nsel))
+        return MB_EXIT_USAGE;
 
     char msg[1024];
-    bool with_stability = false, with_concurrent = false;
-    for (size_t i = 0; i < nsel; i++) {
-        with_stability |= strcmp(sel[i]->name, "stability") == 0;
-        with_concurrent |= strcmp(sel[i]->name, "concurrent") == 0;
-    }
-    /* stability takes its length from --iterations or from --duration, not
-     * both; only when concurrent runs too does --duration have a use. */
-    if (with_stability && !with_concurrent && mc_opt_seen(cfg, "duration") &&
-        mc_opt_seen(cfg, "iterations")) {
-        mb_error("stability: --duration and --iterations both set the run length; give "
-                 "--iterations N (with --interval) or --duration S (with --interval), not both");
-        return 2;
-    }
-    int rc = mc_config_resolve(cfg, all, with_stability, msg, sizeof msg);
+    cfg->sel = sel;
+    cfg->nsel = nsel;
+    cfg->running_all = all;
+    int rc = mc_config_resolve(cfg, msg, sizeof msg);
     if (rc) {
         mb_error("%s", msg);
         return rc;
     }
     for (size_t i = 0; i < cfg->nwarn; i++)
         mb_warn("%s", cfg->warn[i]);
-    if (cfg->o.dry_run) {
+    if (cfg->o->dry_run) {
         print_plan(cfg, sel, nsel);
         return 0;
     }
 
     mb_out_t out;
-    if (mb_out_open(&out, cfg->o.output, msg, sizeof msg) != 0) {
+    if (mb_out_open(&out, cfg->o->output, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     /* before the first parallel region, so worker threads are counted */
     static mb_counters_t counters;
     if (mb_counters_init(&counters, cfg->counters_list, msg, sizeof msg) != 0) {
         mb_error("--counters: %s", msg);
         mb_out_abort(&out);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     cfg->counters = &counters;
     if (cfg->counters_on && !counters.hw_available)
@@ -297,7 +303,7 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
             continue;
         }
         mb_note("running %s", sel[i]->name);
-        int st = sel[i]->run(cfg, r);
+        int st = sel[i]->run(cfg, mc_cli_conf(c->cli, sel[i]), r);
         mc_restore_mask(cfg);
         if (st && !r->status)
             r->status = st;
@@ -310,33 +316,31 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     static mb_result_t result;
     memset(&result, 0, sizeof result);
     result.tool = "mencal";
-    result.argc = argc + 1;
-    result.argv = argv - 1;
+    result.argc = c->cmd.argc;
+    result.argv = c->cmd.argv;
     result.affinity = &aff;
     result.sysinfo = &si;
     for (size_t i = 0; i < cfg->nwarn; i++)
         mb_result_warn(&result, "%s", cfg->warn[i]);
     if (short_team)
         mb_result_warn(&result, "%s", shortfall);
-    if (cfg->stability_short)
-        for (size_t i = 0; i < nsel; i++)
-            if (strcmp(sel[i]->name, "stability") == 0)
-                mb_result_warn(&result, "stability: %s", cfg->stability_how);
+    for (size_t i = 0; i < cfg->nrecord; i++)
+        mb_result_warn(&result, "%s", cfg->record[i]);
     rc = mc_render(&run, &result, out.f);
     if (rc) {
         mb_error("writing the result failed: %s", strerror(-rc));
         mb_out_abort(&out);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     int code = 0;
     for (size_t i = 0; i < nsel && !code; i++)
         code = res[i].status;
     if (!code && (g_stop || !result.complete))
-        code = 1;
+        code = MB_EXIT_FAIL;
     if (g_stop)
         mb_warn("interrupted: the result holds what was measured so far (complete: false)");
     for (size_t i = 0; i < nsel; i++)
@@ -345,23 +349,24 @@ static int cmd_run(int argc, char **argv, mc_config_t *cfg, char **pos, bool *se
     return code;
 }
 
-static int cmd_env(int argc, char **argv, mc_config_t *cfg, char **pos, bool *seen)
+static int cmd_env(const mc_cmd_t *c)
 {
+    mc_config_t *cfg = c->cfg;
     int npos;
-    if (parse(argc, argv, cfg, pos, &npos, seen))
-        return 2;
+    if (parse(c->cmd.argc - c->cmd.first, c->cmd.argv + c->cmd.first, cfg, c->cli, c->pos, &npos))
+        return MB_EXIT_USAGE;
     if (npos) {
-        mb_error("env: unexpected argument '%s'", pos[0]);
-        return 2;
+        mb_error("env: unexpected argument '%s'", c->pos[0]);
+        return MB_EXIT_USAGE;
     }
-    if (mb_format_parse(cfg->o.format, &cfg->format) != 0)
-        return 2;
-    return mc_env_main(cfg, argc, argv);
+    if (mb_format_parse(cfg->o->format, &cfg->format) != 0)
+        return MB_EXIT_USAGE;
+    return mc_env_main(cfg, &c->cmd);
 }
 
 static const struct {
     const char *name;
-    int (*fn)(int, char **, mc_config_t *, char **, bool *);
+    int (*fn)(const mc_cmd_t *);
 } commands[] = {
     { "list", cmd_list },
     { "run", cmd_run },
@@ -374,38 +379,35 @@ int main(int argc, char **argv)
     if (argc < 2) {
         mb_error("no command; use 'mencal list', 'mencal run SCENARIO...|all' or 'mencal env' "
                  "(mencal --help)");
-        return 2;
-    }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        mb_print_version("mencal");
-        return 0;
+        return MB_EXIT_USAGE;
     }
     static mc_config_t cfg;
-    size_t nopt;
-    mc_options(&nopt);
+    static mc_cli_t cli;
     char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    bool *seen = calloc(nopt, sizeof *seen);
-    if (!pos || !seen) {
+    if (!pos || mc_cli_init(&cli) != 0) {
         free(pos);
-        free(seen);
         mb_error("out of memory");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
-    int rc = 2;
+    const char *cmd = argv[1];
+    int rc = MB_EXIT_USAGE;
     bool found = false;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout, &cli);
+        rc = 0, found = true;
+    } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        mb_print_version("mencal");
+        rc = 0, found = true;
+    }
+    for (size_t i = 0; !found && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(cmd, commands[i].name) == 0) {
             found = true;
-            rc = commands[i].fn(argc - 1, argv + 1, &cfg, pos, seen);
+            mc_cmd_t c = { { argc, argv, 1 }, &cfg, &cli, pos };
+            rc = commands[i].fn(&c);
         }
     if (!found)
         mb_error("unknown command '%s'; use list, run or env (mencal --help)", cmd);
     free(pos);
-    free(seen);
+    mc_cli_free(&cli);
     return rc;
 }

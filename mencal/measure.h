@@ -44,7 +44,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mencal.h"
+#include "config.h"
+#include "result.h"
 
 /* The kernel body: one repetition of thread t (r == 0 is the warm-up).
  * Timed by the driver from its first to its last instruction. */

@@ -1,7 +1,7 @@
 /* registry: the scenario table, expanded from scenarios.h. */
 #include <string.h>
 
-#include "mencal.h"
+#include "scenario.h"
 #include "scenarios.h"
 
 #define MC_DECLARE(n) extern const mc_scenario_t mc_sc_##n;
@@ -45,8 +45,8 @@ const char *mc_scenario_names(char *buf, size_t buflen)
 
 bool mc_scenario_accepts(const mc_scenario_t *sc, const char *opt)
 {
-    for (const char *const *o = sc->options; o && *o; o++)
-        if (strcmp(*o, opt) == 0)
+    for (size_t k = 0; k < sc->nopts; k++)
+        if (strcmp(sc->opts[k].long_name, opt) == 0)
             return true;
     return false;
 }

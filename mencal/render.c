@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "json.h"
-#include "mencal.h"
+#include "buffer.h"
+#include "render.h"
+#include "scenario.h"
 
 /* ---- JSON config ------------------------------------------------------ */
 
@@ -22,7 +24,7 @@ void mc_config_json(mb_json_t *j, const void *ctx)
     mb_json_uint(j, "size_bytes", cfg->size_bytes);
     mb_json_string(j, "size_how", cfg->size_how);
     mb_json_bool(j, "cache_resident", cfg->cache_resident);
-    mb_json_bool(j, "allow_cache", cfg->o.allow_cache);
+    mb_json_bool(j, "allow_cache", cfg->o->allow_cache);
     if (cfg->mem_available_bytes)
         mb_json_uint(j, "mem_available_bytes", cfg->mem_available_bytes);
     else
@@ -54,30 +56,15 @@ void mc_config_json(mb_json_t *j, const void *ctx)
         mb_json_unavailable(j, "l2_bytes", "neither sysfs nor sysconf reported it");
     mb_json_string(j, "l2_source", cfg->caches.l2_source);
     mb_json_object_end(j);
-    mb_json_object_begin(j, "randread");
-    mb_json_int(j, "chains", cfg->chains);
-    if (cfg->tlb_pages)
-        mb_json_uint(j, "tlb_locality_pages", cfg->tlb_pages);
-    else
-        mb_json_unavailable(j, "tlb_locality_pages", "--tlb-locality 0: hops span the whole slice");
-    mb_json_uint(j, "stride_bytes", cfg->stride_bytes);
-    mb_json_bool(j, "sweep", cfg->sweep);
-    mb_json_object_end(j);
-    mb_json_object_begin(j, "mixed");
-    mb_json_int(j, "read_pct", cfg->read_pct);
-    mb_json_string(j, "pattern", cfg->pattern_random ? "random" : "sequential");
-    mb_json_object_end(j);
-    mb_json_object_begin(j, "concurrent");
-    mb_json_int(j, "procs", cfg->procs);
-    mb_json_number(j, "duration_s", cfg->duration_s);
-    mb_json_int(j, "read_pct", cfg->read_pct);
-    mb_json_object_end(j);
-    mb_json_object_begin(j, "stability");
-    mb_json_int(j, "iterations", cfg->iterations);
-    mb_json_number(j, "interval_s", cfg->interval_s);
-    mb_json_bool(j, "short_profile", cfg->stability_short);
-    mb_json_string(j, "how", cfg->stability_how);
-    mb_json_object_end(j);
+    /* each scenario's own values, in registry order */
+    for (size_t s = 0; s < mc_scenario_count(); s++) {
+        const mc_scenario_t *sc = mc_scenario_at(s);
+        if (!sc->config_json)
+            continue;
+        mb_json_object_begin(j, sc->name);
+        sc->config_json(j, mc_cli_conf(cfg->cli, sc));
+        mb_json_object_end(j);
+    }
 }
 
 /* ---- numbers ---------------------------------------------------------- */
@@ -258,17 +245,19 @@ int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
     if (tuned)
         mb_result_add_label_reason(r, cfg->hugepages == MC_HP_THP ? "--hugepages thp"
                                                                   : "--hugepages madvise");
-    /* Oversubscription (reasons worded in config.c); --procs only matters
-     * when the concurrent scenario ran. */
+    /* Oversubscription (reason worded in config.c), then the reasons of
+     * the scenarios that ran (concurrent's --procs). */
     if (cfg->oversub_threads[0]) {
         mb_result_add_label_reason(r, cfg->oversub_threads);
         not_standard = true;
     }
-    for (size_t i = 0; i < run->nres && cfg->oversub_procs[0]; i++) {
-        if (strcmp(run->res[i].rec.name, "concurrent") == 0 && !run->res[i].skipped) {
-            mb_result_add_label_reason(r, cfg->oversub_procs);
+    for (size_t i = 0; i < run->nres; i++) {
+        const mc_scenario_t *sc = run->res[i].sc;
+        const char *why = sc && sc->not_standard && !run->res[i].skipped
+                              ? sc->not_standard(mc_cli_conf(cfg->cli, sc)) : NULL;
+        if (why) {
+            mb_result_add_label_reason(r, why);
             not_standard = true;
-            break;
         }
     }
     mb_record_t recs[64];

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "json.h"
-#include "mencal.h"
+#include "result.h"
+#include "scenario.h"
 
 void mc_result_init(mc_result_t *res, const mc_scenario_t *sc)
 {

@@ -1,6 +1,6 @@
 /* rng: xoshiro256** seeded through splitmix64, one stream per thread or
  * chain, so --seed N reproduces every permutation. */
-#include "mencal.h"
+#include "rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

@@ -21,8 +21,84 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mencal.h"
+#include "access.h"
+#include "buffer.h"
+#include "exitcodes.h"
+#include "json.h"
+#include "scenario.h"
+#include "team.h"
 #include "timer.h"
+
+#define MAX_PROCS 4096
+#define PROCS_PER_CPU 64              /* --procs above 64 x CPUs is refused */
+
+/* --procs, --duration (shared with stability), --read-pct (shared with
+ * mixed) and the checked values. */
+typedef struct {
+    long long procs_opt;
+    double duration_s;
+    long long read_pct;
+    int procs;                 /* --procs, else one per physical core */
+    char oversub[160];         /* label reason when procs > allowed CPUs, else "" */
+} concurrent_conf_t;
+
+#define OFF(f) offsetof(concurrent_conf_t, f)
+static const mb_opt_t concurrent_opts[] = {
+    { .long_name = "procs", .short_name = 'p', .type = MB_OPT_INT, .offset = OFF(procs_opt),
+      .min = 1, .max = MAX_PROCS, .metavar = "N", .def = "one per physical core",
+      .help = "concurrent: worker processes, each with its own buffer of size/N" },
+    { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
+      .dmax = 31536000, .metavar = "SECONDS", .def = "10",
+      .help = "concurrent: run time; stability: run time instead of --iterations" },
+    { .long_name = "read-pct", .type = MB_OPT_INT, .offset = OFF(read_pct), .min = 0,
+      .max = 100, .metavar = "P", .def = "70",
+      .help = "mixed, concurrent: percentage of accesses that are loads" },
+};
+#undef OFF
+
+static const concurrent_conf_t concurrent_defaults = { .duration_s = 10, .read_pct = 70 };
+
+static int concurrent_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
+{
+    concurrent_conf_t *c = conf;
+    c->procs = mc_opt_seen(cfg, "procs") ? (int)c->procs_opt : cfg->ncores;
+    if (c->procs > PROCS_PER_CPU * cfg->ncpus_allowed) {
+        snprintf(msg, msglen, "--procs %d is more than %d per allowed CPU (%d CPUs); use at most "
+                 "%d", c->procs, PROCS_PER_CPU, cfg->ncpus_allowed,
+                 PROCS_PER_CPU * cfg->ncpus_allowed);
+        return MB_EXIT_USAGE;
+    }
+    if (cfg->size_bytes / (size_t)c->procs < 4096) {
+        snprintf(msg, msglen, "--procs %d: each process needs at least 4 KiB of --size", c->procs);
+        return MB_EXIT_USAGE;
+    }
+    /* More processes than allowed CPUs time-share the cores: not a
+     * standard figure (stream labels it the same way). */
+    if (c->procs > cfg->ncpus_allowed)
+        snprintf(c->oversub, sizeof c->oversub, "--procs %d on %d allowed CPUs: "
+                 "oversubscribed, not a standard result", c->procs, cfg->ncpus_allowed);
+    return 0;
+}
+
+static void concurrent_json(mb_json_t *j, const void *conf)
+{
+    const concurrent_conf_t *c = conf;
+    mb_json_int(j, "procs", c->procs);
+    mb_json_number(j, "duration_s", c->duration_s);
+    mb_json_int(j, "read_pct", (int)c->read_pct);
+}
+
+static const char *concurrent_not_standard(const void *conf)
+{
+    const concurrent_conf_t *c = conf;
+    return c->oversub[0] ? c->oversub : NULL;
+}
+
+static void concurrent_plan(FILE *f, const void *conf)
+{
+    const concurrent_conf_t *c = conf;
+    fprintf(f, "procs: %d\nduration_s: %g\n", c->procs, c->duration_s);
+}
 
 #define CHUNK_ACCESSES 4096
 #define REAP_GRACE_NS 5000000000ULL   /* after stop: wait 5 s, then SIGKILL */
@@ -57,7 +133,8 @@ static void sleep_ns(uint64_t ns)
 
 /* The worker: never returns. */
 static void __attribute__((noreturn))
-worker(const mc_config_t *cfg, shared_t *sh, int w, size_t bytes, pid_t parent)
+worker(const mc_config_t *cfg, const concurrent_conf_t *cc, shared_t *sh, int w, size_t bytes,
+       pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)   /* the parent died before prctl */
@@ -80,7 +157,7 @@ worker(const mc_config_t *cfg, shared_t *sh, int w, size_t bytes, pid_t parent)
     if (rc != 0)
         _exit(3);
     mc_mix_t m;
-    mc_mix_init(&m, buf, bytes / MC_LINE_BYTES, (unsigned)cfg->read_pct, true, cfg->seed,
+    mc_mix_init(&m, buf, bytes / MC_LINE_BYTES, (unsigned)cc->read_pct, true, cfg->seed,
                 (uint64_t)w);
     uint64_t t0 = mb_now_ns();
     while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
@@ -157,14 +234,15 @@ static const mc_col_t worker_cols[] = {
     { "maxrss", "KiB", false }, { "status", "", true },
 };
 
-static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
+static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
-    const int n = cfg->procs;
+    const concurrent_conf_t *cc = conf;
+    const int n = cc->procs;
     const size_t bytes = mc_slice_bytes(cfg->size_bytes, n, 4096);
     size_t shbytes = sizeof(shared_t) + (size_t)n * sizeof(slot_t);
     shared_t *sh = mmap(NULL, shbytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)
-        return mc_result_fail(res, 3, "shared mmap of %zu bytes failed: %s", shbytes,
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "shared mmap of %zu bytes failed: %s", shbytes,
                               strerror(errno));
     memset(sh, 0, shbytes);
     pthread_barrierattr_t ba;
@@ -174,13 +252,13 @@ static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
     pthread_barrierattr_destroy(&ba);
     if (prc != 0) {
         munmap(sh, shbytes);
-        return mc_result_fail(res, 3, "pthread_barrier_init: %s", strerror(prc));
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "pthread_barrier_init: %s", strerror(prc));
     }
     child_t *ch = calloc((size_t)n, sizeof *ch);
     if (!ch) {
         pthread_barrier_destroy(&sh->barrier);
         munmap(sh, shbytes);
-        return mc_result_fail(res, 3, "out of memory");
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
     if (n > cfg->ncores)
         mc_result_note(res, "--procs %d exceeds the %d physical cores: workers share cores", n,
@@ -193,7 +271,7 @@ static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
     for (int w = 0; w < n; w++) {
         pid_t pid = fork();
         if (pid == 0)
-            worker(cfg, sh, w, bytes, parent);
+            worker(cfg, cc, sh, w, bytes, parent);
         if (pid < 0) {
             fork_failed = true;
             mc_result_note(res, "fork of worker %d failed: %s", w, strerror(errno));
@@ -222,7 +300,7 @@ static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
     if (started) {
         pthread_barrier_wait(&sh->barrier);   /* everyone is waiting: releases all */
         t0 = mb_now_ns();
-        uint64_t until = t0 + (uint64_t)(cfg->duration_s * 1e9);
+        uint64_t until = t0 + (uint64_t)(cc->duration_s * 1e9);
         while (mb_now_ns() < until) {
             if (*cfg->stop) {
                 interrupted = true;
@@ -328,12 +406,12 @@ static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
                      "unavailable: hardware counters are not collected for worker processes");
     mc_result_note(res, "%d processes x %zu bytes, random %d%% loads, released by a "
                    "process-shared barrier; per-worker minflt/maxrss from wait4", n, bytes,
-                   cfg->read_pct);
+                   (int)cc->read_pct);
     free(gbps);
     free(ch);
     munmap(sh, shbytes);
     if (nbad && !interrupted)
-        return mc_result_fail(res, 1, "%d of %d workers failed; first: %s; the figures cover "
+        return mc_result_fail(res, MB_EXIT_FAIL, "%d of %d workers failed; first: %s; the figures cover "
                               "the %d that completed", nbad, n, first_bad, nok);
     if (nbad)
         mc_result_note(res, "%d of %d workers did not complete (interrupted); first: %s", nbad,
@@ -341,12 +419,17 @@ static int concurrent_run(const mc_config_t *cfg, mc_result_t *res)
     return 0;
 }
 
-static const char *const concurrent_options[] = { "procs", "duration", "read-pct", NULL };
-
 const mc_scenario_t mc_sc_concurrent = {
     .name = "concurrent",
     .summary = "N processes doing random reads/writes together (total, spread, fairness)",
-    .options = concurrent_options,
+    .opts = concurrent_opts,
+    .nopts = sizeof concurrent_opts / sizeof concurrent_opts[0],
+    .conf_size = sizeof(concurrent_conf_t),
+    .conf_defaults = &concurrent_defaults,
+    .resolve = concurrent_resolve,
+    .config_json = concurrent_json,
+    .plan = concurrent_plan,
+    .not_standard = concurrent_not_standard,
     .supported = mc_supported_always,
     .run = concurrent_run,
 };

@@ -10,7 +10,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
+#include "buffer.h"
+#include "exitcodes.h"
+#include "json.h"
 #include "measure.h"
+#include "scenario.h"
+#include "team.h"
+
+/* --read-pct (shared with concurrent) and --pattern. */
+typedef struct {
+    long long read_pct;
+    const char *pattern;
+    bool pattern_random;       /* resolved */
+} mixed_conf_t;
+
+static const mb_opt_t mixed_opts[] = {
+    { .long_name = "read-pct", .type = MB_OPT_INT, .offset = offsetof(mixed_conf_t, read_pct),
+      .min = 0, .max = 100, .metavar = "P", .def = "70",
+      .help = "mixed, concurrent: percentage of accesses that are loads" },
+    { .long_name = "pattern", .type = MB_OPT_CHOICE, .offset = offsetof(mixed_conf_t, pattern),
+      .choices = "random|sequential", .def = "random", .help = "mixed: access order" },
+};
+
+static const mixed_conf_t mixed_defaults = { .read_pct = 70, .pattern = "random" };
+
+static int mixed_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
+{
+    (void)cfg, (void)msg, (void)msglen;
+    mixed_conf_t *c = conf;
+    c->pattern_random = strcmp(c->pattern, "random") == 0;
+    return 0;
+}
+
+static void mixed_json(mb_json_t *j, const void *conf)
+{
+    const mixed_conf_t *c = conf;
+    mb_json_int(j, "read_pct", (int)c->read_pct);
+    mb_json_string(j, "pattern", c->pattern_random ? "random" : "sequential");
+}
 
 #define CAL_ACCESSES 200000   /* warm-up accesses per thread */
 #define TARGET_S 0.2          /* about this long per repetition */
@@ -57,8 +95,9 @@ static void sized(mc_measure_t *m, int r, void *ctx)
         *(size_t *)ctx = accesses_for(m->wall_ns[0] * 1e-9);
 }
 
-static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
+static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
+    const mixed_conf_t *mx = conf;
     const int nt = cfg->nthreads, reps = cfg->reps;
     const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
     const size_t lines = slice / MC_LINE_BYTES, total = slice * (size_t)nt;
@@ -66,7 +105,7 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     char why[256];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
-        return mc_result_fail(res, 3, "%s", why);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
 
     const size_t nr = (size_t)reps + 1;
     mc_measure_t m;
@@ -75,7 +114,7 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     if (!rd || !wr || !cpu || mc_measure_init(&m, cfg, res, reps) != 0) {
         free(rd), free(wr), free(cpu);
         mc_buffer_free(buf, total);
-        return mc_result_fail(res, 3, "out of memory for the timing arrays");
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     m.on_rep = sized;
     m.on_rep_ctx = &accesses;
@@ -89,7 +128,7 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
         uint64_t *base = (uint64_t *)((char *)buf + (size_t)t * slice);
         memset(base, 0, slice);   /* first touch by the owner */
         mixer_t x = { .accesses = &accesses, .rd = rd, .wr = wr, .nt = nt };
-        mc_mix_init(&x.mix, base, lines, (unsigned)cfg->read_pct, cfg->pattern_random, cfg->seed,
+        mc_mix_init(&x.mix, base, lines, (unsigned)mx->read_pct, mx->pattern_random, cfg->seed,
                     (uint64_t)t);
         mc_measure_run(&m, t, mix_body, &x);
         sink_all += x.mix.sink;
@@ -145,8 +184,8 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     mc_result_note(res, "%s pattern, %d%% loads; %zu accesses per thread per repetition; "
                    "the *_bytes figures and the per-thread reads/writes are totals over the "
                    "%d counted repetition%s; write-allocate traffic = reads + 2 x writes "
-                   "(RFO + write-back)", cfg->pattern_random ? "random" : "sequential",
-                   cfg->read_pct, accesses, n, n == 1 ? "" : "s");
+                   "(RFO + write-back)", mx->pattern_random ? "random" : "sequential",
+                   (int)mx->read_pct, accesses, n, n == 1 ? "" : "s");
     volatile uint64_t consumed = sink_all;   /* the loaded values are used */
     (void)consumed;
     free(rg), free(wg), free(tg), free(ag);
@@ -155,12 +194,15 @@ static int mixed_run(const mc_config_t *cfg, mc_result_t *res)
     return 0;
 }
 
-static const char *const mixed_options[] = { "read-pct", "pattern", NULL };
-
 const mc_scenario_t mc_sc_mixed = {
     .name = "mixed",
     .summary = "cache-line loads and stores at --read-pct (read, write and total GB/s)",
-    .options = mixed_options,
+    .opts = mixed_opts,
+    .nopts = sizeof mixed_opts / sizeof mixed_opts[0],
+    .conf_size = sizeof(mixed_conf_t),
+    .conf_defaults = &mixed_defaults,
+    .resolve = mixed_resolve,
+    .config_json = mixed_json,
     .supported = mc_supported_always,
     .run = mixed_run,
 };

@@ -17,8 +17,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
+#include "chase.h"
+#include "exitcodes.h"
+#include "json.h"
 #include "measure.h"
+#include "scenario.h"
+#include "team.h"
 #include "timer.h"
+
+#define DEFAULT_STRIDE_BYTES 256      /* multichase's default */
+#define DEFAULT_TLB_PAGES 64          /* multichase's default */
+
+/* --chains, --tlb-locality, --stride, --sweep and their checked values. */
+typedef struct {
+    long long chains_opt, tlb_opt, stride_opt;   /* as parsed */
+    bool sweep;
+    int chains;
+    size_t tlb_pages;          /* 0: full random only */
+    size_t stride_bytes;       /* bytes between chase nodes */
+} randread_conf_t;
+
+#define OFF(f) offsetof(randread_conf_t, f)
+static const mb_opt_t randread_opts[] = {
+    { .long_name = "chains", .type = MB_OPT_INT, .offset = OFF(chains_opt), .min = 1,
+      .max = MC_MAX_CHAINS, .metavar = "K", .def = "1",
+      .help = "randread: independent chains per thread (memory-level parallelism)" },
+    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_opt), .min = 0,
+      .max = 1LL << 30, .metavar = "PAGES", .def = "64, as multichase",
+      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
+              "people quote); the full-random latency is measured too; 0: full random only" },
+    { .long_name = "sweep", .type = MB_OPT_FLAG, .offset = OFF(sweep),
+      .help = "randread: latency curve from 16 KiB to --size by powers of two" },
+    { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_opt), .min = 8,
+      .max = 1LL << 20, .metavar = "BYTES", .def = "256, as multichase",
+      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
+              "adjacent-line prefetcher from serving the next hop)" },
+};
+#undef OFF
+
+static const randread_conf_t randread_defaults = {
+    .chains_opt = 1, .tlb_opt = DEFAULT_TLB_PAGES, .stride_opt = DEFAULT_STRIDE_BYTES,
+};
+
+static int randread_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
+{
+    (void)cfg;
+    randread_conf_t *c = conf;
+    if (c->stride_opt % (long long)sizeof(void *) != 0) {
+        snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), "
+                 "e.g. 256", c->stride_opt, sizeof(void *));
+        return MB_EXIT_USAGE;
+    }
+    c->chains = (int)c->chains_opt;
+    c->tlb_pages = (size_t)c->tlb_opt;
+    c->stride_bytes = (size_t)c->stride_opt;
+    return 0;
+}
+
+static void randread_json(mb_json_t *j, const void *conf)
+{
+    const randread_conf_t *c = conf;
+    mb_json_int(j, "chains", c->chains);
+    if (c->tlb_pages)
+        mb_json_uint(j, "tlb_locality_pages", c->tlb_pages);
+    else
+        mb_json_unavailable(j, "tlb_locality_pages", "--tlb-locality 0: hops span the whole slice");
+    mb_json_uint(j, "stride_bytes", c->stride_bytes);
+    mb_json_bool(j, "sweep", c->sweep);
+}
 
 #define MAIN_TARGET_NS 100000000ULL    /* ~0.1 s per repetition */
 #define SWEEP_TARGET_NS 20000000ULL    /* ~20 ms per sweep repetition */
@@ -232,12 +299,12 @@ static const char *page_label(mc_hugepages_t hp)
     }
 }
 
-static int run_threads(const mc_config_t *cfg, mc_result_t *res)
+static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_result_t *res)
 {
-    const int nt = cfg->nthreads, reps = cfg->reps, K = cfg->chains;
-    const size_t stride = cfg->stride_bytes;
+    const int nt = cfg->nthreads, reps = cfg->reps, K = rk->chains;
+    const size_t stride = rk->stride_bytes;
     const size_t slice_nodes = mc_slice_bytes(cfg->size_bytes, nt, 4096) / stride;
-    const size_t tlb_nodes = cfg->tlb_pages ? cfg->tlb_pages * 4096 / stride : 0;
+    const size_t tlb_nodes = rk->tlb_pages ? rk->tlb_pages * 4096 / stride : 0;
     /* Two passes when a TLB group is smaller than the slice: with locality
      * (the figure people quote as DRAM latency) and full random. */
     const bool grouped = tlb_nodes && tlb_nodes < slice_nodes;
@@ -250,18 +317,18 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     };
     const size_t slice = p.nodes * stride, total = slice * (size_t)nt;
     if (p.nodes < (size_t)K * 2)
-        return mc_result_fail(res, 2, "--size leaves %zu nodes of %zu bytes per thread, too few "
+        return mc_result_fail(res, MB_EXIT_USAGE, "--size leaves %zu nodes of %zu bytes per thread, too few "
                               "for %d chains", p.nodes, stride, K);
     char why[256], sz[32];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
-        return mc_result_fail(res, 3, "%s", why);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
 
     pass_t main_pass, full_pass;
     bool have_full = false;
     if (!pass_alloc(&main_pass, cfg, res, true)) {
         mc_buffer_free(buf, total);
-        return mc_result_fail(res, 3, "out of memory for the timing arrays");
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     run_pass(cfg, &p, buf, slice, &main_pass);
     if (grouped && !main_pass.failed && !main_pass.m.aborted) {
@@ -270,7 +337,7 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
         if (!pass_alloc(&full_pass, cfg, res, false)) {
             pass_free(&main_pass);
             mc_buffer_free(buf, total);
-            return mc_result_fail(res, 3, "out of memory for the timing arrays");
+            return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
         }
         run_pass(cfg, &q, buf, slice, &full_pass);
         have_full = true;
@@ -280,9 +347,9 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     int rc = 0;
     const int failed = main_pass.failed ? main_pass.failed : have_full ? full_pass.failed : 0;
     if (failed == 1)
-        rc = mc_result_fail(res, 3, "building the chains failed: out of memory");
+        rc = mc_result_fail(res, MB_EXIT_RESOURCE, "building the chains failed: out of memory");
     else if (failed == 2)
-        rc = mc_result_fail(res, 1, "validation failed: a chain is not a single cycle through "
+        rc = mc_result_fail(res, MB_EXIT_FAIL, "validation failed: a chain is not a single cycle through "
                             "its nodes");
     int n = main_pass.m.done;
     const size_t cap = (size_t)(reps > 0 ? reps : 1);
@@ -333,15 +400,15 @@ static int run_threads(const mc_config_t *cfg, mc_result_t *res)
     const char *pages = page_label(cfg->hugepages);
     if (grouped) {
         mc_result_note(res, "latency: stride %zu B, TLB locality %zu pages (hops stay inside "
-                       "groups of %s, %zu nodes), %s", stride, cfg->tlb_pages,
-                       mb_format_bytes(cfg->tlb_pages * 4096, sz, sizeof sz), p.group_nodes, pages);
+                       "groups of %s, %zu nodes), %s", stride, rk->tlb_pages,
+                       mb_format_bytes(rk->tlb_pages * 4096, sz, sizeof sz), p.group_nodes, pages);
         mc_result_note(res, "latency_full_random: stride %zu B, no TLB locality (hops span the "
                        "%s slice, page walks included), %s", stride,
                        mb_format_bytes(slice, sz, sizeof sz), pages);
-    } else if (cfg->tlb_pages) {   /* a group would cover the slice */
+    } else if (rk->tlb_pages) {   /* a group would cover the slice */
         mc_result_note(res, "--tlb-locality %zu has no effect: a group would hold the whole "
                        "slice of %zu pages per thread, so hops span the slice; use fewer "
-                       "than %zu pages", cfg->tlb_pages, slice / 4096, slice / 4096);
+                       "than %zu pages", rk->tlb_pages, slice / 4096, slice / 4096);
         mc_result_note(res, "latency: stride %zu B, hops span the %s slice, %s", stride,
                        mb_format_bytes(slice, sz, sizeof sz), pages);
     } else {
@@ -371,16 +438,16 @@ typedef struct {
     double lat[MAX_SWEEP_REPS];   /* ns per hop of each repetition */
 } point_t;
 
-static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t *pt,
+static void sweep_point(const mc_config_t *cfg, const randread_conf_t *rk, void *buf, size_t bytes, point_t *pt,
                         double *all_loads, int *failed)
 {
-    const int K = cfg->chains;
+    const int K = rk->chains;
     memset(pt, 0, sizeof *pt);
     mc_chain_spec_t spec = {
-        .nodes = bytes / cfg->stride_bytes,
-        .stride = cfg->stride_bytes,
+        .nodes = bytes / rk->stride_bytes,
+        .stride = rk->stride_bytes,
         .chains = K,
-        .group_nodes = cfg->tlb_pages ? cfg->tlb_pages * 4096 / cfg->stride_bytes : 0,
+        .group_nodes = rk->tlb_pages ? rk->tlb_pages * 4096 / rk->stride_bytes : 0,
     };
     if (spec.nodes < (size_t)K * 2)
         return;
@@ -427,13 +494,13 @@ static void sweep_point(const mc_config_t *cfg, void *buf, size_t bytes, point_t
     *all_loads += pt->hops;
 }
 
-static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
+static int run_sweep(const mc_config_t *cfg, const randread_conf_t *rk, mc_result_t *res)
 {
     const size_t total = cfg->size_bytes - cfg->size_bytes % 4096;
     char why[256];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
-        return mc_result_fail(res, 3, "%s", why);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     mc_table_t *tab = mc_table_new(res, "sweep", sweep_cols, 8);
     mc_pin_self(cfg->cpu[0]);
     int failed = 0;
@@ -441,7 +508,7 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     point_t *pts = calloc(3, sizeof *pts);   /* large: kept off the stack */
     if (!pts) {
         mc_buffer_free(buf, total);
-        return mc_result_fail(res, 3, "out of memory");
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
     point_t *const first = &pts[0], *const last = &pts[1], *const pt = &pts[2];
     size_t last_bytes = 0;
@@ -451,7 +518,7 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
             res->complete = false;
             break;
         }
-        sweep_point(cfg, buf, bytes, pt, &loads, &failed);
+        sweep_point(cfg, rk, buf, bytes, pt, &loads, &failed);
         if (!pt->ok)
             continue;
         long row = mc_table_row(tab);
@@ -476,9 +543,9 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     mc_buffer_finish(res, cfg, buf, total);
     int rc = 0;
     if (failed == 1)
-        rc = mc_result_fail(res, 3, "building the chains failed: out of memory");
+        rc = mc_result_fail(res, MB_EXIT_RESOURCE, "building the chains failed: out of memory");
     else if (failed == 2)
-        rc = mc_result_fail(res, 1, "validation failed: a chain is not a single cycle");
+        rc = mc_result_fail(res, MB_EXIT_FAIL, "validation failed: a chain is not a single cycle");
     if (rc) {
         free(pts);
         return rc;
@@ -494,9 +561,9 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     mc_result_counter_metrics(res, loads, "dependent load (hop)");
     /* the last point, not --size: a size between powers of two stops below it */
     mc_result_note(res, "sweep: one thread on CPU %d, %d chain%s, stride %zu B, TLB locality %s, "
-                   "%s, sizes 16 KiB to %s by powers of two", cfg->cpu[0], cfg->chains,
-                   cfg->chains > 1 ? "s" : "", cfg->stride_bytes,
-                   cfg->tlb_pages ? "on (--tlb-locality pages per group)" : "off (full random)",
+                   "%s, sizes 16 KiB to %s by powers of two", cfg->cpu[0], rk->chains,
+                   rk->chains > 1 ? "s" : "", rk->stride_bytes,
+                   rk->tlb_pages ? "on (--tlb-locality pages per group)" : "off (full random)",
                    page_label(cfg->hugepages),
                    last_bytes ? mb_format_bytes(last_bytes, why, sizeof why) : "none (--size under 16 KiB)");
     cache_note(res, cfg);
@@ -504,17 +571,21 @@ static int run_sweep(const mc_config_t *cfg, mc_result_t *res)
     return 0;
 }
 
-static int randread_run(const mc_config_t *cfg, mc_result_t *res)
+static int randread_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
-    return cfg->sweep ? run_sweep(cfg, res) : run_threads(cfg, res);
+    const randread_conf_t *rk = conf;
+    return rk->sweep ? run_sweep(cfg, rk, res) : run_threads(cfg, rk, res);
 }
-
-static const char *const randread_options[] = { "chains", "tlb-locality", "sweep", NULL };
 
 const mc_scenario_t mc_sc_randread = {
     .name = "randread",
     .summary = "pointer-chasing latency over a random cycle (ns per dependent load)",
-    .options = randread_options,
+    .opts = randread_opts,
+    .nopts = sizeof randread_opts / sizeof randread_opts[0],
+    .conf_size = sizeof(randread_conf_t),
+    .conf_defaults = &randread_defaults,
+    .resolve = randread_resolve,
+    .config_json = randread_json,
     .supported = mc_supported_always,
     .run = randread_run,
 };

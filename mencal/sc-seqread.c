@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
+#include "exitcodes.h"
 #include "measure.h"
+#include "scenario.h"
+#include "team.h"
 
 /* Sum of the n words at w (64-byte aligned), as 32-byte vectors with four
  * independent accumulators so the adds never limit the loads; GCC's
@@ -97,15 +101,16 @@ static void calibrated(mc_measure_t *cal, int r, void *ctx)
     *(int *)ctx = passes_for(r == 0 || s > first ? first : s);
 }
 
-static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
+static int seqread_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
+    (void)conf;
     const int nt = cfg->nthreads;
     const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, MC_LINE_BYTES);
     const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
     char why[256];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
-        return mc_result_fail(res, 3, "%s", why);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
 
     mc_measure_t m, cal;
     int *cpu = calloc((size_t)nt, sizeof *cpu), *node = calloc((size_t)nt, sizeof *node);
@@ -118,7 +123,7 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
         if (m_ok)
             mc_measure_free(&m);
         mc_buffer_free(buf, total);
-        return mc_result_fail(res, 3, "out of memory for the timing arrays");
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     int bad_thread = -1, passes = 1, cal_passes = 1;
     cal.count = false;
@@ -186,17 +191,14 @@ static int seqread_run(const mc_config_t *cfg, mc_result_t *res)
     free(cpu), free(node);
     mc_measure_free(&m);
     if (bad_thread >= 0)
-        return mc_result_fail(res, 1, "validation failed: thread %d read a sum that does not "
+        return mc_result_fail(res, MB_EXIT_FAIL, "validation failed: thread %d read a sum that does not "
                               "match the data written; memory or kernel error", bad_thread);
     return 0;
 }
 
-static const char *const seqread_options[] = { NULL };
-
 const mc_scenario_t mc_sc_seqread = {
     .name = "seqread",
     .summary = "sequential read bandwidth of all threads (GB/s total and per thread)",
-    .options = seqread_options,
     .supported = mc_supported_always,
     .run = seqread_run,
 };

@@ -7,6 +7,7 @@
  * sample with its timestamp. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,8 +16,103 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "mencal.h"
+#include "buffer.h"
+#include "exitcodes.h"
+#include "json.h"
+#include "scenario.h"
+#include "team.h"
 #include "timer.h"
+#include "vmstat.h"
+
+/* --iterations, --interval, --duration (shared with concurrent) and the
+ * length of the run they give. */
+typedef struct {
+    long long iterations_opt;
+    double interval_s;
+    double duration_s;
+    int iterations;            /* samples to take */
+    bool short_profile;        /* `run all` short profile in effect */
+    char how[160];
+} stability_conf_t;
+
+#define OFF(f) offsetof(stability_conf_t, f)
+static const mb_opt_t stability_opts[] = {
+    { .long_name = "iterations", .type = MB_OPT_INT, .offset = OFF(iterations_opt), .min = 1,
+      .max = 1000000, .metavar = "N", .def = "30 (10 under 'run all')",
+      .help = "stability: samples to take" },
+    { .long_name = "interval", .type = MB_OPT_DOUBLE, .offset = OFF(interval_s), .dmin = 0.01,
+      .dmax = 86400, .metavar = "SECONDS", .def = "10 (1 under 'run all')",
+      .help = "stability: time between bandwidth samples" },
+    { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
+      .dmax = 31536000, .metavar = "SECONDS", .def = "10",
+      .help = "concurrent: run time; stability: run time instead of --iterations" },
+};
+#undef OFF
+
+static const stability_conf_t stability_defaults = {
+    .iterations_opt = 30, .interval_s = 10, .duration_s = 10,
+};
+
+/* Samples x interval, or --duration / --interval; `run all` without any
+ * of the three takes a short profile. */
+static int stability_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
+{
+    stability_conf_t *c = conf;
+    const bool it = mc_opt_seen(cfg, "iterations"), iv = mc_opt_seen(cfg, "interval"),
+               du = mc_opt_seen(cfg, "duration");
+    const bool selected = mc_run_selects(cfg, "stability");
+    /* --duration has a use beside --iterations only when concurrent runs too */
+    if (selected && !mc_run_selects(cfg, "concurrent") && du && it) {
+        snprintf(msg, msglen, "stability: --duration and --iterations both set the run length; "
+                 "give --iterations N (with --interval) or --duration S (with --interval), not "
+                 "both");
+        return MB_EXIT_USAGE;
+    }
+    c->iterations = (int)c->iterations_opt;
+    if (cfg->running_all && !it && !iv && !du) {
+        c->short_profile = true;
+        c->iterations = 10;
+        c->interval_s = 1;
+        snprintf(c->how, sizeof c->how,
+                 "short profile under 'run all': 10 samples x 1 s; pass --iterations/--interval "
+                 "for the full 30 x 10 s run");
+        if (selected)
+            mc_config_record(cfg, "stability: %s", c->how);
+    } else if (du && !it && selected) {
+        if (c->interval_s > c->duration_s) {
+            snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g): no sample "
+                     "would be taken; use an interval of at most %g s", c->interval_s,
+                     c->duration_s, c->duration_s);
+            return MB_EXIT_USAGE;
+        }
+        c->iterations = (int)floor(c->duration_s / c->interval_s);
+        snprintf(c->how, sizeof c->how, "--duration %g s / --interval %g s = %d samples",
+                 c->duration_s, c->interval_s, c->iterations);
+    } else {
+        if (selected && du && it && c->interval_s > c->duration_s) {
+            snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g)",
+                     c->interval_s, c->duration_s);
+            return MB_EXIT_USAGE;
+        }
+        snprintf(c->how, sizeof c->how, "%d samples x %g s", c->iterations, c->interval_s);
+    }
+    return 0;
+}
+
+static void stability_json(mb_json_t *j, const void *conf)
+{
+    const stability_conf_t *c = conf;
+    mb_json_int(j, "iterations", c->iterations);
+    mb_json_number(j, "interval_s", c->interval_s);
+    mb_json_bool(j, "short_profile", c->short_profile);
+    mb_json_string(j, "how", c->how);
+}
+
+static void stability_plan(FILE *f, const void *conf)
+{
+    const stability_conf_t *c = conf;
+    fprintf(f, "stability: %d x %g s (%s)\n", c->iterations, c->interval_s, c->how);
+}
 
 #define CHUNK_WORDS (128u * 1024u)   /* 1 MiB between counter updates */
 
@@ -26,6 +122,7 @@ typedef struct {
 
 typedef struct {
     const mc_config_t *cfg;
+    const stability_conf_t *conf;
     counter_t *ctr;
     int nt;
     _Atomic int stop;
@@ -60,8 +157,8 @@ static void *sampler(void *arg)
     long long prev_vm[MC_VMSTAT_KEYS], vm[MC_VMSTAT_KEYS];
     s->vm_ok = mc_vmstat_read(prev_vm, s->vm_why, sizeof s->vm_why) == 0;
     uint64_t prev_b = total_bytes(s), prev_t = s->t0;
-    const uint64_t step = (uint64_t)(cfg->interval_s * 1e9);
-    for (int i = 1; i <= cfg->iterations; i++) {
+    const uint64_t step = (uint64_t)(s->conf->interval_s * 1e9);
+    for (int i = 1; i <= s->conf->iterations; i++) {
         uint64_t deadline = s->t0 + step * (uint64_t)i, now;
         while ((now = mb_now_ns()) < deadline) {
             if (*cfg->stop) {
@@ -144,16 +241,17 @@ static double slope_per_min(const double *t, const double *v, int n)
     return sxx > 0 ? sxy / sxx * 60.0 : NAN;
 }
 
-static int stability_run(const mc_config_t *cfg, mc_result_t *res)
+static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
-    const int nt = cfg->nthreads, ns = cfg->iterations;
+    const stability_conf_t *sc = conf;
+    const int nt = cfg->nthreads, ns = sc->iterations;
     const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
     const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
     char why[256];
     void *buf;
     if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
-        return mc_result_fail(res, 3, "%s", why);
-    stab_t s = { .cfg = cfg, .nt = nt };
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    stab_t s = { .cfg = cfg, .conf = sc, .nt = nt };
     s.ctr = aligned_alloc(64, sizeof(counter_t) * (size_t)nt);
     s.t_s = calloc((size_t)ns, sizeof *s.t_s);
     s.unix_s = calloc((size_t)ns, sizeof *s.unix_s);
@@ -162,7 +260,7 @@ static int stability_run(const mc_config_t *cfg, mc_result_t *res)
     if (!s.ctr || !s.t_s || !s.unix_s || !s.gbps || !s.vm) {
         free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
         mc_buffer_free(buf, total);
-        return mc_result_fail(res, 3, "out of memory for %d samples", ns);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for %d samples", ns);
     }
     for (int t = 0; t < nt; t++)
         atomic_init(&s.ctr[t].bytes, 0);
@@ -200,7 +298,7 @@ static int stability_run(const mc_config_t *cfg, mc_result_t *res)
     mc_buffer_finish(res, cfg, buf, total);
     if (thread_rc) {
         free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
-        return mc_result_fail(res, 3, "cannot start the sampler thread: %s", strerror(thread_rc));
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "cannot start the sampler thread: %s", strerror(thread_rc));
     }
     if (s.interrupted)
         res->complete = false;
@@ -221,7 +319,7 @@ static int stability_run(const mc_config_t *cfg, mc_result_t *res)
     else
         mc_metric_na(res, "slope", "GB/s per min", "needs at least 2 samples");
     mc_metric(res, "samples", "", n);
-    mc_metric(res, "interval", "s", cfg->interval_s);
+    mc_metric(res, "interval", "s", sc->interval_s);
     mc_metric(res, "passes", "", (double)passes_total / nt);
     if (s.vm_ok) {
         long long scan = 0, swp = 0;
@@ -254,17 +352,21 @@ static int stability_run(const mc_config_t *cfg, mc_result_t *res)
     }
     mc_result_note(res, "%s; read-modify-write passes over %s per thread; bandwidth counts "
                    "read + write bytes; vmstat columns are deltas per interval",
-                   cfg->stability_how, mb_format_bytes(slice, why, sizeof why));
+                   sc->how, mb_format_bytes(slice, why, sizeof why));
     free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
     return 0;
 }
 
-static const char *const stability_options[] = { "iterations", "interval", "duration", NULL };
-
 const mc_scenario_t mc_sc_stability = {
     .name = "stability",
     .summary = "long loop over a large buffer, bandwidth sampled every --interval (drift, slope)",
-    .options = stability_options,
+    .opts = stability_opts,
+    .nopts = sizeof stability_opts / sizeof stability_opts[0],
+    .conf_size = sizeof(stability_conf_t),
+    .conf_defaults = &stability_defaults,
+    .resolve = stability_resolve,
+    .config_json = stability_json,
+    .plan = stability_plan,
     .supported = mc_supported_always,
     .run = stability_run,
 };

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mencal.h"
+#include "team.h"
 
 /* Parses a kernel CPU list ("0-3,8,10-11") into a set. 0 or -EINVAL. */
 static int parse_cpulist(const char *s, cpu_set_t *set)

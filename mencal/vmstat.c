@@ -1,10 +1,12 @@
 /* vmstat: reclaim, swap, THP and compaction counters from
  * <procfs>/vmstat (MEMSUITE_PROCFS-aware), sampled by stability. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mencal.h"
+#include "sizing.h"
+#include "vmstat.h"
 
 const char *const mc_vmstat_keys[MC_VMSTAT_KEYS] = {
     "pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",

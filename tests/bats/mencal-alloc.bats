@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# mencal run alloc: the allocator comparison of seed 002.  Tiny sizes only
+# mencal run alloc: the allocator comparison.  Tiny sizes only
 # (4K..1M blocks, a few hundred steps, one repetition).
 
 load test_helper
@@ -163,7 +163,7 @@ mimalloc/t1/1M failed"
     assert_line --index 2 ok
 }
 
-@test "percpu_arena under a narrowed CPU mask: the reason and seed 002's fix" {
+@test "percpu_arena under a narrowed CPU mask: the reason and the fix" {
     no_preload_in_asan
     installed libjemalloc.so.2 || skip "libjemalloc2 not installed"
     command -v taskset >/dev/null || skip "no taskset"
@@ -172,7 +172,7 @@ mimalloc/t1/1M failed"
         --jemalloc-conf 'percpu_arena:percpu,background_thread:false'
     assert_success
     assert_output --partial "allows 1 of $(nproc --all) configured CPUs"
-    assert_output --partial "seed 002's fix: --jemalloc-conf 'percpu_arena:disabled,narenas:1,background_thread:false'"
+    assert_output --partial "the fix: --jemalloc-conf 'percpu_arena:disabled,narenas:1,background_thread:false'"
     assert_output --partial "jemalloc said: <jemalloc>: Number of CPUs detected is not deterministic"
     # the full mask: no pitfall
     run mencal run alloc --allocators jemalloc "${TINY[@]}" --threads 1 \

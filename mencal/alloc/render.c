@@ -1,4 +1,4 @@
-/* alloc-render: the allocator comparison as text (seed 002's layout: a
+/* alloc/render: the allocator comparison as text (a
  * block per thread count, a column per allocator, a row per block size,
  * the best cell marked), verdicts per block-size range, and the common
  * result model (JSON, CSV) with one record per cell. */
@@ -9,7 +9,8 @@
 
 #include "alloc.h"
 #include "json.h"
-#include "mencal.h"
+#include "../result.h"
+#include "../rng.h"
 
 typedef enum { LOWER_BETTER, HIGHER_BETTER, NO_BEST } better_t;
 
@@ -103,7 +104,7 @@ static void table_text(FILE *f, const mc_alloc_run_t *r, int ti, const view_t *v
     fputc('\n', f);
 }
 
-/* Block-size ranges of seed 002's findings. */
+/* Block-size ranges the verdicts are given for. */
 static const struct {
     const char *name;
     size_t lo, hi;            /* lo < block <= hi */
@@ -193,7 +194,7 @@ int mc_alloc_render_text(const mc_alloc_run_t *r, FILE *f)
 {
     const mc_alloc_cfg_t *cfg = r->cfg;
     const mc_alloc_env_t *env = r->env;
-    fprintf(f, "mencal alloc: allocator comparison (seed 002)\n");
+    fprintf(f, "mencal alloc: allocator comparison\n");
     fprintf(f, "mode: %s\n", cfg->harness_only ? "harness only (no malloc/free/memcpy)"
                              : cfg->nofree ? "nofree (blocks kept and refilled; page faults "
                                              "only on first use)"

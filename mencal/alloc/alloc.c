@@ -1,8 +1,8 @@
-/* alloc: the allocator comparison of seed 002 (see alloc.h).
+/* alloc: the allocator comparison (see alloc.h).
  *
  * Two ways in:
  *   - mc_alloc_main(): the whole `mencal run alloc [alloc options]`
- *     command line, rendered as the seed-style comparison table, JSON
+ *     command line, rendered as the comparison table, JSON
  *     (one record per allocator x threads x block) or CSV;
  *   - the descriptor's run(): `mencal run all` and runs naming several
  *     scenarios, with mencal's common options (threads, reps, seed) and a
@@ -18,7 +18,8 @@
 
 #include "alloc.h"
 #include "log.h"
-#include "mencal.h"
+#include "../scenario.h"
+#include "exitcodes.h"
 #include "outfile.h"
 #include "sysinfo.h"
 
@@ -358,23 +359,19 @@ static int exec_all(exec_t *x, const volatile sig_atomic_t *stop, bool progress)
         ok += x->run.cell[i].state == MC_CELL_OK;
     }
     if (!x->run.complete)
-        return 1;
-    return failed || !ok ? 1 : 0;
+        return MB_EXIT_FAIL;
+    return failed || !ok ? MB_EXIT_FAIL : MB_EXIT_OK;
 }
 
 /* ---- mencal run alloc [options] ---------------------------------------- */
 
-int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
+int mc_alloc_main(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop)
 {
     mc_alloc_cfg_t cfg;
     mc_alloc_defaults(&cfg);
     char msg[1536];
-    if (argc < 3) {
-        mb_error("run alloc: internal: called without 'mencal run alloc'");
-        return 2;
-    }
     /* the options follow "mencal run alloc" */
-    int rc = mc_alloc_parse(&cfg, argc - 2, argv + 2, msg, sizeof msg);
+    int rc = mc_alloc_parse(&cfg, cmd->argc - cmd->first, cmd->argv + cmd->first, msg, sizeof msg);
     if (rc) {
         mb_error("run alloc: %s%s", msg, rc == 2 ? "; see 'mencal run alloc --help'" : "");
         return rc;
@@ -395,12 +392,12 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
     mb_out_t out, plot = { 0 };
     if (mb_out_open(&out, cfg.output, msg, sizeof msg) != 0) {
         mb_error("run alloc: %s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (cfg.plot && mb_out_open_as(&plot, cfg.plot, "--plot file", msg, sizeof msg) != 0) {
         mb_out_abort(&out);
         mb_error("run alloc: %s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     exec_t *x = calloc(1, sizeof *x);
     if (!x || exec_init(x, &cfg, &env) != 0) {
@@ -409,7 +406,7 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
         mb_out_abort(&plot);
         mb_error("run alloc: out of memory for %d x %d x %d cells", cfg.nthreads, cfg.nblocks,
                  cfg.nalloc);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     int code = exec_all(x, stop, !cfg.quiet);
 
@@ -428,16 +425,16 @@ int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop)
         mb_sysinfo_t *si = calloc(1, sizeof *si);
         if (si)
             mb_sysinfo_collect(si);
-        rc = mc_alloc_render_model(&x->run, si, argc, argv, cfg.fmt, out.f);
+        rc = mc_alloc_render_model(&x->run, si, cmd->argc, cmd->argv, cfg.fmt, out.f);
         free(si);
     }
     if (rc) {
         mb_error("run alloc: writing the result failed: %s", strerror(rc < 0 ? -rc : rc));
         mb_out_abort(&out);
-        code = 3;
+        code = MB_EXIT_RESOURCE;
     } else if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("run alloc: %s", msg);
-        code = 3;
+        code = MB_EXIT_RESOURCE;
     }
     if (!x->run.complete)
         mb_warn("interrupted: the result holds what was measured so far (complete: false)");
@@ -469,15 +466,16 @@ static int alloc_supported(const mc_config_t *cfg, char *why, size_t whylen)
     if (access("/proc/self/exe", X_OK) != 0) {
         snprintf(why, whylen, "/proc/self/exe is not available to re-execute the children "
                  "(no /proc?)");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (whylen)
         why[0] = '\0';
     return 0;
 }
 
-static int alloc_run(const mc_config_t *mcfg, mc_result_t *res)
+static int alloc_run(const mc_config_t *mcfg, const void *conf, mc_result_t *res)
 {
+    (void)conf;
     mc_alloc_cfg_t cfg;
     mc_alloc_defaults(&cfg);
     char msg[1024];
@@ -500,7 +498,7 @@ static int alloc_run(const mc_config_t *mcfg, mc_result_t *res)
     exec_t *x = calloc(1, sizeof *x);
     if (!x || exec_init(x, &cfg, &env) != 0) {
         free(x);
-        return mc_result_fail(res, 3, "out of memory for the alloc cells");
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the alloc cells");
     }
     int code = exec_all(x, mcfg->stop, false);
     res->complete = x->run.complete;
@@ -563,17 +561,14 @@ static int alloc_run(const mc_config_t *mcfg, mc_result_t *res)
     exec_free(x);
     free(x);
     if (code && !res->status)
-        return mc_result_fail(res, 1, "some allocator cells failed (see notes)");
+        return mc_result_fail(res, MB_EXIT_FAIL, "some allocator cells failed (see notes)");
     return 0;
 }
 
-static const char *const alloc_options[] = { NULL };
-
 const mc_scenario_t mc_sc_alloc = {
     .name = "alloc",
-    .summary = "allocator comparison (seed 002), glibc/jemalloc/tcmalloc/mimalloc; own "
+    .summary = "allocator comparison, glibc/jemalloc/tcmalloc/mimalloc; own "
                "options: mencal run alloc --help",
-    .options = alloc_options,
     .supported = alloc_supported,
     .run = alloc_run,
     .cli = mc_alloc_main,

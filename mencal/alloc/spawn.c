@@ -1,4 +1,4 @@
-/* alloc-spawn: the parent side of one allocator child.
+/* alloc/spawn: the parent side of one allocator child.
  *
  * posix_spawn of /proc/self/exe with an environment made for the row
  * (LD_PRELOAD of the allocator only, the jemalloc configuration), stdout

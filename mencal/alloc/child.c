@@ -1,4 +1,4 @@
-/* alloc-child: the child process of the allocator comparison.
+/* alloc/child: the child process of the allocator comparison.
  *
  * The parent re-executes this binary with LD_PRELOAD of an allocator and
  * argv[1] == MC_ALLOC_CHILD_ARG.  A constructor catches that before

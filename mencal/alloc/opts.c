@@ -1,4 +1,4 @@
-/* alloc-opts: the options of `mencal run alloc` and their validation.
+/* alloc/opts: the options of `mencal run alloc` and their validation.
  * Everything that can be refused is refused here, before a child runs. */
 #include <errno.h>
 #include <sched.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "exitcodes.h"
 #include "opts.h"
 #include "sizing.h"
 
@@ -20,7 +21,7 @@ static const mb_opt_t options[] = {
       .help = "allocators to compare: glibc, jemalloc, tcmalloc, mimalloc (comma-separated)" },
     { .long_name = "threads", .short_name = 't', .type = MB_OPT_STRING, .offset = OFF(threads),
       .metavar = "LIST", .def = "one per allowed CPU",
-      .help = "thread counts, e.g. 16,64 (seed 002); one table block per count" },
+      .help = "thread counts, e.g. 16,64; one table block per count" },
     { .long_name = "block-sizes", .short_name = 'b', .type = MB_OPT_STRING,
       .offset = OFF(block_sizes), .metavar = "LIST", .def = DEFAULT_BLOCKS,
       .help = "block sizes (K M G = KiB MiB GiB)" },
@@ -83,7 +84,7 @@ void mc_alloc_defaults(mc_alloc_cfg_t *c)
 void mc_alloc_help(FILE *f)
 {
     mb_opts_help(f, "mencal run alloc [OPTIONS]\n\n"
-                    "Allocator comparison (seed 002): each thread owns N slots of one block size;\n"
+                    "Allocator comparison: each thread owns N slots of one block size;\n"
                     "each step picks a slot at random, frees it when full, else mallocs it and\n"
                     "fills it with memcpy.  Every allocator runs in its own child process (this\n"
                     "binary with LD_PRELOAD), checked to really use that allocator.  Reported per\n"
@@ -173,20 +174,20 @@ static int parse_allocators(mc_alloc_cfg_t *c, char *msg, size_t msglen)
     int n = split_list(c->allocators, items, MC_ALLOC_MAX_LIST, msg, msglen, "--allocators",
                        example);
     if (n < 0)
-        return 2;
+        return MB_EXIT_USAGE;
     for (int i = 0; i < n; i++) {
         int idx = mc_allocator_index(items[i]);
         if (idx < 0) {
             snprintf(msg, msglen, "--allocators: unknown allocator '%s'; known: %s (or all)",
                      items[i], known);
-            return 2;
+            return MB_EXIT_USAGE;
         }
         bool dup = false;
         for (int k = 0; k < c->nalloc; k++)
             dup |= c->alloc[k] == idx;
         if (dup) {
             snprintf(msg, msglen, "--allocators: '%s' is listed twice", items[i]);
-            return 2;
+            return MB_EXIT_USAGE;
         }
         c->alloc[c->nalloc++] = idx;
     }
@@ -204,7 +205,7 @@ static int parse_threads(mc_alloc_cfg_t *c, char *msg, size_t msglen)
     }
     int n = split_list(c->threads, items, MC_ALLOC_MAX_LIST, msg, msglen, "--threads", "16,64");
     if (n < 0)
-        return 2;
+        return MB_EXIT_USAGE;
     for (int i = 0; i < n; i++) {
         char *end;
         errno = 0;
@@ -212,7 +213,7 @@ static int parse_threads(mc_alloc_cfg_t *c, char *msg, size_t msglen)
         if (errno || *end || end == items[i] || v < 1 || v > MC_ALLOC_MAX_THREADS) {
             snprintf(msg, msglen, "--threads: invalid value '%s': must be an integer in 1..%d",
                      items[i], MC_ALLOC_MAX_THREADS);
-            return 2;
+            return MB_EXIT_USAGE;
         }
         c->threads_list[i] = (int)v;
     }
@@ -226,22 +227,22 @@ static int parse_blocks(mc_alloc_cfg_t *c, char *msg, size_t msglen)
     int n = split_list(c->block_sizes, items, MC_ALLOC_MAX_LIST, msg, msglen, "--block-sizes",
                        "4K,16K,1M");
     if (n < 0)
-        return 2;
+        return MB_EXIT_USAGE;
     for (int i = 0; i < n; i++) {
         size_t b;
         if (mb_parse_size(items[i], &b, err, sizeof err) != 0) {
             snprintf(msg, msglen, "--block-sizes: %s", err);
-            return 2;
+            return MB_EXIT_USAGE;
         }
         if (b == 0) {
             snprintf(msg, msglen, "--block-sizes: invalid value '%s': a block must be at least "
                      "1 byte; use e.g. 4K", items[i]);
-            return 2;
+            return MB_EXIT_USAGE;
         }
         for (int k = 0; k < i; k++)
             if (c->block_list[k] == b) {
                 snprintf(msg, msglen, "--block-sizes: '%s' is listed twice", items[i]);
-                return 2;
+                return MB_EXIT_USAGE;
             }
         c->block_list[i] = b;
     }
@@ -269,7 +270,7 @@ static int check_memory(const mc_alloc_cfg_t *c, char *msg, size_t msglen)
         snprintf(msg, msglen, "--block-sizes %s: %d threads x (%zu blocks + 1 source buffer) x "
                  "%zu bytes overflows a 64-bit size; lower --block-sizes, --blocks-per-thread or "
                  "--threads", bname, tmax, c->blocks_per_thread, bmax);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (tmax < 1 || mb_mem_available(&avail) != 0)
         return 0;   /* cannot tell: the children will report ENOMEM */
@@ -283,7 +284,7 @@ static int check_memory(const mc_alloc_cfg_t *c, char *msg, size_t msglen)
              "--block-sizes, --blocks-per-thread or --threads", bname, tmax, c->blocks_per_thread,
              bname, mb_format_bytes(need, hneed, sizeof hneed), need, tail,
              mb_format_bytes(fit, hfit, sizeof hfit), fit);
-    return 3;
+    return MB_EXIT_RESOURCE;
 }
 
 int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t msglen)
@@ -299,17 +300,17 @@ int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t m
         return rc;
     if (c->ops && c->duration_s > 0) {
         snprintf(msg, msglen, "--ops and --duration: give one of them, not both");
-        return 2;
+        return MB_EXIT_USAGE;
     }
     c->ops_auto = !c->ops && !(c->duration_s > 0);
     if (mb_format_parse(c->format, &c->fmt) != 0) {
         snprintf(msg, msglen, "--format: invalid value '%s'", c->format);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     if (c->harness_only && c->overhead) {
         snprintf(msg, msglen, "--harness-only and --overhead: --overhead already runs the "
                  "harness alone after each measurement; give one of them");
-        return 2;
+        return MB_EXIT_USAGE;
     }
     if ((rc = parse_allocators(c, msg, msglen)) || (rc = parse_threads(c, msg, msglen)) ||
         (rc = parse_blocks(c, msg, msglen)))

@@ -1,4 +1,4 @@
-/* alloc-worker: the measured threads of the allocator comparison.
+/* alloc/worker: the measured threads of the allocator comparison.
  *
  * Harness memory (slot tables, source buffers, latency arrays) comes
  * from mmap, so it is the same whatever malloc is preloaded; only the
@@ -15,7 +15,8 @@
 #include <time.h>
 
 #include "alloc.h"
-#include "mencal.h"
+#include "../result.h"
+#include "../rng.h"
 #include "timer.h"
 
 /* A slot: its block (kept across --nofree "frees") and whether it is full.

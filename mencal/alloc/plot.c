@@ -1,4 +1,4 @@
-/* alloc-plot: --plot FILE.png, a gnuplot chart of the allocator
+/* alloc/plot: --plot FILE.png, a gnuplot chart of the allocator
  * comparison: wall time and minor faults against block size, one line
  * per allocator (and thread count).
  *

@@ -1,5 +1,5 @@
-/* alloc-env: environment facts that change the allocator figures, and
- * seed 002's pitfall: jemalloc turns percpu_arena off by itself when the
+/* alloc/env: environment facts that change the allocator figures, and
+ * the percpu_arena pitfall: jemalloc turns percpu_arena off by itself when the
  * CPU count it sees is "not deterministic" (taskset, cpusets, offline
  * CPUs), printing one line on stderr that is easy to miss. */
 #include <sched.h>
@@ -72,7 +72,7 @@ void mc_alloc_env_collect(mc_alloc_env_t *e, const mc_alloc_cfg_t *c)
                  "%s asks for percpu_arena:%s but the CPU affinity mask allows %d of %d "
                  "configured CPUs (%d online; taskset or a cpuset?), so jemalloc will print "
                  "\"Number of CPUs detected is not deterministic. Per-CPU arena disabled.\" and "
-                 "run with its default arenas; seed 002's fix: --jemalloc-conf '%s'",
+                 "run with its default arenas; the fix: --jemalloc-conf '%s'",
                  src, v, e->cpus_allowed, e->cpus_configured, e->cpus_online, fixed);
     }
     const char *gt = getenv("GLIBC_TUNABLES");

@@ -1,4 +1,4 @@
-/* alloc-libs: the allocators compared and where their libraries are. */
+/* alloc/libs: the allocators compared and where their libraries are. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* alloc: the allocator comparison of seed 002 (`mencal run alloc`).
+/* alloc: the allocator comparison (`mencal run alloc`).
  *
  * Each thread owns `slots` blocks of `block_bytes`.  Every step picks a
  * slot at random: a full slot is freed, an empty one is allocated and
@@ -23,12 +23,12 @@
  * The branch that picks free() or malloc() from the random slot state
  * is not in that pass: any program running this workload has it.
  *
- * Files: alloc-libs.c (allocator table, library search), alloc-worker.c
- * (the measured threads), alloc-child.c (child entry and its protocol),
- * alloc-spawn.c (parent side of one child), alloc-opts.c (options and
- * their validation), alloc-env.c (jemalloc percpu_arena pitfall, THP,
- * GLIBC_TUNABLES), alloc-render.c (text table, verdicts, result model),
- * alloc-plot.c (gnuplot chart), sc-alloc.c (the run, the descriptor and
+ * Files: libs.c (allocator table, library search), worker.c
+ * (the measured threads), child.c (child entry and its protocol),
+ * spawn.c (parent side of one child), opts.c (options and
+ * their validation), env.c (jemalloc percpu_arena pitfall, THP,
+ * GLIBC_TUNABLES), render.c (text table, verdicts, result model),
+ * plot.c (gnuplot chart), alloc.c (the run, the descriptor and
  * mc_alloc_main, reached through the descriptor's cli hook). */
 #ifndef MC_ALLOC_H
 #define MC_ALLOC_H
@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../scenario.h"
 #include "outfile.h"
 #include "report.h"
 
@@ -54,7 +55,7 @@
 #define MC_ALLOC_ERR_CAP 2048         /* child stderr kept, bytes */
 #define MC_ALLOC_LIBDIR_ENV "MEMSUITE_ALLOC_LIBDIR"
 
-/* ---- alloc-libs.c: the allocators -------------------------------------- */
+/* ---- libs.c: the allocators -------------------------------------- */
 
 typedef struct {
     const char *name;               /* as mb_allocator_detect() names it */
@@ -79,7 +80,7 @@ int mc_allocator_locate(const mc_allocator_t *a, char *path, size_t pathlen, cha
  * answers -ENOTSUP) and the glibc column measures ASan's malloc. */
 bool mc_alloc_asan_build(void);
 
-/* ---- alloc-worker.c: the measured threads (runs in the child) ---------- */
+/* ---- worker.c: the measured threads (runs in the child) ---------- */
 
 typedef struct {
     int threads;
@@ -110,15 +111,15 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
 /* Nearest-rank percentile (p in (0,1]) of v[0..n), sorted in place. */
 double mc_alloc_percentile(uint32_t *v, size_t n, double p);
 
-/* ---- alloc-child.c: the child process ----------------------------------- */
+/* ---- child.c: the child process ----------------------------------- */
 
 /* Entry of a child (argv[1] == MC_ALLOC_CHILD_ARG): verifies the allocator,
  * runs the work (twice with --overhead: real, then harness only) and
  * writes "key value" lines on --result-fd.  Returns the exit status.
- * Called from a constructor in alloc-child.c, before main(). */
+ * Called from a constructor in child.c, before main(). */
 int mc_alloc_child_main(int argc, char **argv);
 
-/* ---- alloc-spawn.c: the parent side of one child ------------------------ */
+/* ---- spawn.c: the parent side of one child ------------------------ */
 
 typedef struct {
     const char *expect;             /* allocator name the child must detect */
@@ -161,7 +162,7 @@ int mc_alloc_spawn(const mc_alloc_spawn_t *s, const volatile sig_atomic_t *stop,
  * ("<jemalloc>: Invalid conf ..."), joined by "; ", or NULL. */
 const char *mc_alloc_conf_error(const char *err, char *buf, size_t buflen);
 
-/* ---- alloc-opts.c: options ---------------------------------------------- */
+/* ---- opts.c: options ---------------------------------------------- */
 
 typedef struct {
     /* raw, from the option table */
@@ -201,7 +202,7 @@ uint64_t mc_alloc_ops_for(const mc_alloc_cfg_t *c, size_t block_bytes);
 /* "4K", "256K", "32M" (exact binary units when they divide, else bytes). */
 const char *mc_alloc_size_name(size_t bytes, char *buf, size_t buflen);
 
-/* ---- alloc-env.c: the environment that changes the figures -------------- */
+/* ---- env.c: the environment that changes the figures -------------- */
 
 typedef struct {
     int cpus_allowed, cpus_online, cpus_configured;
@@ -216,10 +217,10 @@ typedef struct {
 } mc_alloc_env_t;
 
 /* Reads the CPU counts, the jemalloc configuration and the facts above;
- * detects the percpu_arena pitfall of seed 002. */
+ * detects the percpu_arena pitfall. */
 void mc_alloc_env_collect(mc_alloc_env_t *e, const mc_alloc_cfg_t *c);
 
-/* ---- sc-alloc.c / alloc-render.c: results ------------------------------ */
+/* ---- alloc.c / render.c: results ------------------------------ */
 
 typedef enum { MC_CELL_OK = 0, MC_CELL_SKIPPED, MC_CELL_FAILED } mc_cell_state_t;
 
@@ -273,9 +274,9 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
  * missing: -ENOENT). */
 int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen);
 
-/* sc-alloc.c: the whole `mencal run alloc [options]` command line: argv
- * is mencal's own (argv[1] "run", argv[2] "alloc"), recorded as the
- * result's command.  Returns the exit code. */
-int mc_alloc_main(int argc, char **argv, const volatile sig_atomic_t *stop);
+/* alloc.c: the whole `mencal run alloc [options]` command line (recorded
+ * as the result's command); the options follow cmd->argv[cmd->first].
+ * Returns the exit code. */
+int mc_alloc_main(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop);
 
 #endif

@@ -1,0 +1,75 @@
+/* scenario: the descriptor each mencal/sc-<name>.c ends with, and the
+ * registry (registry.c) expanded from scenarios.h.
+ *
+ * A scenario owns, in its own file: its option table (offsets into its
+ * own conf struct), that struct's defaults, the validation of its values
+ * once the common configuration is known, its object in the JSON
+ * "config", its lines of --dry-run, and run(), which measures (through
+ * measure.h for thread-team scenarios), fills an mc_result_t and never
+ * prints.  Registering it is one X(<name>) line in scenarios.h. */
+#ifndef MC_SCENARIO_H
+#define MC_SCENARIO_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "opts.h"
+#include "result.h"
+
+struct mb_json;
+
+/* The command line of a scenario with its own parser: argv[0] is the
+ * program, argv[first] the scenario's name; its options follow. */
+typedef struct {
+    int argc;
+    char **argv;
+    int first;
+} mc_cmdline_t;
+
+typedef struct mc_scenario {
+    const char *name;
+    const char *summary;
+    /* Its options: entries whose offsets are into its conf struct, of
+     * conf_size bytes, which starts as a copy of *conf_defaults.  An
+     * option another scenario also declares (same long name, same type)
+     * is shown once, at the first scenario in registry order. */
+    const mb_opt_t *opts;
+    size_t nopts;
+    size_t conf_size;
+    const void *conf_defaults;
+    /* Optional: checks and completes the conf once the common
+     * configuration (size, threads, CPUs) is resolved.  Called for every
+     * registered scenario, selected or not (the JSON config shows each).
+     * 0, or an MB_EXIT_* code with msg. */
+    int (*resolve)(void *conf, mc_config_t *cfg, char *msg, size_t msglen);
+    /* Optional: members of its object in the JSON "config". */
+    void (*config_json)(struct mb_json *j, const void *conf);
+    /* Optional: its lines of `mencal run --dry-run`. */
+    void (*plan)(FILE *f, const void *conf);
+    /* Optional: why the run is not standard once this scenario has run
+     * (e.g. oversubscribed), or NULL; a label reason of the whole run. */
+    const char *(*not_standard)(const void *conf);
+    /* 0 when it can run here; otherwise an exit code (3 resource, 4 not
+     * built) and why. */
+    int (*supported)(const mc_config_t *cfg, char *why, size_t whylen);
+    /* Measure; fill res; never print.  0, or an exit code with res->why. */
+    int (*run)(const mc_config_t *cfg, const void *conf, mc_result_t *res);
+    /* Optional: a scenario with its own command line.  When the first word
+     * after `run` names it, main hands it the whole command line with the
+     * signal flag installed, and exits with what it returns. */
+    int (*cli)(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop);
+} mc_scenario_t;
+
+size_t mc_scenario_count(void);
+const mc_scenario_t *mc_scenario_at(size_t i);
+const mc_scenario_t *mc_scenario_find(const char *name);
+/* "seqread, randread, ..." */
+const char *mc_scenario_names(char *buf, size_t buflen);
+bool mc_scenario_accepts(const mc_scenario_t *sc, const char *opt);
+/* Always ok: for scenarios without requirements. */
+int mc_supported_always(const mc_config_t *cfg, char *why, size_t whylen);
+
+#endif
