@@ -495,6 +495,23 @@ static int llc_from_sysfs(mb_llc_t *out, char *why, size_t whylen)
     return 1;
 }
 
+int mb_cache_bytes(unsigned level, size_t *bytes)
+{
+    char dir[MB_PATH_MAX], idx[MB_PATH_MAX + 32];
+    mb_sysfs_path(dir, sizeof dir, "/devices/system/cpu/cpu0/cache");
+    cache_set_t set = {0};
+    int rc = 0;
+    for (int i = 0; i < 16 && rc == 0; i++)
+        if (fmt_checked(idx, sizeof idx, "%s/index%d", dir, i) == 0)
+            rc = read_cache_index(idx, "cpu0", &set);
+    *bytes = 0;
+    for (size_t i = 0; rc == 0 && i < set.n; i++)
+        if (set.v[i].level == level)
+            *bytes = set.v[i].bytes;
+    cache_set_free(&set);
+    return rc ? rc : *bytes ? 0 : -ENOENT;
+}
+
 /* sysconf's L3 in bytes (<= 0: none), or MEMSUITE_SYSCONF_L3 when set. */
 static long sysconf_l3(void)
 {

@@ -42,6 +42,11 @@ const char *mb_llc_source_name(mb_llc_source_t s); /* "sysfs", "sysconf", "overr
  * *out then holds the detected answer). */
 int mb_llc_detect(const char *override, mb_llc_t *out, char *err, size_t errlen);
 
+/* cpu0's Data or Unified cache of this level (1: L1d, 2: L2), read from
+ * <sysfs>/devices/system/cpu/cpu0/cache/index* as the LLC detector reads
+ * them.  0 with *bytes; -ENOENT when sysfs does not list it; -ENOMEM. */
+int mb_cache_bytes(unsigned level, size_t *bytes);
+
 /* Sockets (distinct topology/physical_package_id values); 1 when unknown. */
 unsigned mb_socket_count(void);
 

@@ -195,67 +195,27 @@ bool mc_run_selects(const mc_config_t *cfg, const char *name)
 
 /* ---- caches ----------------------------------------------------------- */
 
-/* "48K", "1024K", "32M" as sysfs writes them. */
-static size_t parse_cache_size(const char *s)
+/* A private cache of cpu0: sysfs (common/sizing's cache walk), else
+ * sysconf, else unknown (0). */
+static void private_cache(unsigned level, int sysconf_name, size_t *bytes, const char **source)
 {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return 0;
-    switch (*end) {
-    case 'K': return (size_t)v << 10;
-    case 'M': return (size_t)v << 20;
-    case 'G': return (size_t)v << 30;
-    default: return (size_t)v;
-    }
-}
-
-/* L1d and L2 of cpu0 from <sysfs>/devices/system/cpu/cpu0/cache/index*. */
-static void caches_from_sysfs(mc_caches_t *c)
-{
-    for (int i = 0; i < 16; i++) {
-        char rel[96], path[4096], level[16], type[32], size[32];
-        snprintf(rel, sizeof rel, "/devices/system/cpu/cpu0/cache/index%d/level", i);
-        if (mb_read_line(mb_sysfs_path(path, sizeof path, rel), level, sizeof level) != 0)
-            continue;
-        snprintf(rel, sizeof rel, "/devices/system/cpu/cpu0/cache/index%d/type", i);
-        if (mb_read_line(mb_sysfs_path(path, sizeof path, rel), type, sizeof type) != 0)
-            continue;
-        snprintf(rel, sizeof rel, "/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (mb_read_line(mb_sysfs_path(path, sizeof path, rel), size, sizeof size) != 0)
-            continue;
-        if (strcmp(type, "Instruction") == 0)
-            continue;
-        size_t bytes = parse_cache_size(size);
-        if (strcmp(level, "1") == 0 && bytes) {
-            c->l1d_bytes = bytes;
-            c->l1d_source = "sysfs";
-        } else if (strcmp(level, "2") == 0 && bytes) {
-            c->l2_bytes = bytes;
-            c->l2_source = "sysfs";
-        }
+    long v;
+    if (mb_cache_bytes(level, bytes) == 0) {
+        *source = "sysfs";
+    } else if ((v = sysconf(sysconf_name)) > 0) {
+        *bytes = (size_t)v;
+        *source = "sysconf";
+    } else {
+        *bytes = 0;
+        *source = "unknown";
     }
 }
 
 int mc_caches_detect(const char *llc_override, mc_caches_t *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
-    c->l1d_source = c->l2_source = "unknown";
-    caches_from_sysfs(c);
-    if (!c->l1d_bytes) {
-        long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-        if (v > 0) {
-            c->l1d_bytes = (size_t)v;
-            c->l1d_source = "sysconf";
-        }
-    }
-    if (!c->l2_bytes) {
-        long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        if (v > 0) {
-            c->l2_bytes = (size_t)v;
-            c->l2_source = "sysconf";
-        }
-    }
+    private_cache(1, _SC_LEVEL1_DCACHE_SIZE, &c->l1d_bytes, &c->l1d_source);
+    private_cache(2, _SC_LEVEL2_CACHE_SIZE, &c->l2_bytes, &c->l2_source);
     return mb_llc_detect(llc_override, &c->llc, err, errlen);
 }
 
@@ -274,29 +234,19 @@ const char *mc_cache_level(const mc_caches_t *c, size_t per_thread, size_t total
 
 /* ---- resolution -------------------------------------------------------- */
 
-/* Appends a formatted line to lines[cap][width] unless full. */
-static void add_line(char *lines, size_t width, size_t cap, size_t *n, const char *fmt, va_list ap)
-{
-    if (*n < cap)
-        vsnprintf(lines + width * (*n)++, width, fmt, ap);
-}
-
 void mc_config_warn(mc_config_t *cfg, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_line(cfg->warn[0], sizeof cfg->warn[0], sizeof cfg->warn / sizeof cfg->warn[0], &cfg->nwarn,
+    mc_lines_add(cfg->warn[0], sizeof cfg->warn[0], sizeof cfg->warn / sizeof cfg->warn[0], &cfg->nwarn,
              fmt, ap);
     va_end(ap);
 }
 
-void mc_config_record(mc_config_t *cfg, const char *fmt, ...)
+void mc_config_record(mc_config_t *cfg, const char *line)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    add_line(cfg->record[0], sizeof cfg->record[0], sizeof cfg->record / sizeof cfg->record[0],
-             &cfg->nrecord, fmt, ap);
-    va_end(ap);
+    if (cfg->nrecord < sizeof cfg->record / sizeof cfg->record[0])
+        snprintf(cfg->record[cfg->nrecord++], sizeof cfg->record[0], "%s", line);
 }
 
 static const struct {

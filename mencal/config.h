@@ -148,8 +148,8 @@ bool mc_run_selects(const mc_config_t *cfg, const char *name);
 int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen);
 /* A warning found while resolving (printed and recorded by main). */
 void mc_config_warn(mc_config_t *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A note for the result's warnings only (not printed on stderr). */
-void mc_config_record(mc_config_t *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line for the result's warnings only (not printed on stderr). */
+void mc_config_record(mc_config_t *cfg, const char *line);
 
 /* Cache sizes: L1d and L2 from sysfs, else sysconf; LLC via mb_llc_detect. */
 int mc_caches_detect(const char *llc_override, mc_caches_t *c, char *err, size_t errlen);

@@ -293,7 +293,7 @@ static int cmd_run(const mc_cmd_t *c)
             continue;
         }
         char why[256] = "";
-        int sup = sel[i]->supported(cfg, why, sizeof why);
+        int sup = sel[i]->supported ? sel[i]->supported(cfg, why, sizeof why) : 0;
         if (sup) {
             r->skipped = true;
             snprintf(r->why, sizeof r->why, "%s", why);

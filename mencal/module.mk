@@ -7,3 +7,34 @@ $(BIN)/mencal: $(MENCAL_OBJ) $(LIBMB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
 TOOLS += $(BIN)/mencal
+
+# The worked example of docs/architecture.md, built the documented way:
+# docs/examples/sc-fill.c as a scenario file and one X(fill) line added
+# to a copy of scenarios.h; registry.c is compiled again beside that copy,
+# every other object is the normal build's.  tests/bats/mencal-example.bats
+# runs the result.
+EXAMPLE_DIR := $(BUILD)/example
+
+$(EXAMPLE_DIR)/scenarios.h: mencal/scenarios.h | $(BUILD)/.dirs
+	@mkdir -p $(dir $@)
+	sed '/end of the list/i\    X(fill)             \\' $< > $@
+
+$(EXAMPLE_DIR)/registry.o: mencal/registry.c $(EXAMPLE_DIR)/scenarios.h $(BUILD)/build_config.h
+	cp mencal/registry.c $(EXAMPLE_DIR)/registry.c
+	$(CC) $(ALL_CFLAGS) -Imencal -c $(EXAMPLE_DIR)/registry.c -o $@
+
+$(EXAMPLE_DIR)/sc-fill.o: docs/examples/sc-fill.c $(BUILD)/build_config.h | $(EXAMPLE_DIR)/scenarios.h
+	$(CC) $(ALL_CFLAGS) -Imencal -MMD -MP -c $< -o $@
+
+$(EXAMPLE_DIR)/mencal: $(filter-out $(BUILD)/mencal/registry.o,$(MENCAL_OBJ)) \
+                       $(EXAMPLE_DIR)/registry.o $(EXAMPLE_DIR)/sc-fill.o $(LIBMB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
+# The unit test of mencal's pure logic links every mencal object but main.
+$(BUILD)/tests/unit/test_mencal.o: CFLAGS_EXTRA := -Itests/unit -Imencal
+$(BUILD)/tests/test_mencal: $(BUILD)/tests/unit/test_mencal.o \
+                            $(filter-out $(BUILD)/mencal/main.o,$(MENCAL_OBJ)) $(LIBMB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
+tests-build: $(EXAMPLE_DIR)/mencal

@@ -50,11 +50,3 @@ bool mc_scenario_accepts(const mc_scenario_t *sc, const char *opt)
             return true;
     return false;
 }
-
-int mc_supported_always(const mc_config_t *cfg, char *why, size_t whylen)
-{
-    (void)cfg;
-    if (whylen)
-        why[0] = '\0';
-    return 0;
-}

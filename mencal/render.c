@@ -12,6 +12,15 @@
 
 /* ---- JSON config ------------------------------------------------------ */
 
+/* A byte count, or null with why when it is 0 (unknown). */
+static void uint_or_why(mb_json_t *j, const char *key, size_t v, const char *why)
+{
+    if (v)
+        mb_json_uint(j, key, v);
+    else
+        mb_json_unavailable(j, key, why);
+}
+
 void mc_config_json(mb_json_t *j, const void *ctx)
 {
     const mc_run_t *run = ctx;
@@ -25,10 +34,7 @@ void mc_config_json(mb_json_t *j, const void *ctx)
     mb_json_string(j, "size_how", cfg->size_how);
     mb_json_bool(j, "cache_resident", cfg->cache_resident);
     mb_json_bool(j, "allow_cache", cfg->o->allow_cache);
-    if (cfg->mem_available_bytes)
-        mb_json_uint(j, "mem_available_bytes", cfg->mem_available_bytes);
-    else
-        mb_json_unavailable(j, "mem_available_bytes", "MemAvailable unreadable");
+    uint_or_why(j, "mem_available_bytes", cfg->mem_available_bytes, "MemAvailable unreadable");
     mb_json_int(j, "threads", cfg->nthreads);
     mb_json_array_begin(j, "cpus");
     for (int t = 0; t < cfg->nthreads; t++)
@@ -45,15 +51,10 @@ void mc_config_json(mb_json_t *j, const void *ctx)
         mb_json_unavailable(j, "counters", "not requested (pass --counters)");
     mb_json_uint(j, "seed", cfg->seed);
     mb_json_object_begin(j, "caches");
-    if (cfg->caches.l1d_bytes)
-        mb_json_uint(j, "l1d_bytes", cfg->caches.l1d_bytes);
-    else
-        mb_json_unavailable(j, "l1d_bytes", "neither sysfs nor sysconf reported it");
+    const char *unreported = "neither sysfs nor sysconf reported it";
+    uint_or_why(j, "l1d_bytes", cfg->caches.l1d_bytes, unreported);
     mb_json_string(j, "l1d_source", cfg->caches.l1d_source);
-    if (cfg->caches.l2_bytes)
-        mb_json_uint(j, "l2_bytes", cfg->caches.l2_bytes);
-    else
-        mb_json_unavailable(j, "l2_bytes", "neither sysfs nor sysconf reported it");
+    uint_or_why(j, "l2_bytes", cfg->caches.l2_bytes, unreported);
     mb_json_string(j, "l2_source", cfg->caches.l2_source);
     mb_json_object_end(j);
     /* each scenario's own values, in registry order */

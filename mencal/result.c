@@ -31,23 +31,26 @@ void mc_result_free(mc_result_t *res)
     res->ntables = res->nowned = 0;
 }
 
+void mc_lines_add(char *lines, size_t width, size_t cap, size_t *n, const char *fmt, va_list ap)
+{
+    if (*n < cap)
+        vsnprintf(lines + width * (*n)++, width, fmt, ap);
+}
+
 void mc_result_note(mc_result_t *res, const char *fmt, ...)
 {
-    if (res->nnotes >= MC_MAX_NOTES)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(res->notes[res->nnotes++], sizeof res->notes[0], fmt, ap);
+    mc_lines_add(res->notes[0], sizeof res->notes[0], MC_MAX_NOTES, &res->nnotes, fmt, ap);
     va_end(ap);
 }
 
 void mc_result_label(mc_result_t *res, const char *fmt, ...)
 {
-    if (res->nlabels >= sizeof res->labels / sizeof res->labels[0])
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(res->labels[res->nlabels++], sizeof res->labels[0], fmt, ap);
+    mc_lines_add(res->labels[0], sizeof res->labels[0], sizeof res->labels / sizeof res->labels[0],
+                 &res->nlabels, fmt, ap);
     va_end(ap);
 }
 

@@ -4,6 +4,7 @@
 #ifndef MC_RESULT_H
 #define MC_RESULT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -67,6 +68,10 @@ typedef struct mc_result {
     void *owned[32];
 } mc_result_t;
 
+/* Appends a formatted line to lines[cap][width] (counted by *n) unless
+ * full: the notes, labels and warnings of results and configurations. */
+void mc_lines_add(char *lines, size_t width, size_t cap, size_t *n, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 void mc_result_init(mc_result_t *res, const struct mc_scenario *sc);
 void mc_result_free(mc_result_t *res);
 void mc_result_note(mc_result_t *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -422,14 +422,10 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
 const mc_scenario_t mc_sc_concurrent = {
     .name = "concurrent",
     .summary = "N processes doing random reads/writes together (total, spread, fairness)",
-    .opts = concurrent_opts,
-    .nopts = sizeof concurrent_opts / sizeof concurrent_opts[0],
-    .conf_size = sizeof(concurrent_conf_t),
-    .conf_defaults = &concurrent_defaults,
+    MC_SCENARIO_OPTIONS(concurrent_opts, concurrent_conf_t, concurrent_defaults),
     .resolve = concurrent_resolve,
     .config_json = concurrent_json,
     .plan = concurrent_plan,
     .not_standard = concurrent_not_standard,
-    .supported = mc_supported_always,
     .run = concurrent_run,
 };

@@ -197,12 +197,8 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 const mc_scenario_t mc_sc_mixed = {
     .name = "mixed",
     .summary = "cache-line loads and stores at --read-pct (read, write and total GB/s)",
-    .opts = mixed_opts,
-    .nopts = sizeof mixed_opts / sizeof mixed_opts[0],
-    .conf_size = sizeof(mixed_conf_t),
-    .conf_defaults = &mixed_defaults,
+    MC_SCENARIO_OPTIONS(mixed_opts, mixed_conf_t, mixed_defaults),
     .resolve = mixed_resolve,
     .config_json = mixed_json,
-    .supported = mc_supported_always,
     .run = mixed_run,
 };

@@ -580,12 +580,8 @@ static int randread_run(const mc_config_t *cfg, const void *conf, mc_result_t *r
 const mc_scenario_t mc_sc_randread = {
     .name = "randread",
     .summary = "pointer-chasing latency over a random cycle (ns per dependent load)",
-    .opts = randread_opts,
-    .nopts = sizeof randread_opts / sizeof randread_opts[0],
-    .conf_size = sizeof(randread_conf_t),
-    .conf_defaults = &randread_defaults,
+    MC_SCENARIO_OPTIONS(randread_opts, randread_conf_t, randread_defaults),
     .resolve = randread_resolve,
     .config_json = randread_json,
-    .supported = mc_supported_always,
     .run = randread_run,
 };

@@ -199,6 +199,5 @@ static int seqread_run(const mc_config_t *cfg, const void *conf, mc_result_t *re
 const mc_scenario_t mc_sc_seqread = {
     .name = "seqread",
     .summary = "sequential read bandwidth of all threads (GB/s total and per thread)",
-    .supported = mc_supported_always,
     .run = seqread_run,
 };

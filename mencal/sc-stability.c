@@ -76,8 +76,10 @@ static int stability_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msg
         snprintf(c->how, sizeof c->how,
                  "short profile under 'run all': 10 samples x 1 s; pass --iterations/--interval "
                  "for the full 30 x 10 s run");
+        char line[200];
+        snprintf(line, sizeof line, "stability: %s", c->how);
         if (selected)
-            mc_config_record(cfg, "stability: %s", c->how);
+            mc_config_record(cfg, line);
     } else if (du && !it && selected) {
         if (c->interval_s > c->duration_s) {
             snprintf(msg, msglen, "--interval %g is longer than the run (--duration %g): no sample "
@@ -360,13 +362,9 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
 const mc_scenario_t mc_sc_stability = {
     .name = "stability",
     .summary = "long loop over a large buffer, bandwidth sampled every --interval (drift, slope)",
-    .opts = stability_opts,
-    .nopts = sizeof stability_opts / sizeof stability_opts[0],
-    .conf_size = sizeof(stability_conf_t),
-    .conf_defaults = &stability_defaults,
+    MC_SCENARIO_OPTIONS(stability_opts, stability_conf_t, stability_defaults),
     .resolve = stability_resolve,
     .config_json = stability_json,
     .plan = stability_plan,
-    .supported = mc_supported_always,
     .run = stability_run,
 };

@@ -52,8 +52,8 @@ typedef struct mc_scenario {
     /* Optional: why the run is not standard once this scenario has run
      * (e.g. oversubscribed), or NULL; a label reason of the whole run. */
     const char *(*not_standard)(const void *conf);
-    /* 0 when it can run here; otherwise an exit code (3 resource, 4 not
-     * built) and why. */
+    /* Optional (NULL: it can run anywhere): 0 when it can run here;
+     * otherwise an exit code (3 resource, 4 not built) and why. */
     int (*supported)(const mc_config_t *cfg, char *why, size_t whylen);
     /* Measure; fill res; never print.  0, or an exit code with res->why. */
     int (*run)(const mc_config_t *cfg, const void *conf, mc_result_t *res);
@@ -63,13 +63,17 @@ typedef struct mc_scenario {
     int (*cli)(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop);
 } mc_scenario_t;
 
+/* The option members of a descriptor: a table, its conf type and the
+ * conf's defaults, e.g. MC_SCENARIO_OPTIONS(fill_opts, fill_conf_t, fill_defaults). */
+#define MC_SCENARIO_OPTIONS(table, conf_type, defaults)                             \
+    .opts = (table), .nopts = sizeof(table) / sizeof((table)[0]),                  \
+    .conf_size = sizeof(conf_type), .conf_defaults = &(defaults)
+
 size_t mc_scenario_count(void);
 const mc_scenario_t *mc_scenario_at(size_t i);
 const mc_scenario_t *mc_scenario_find(const char *name);
 /* "seqread, randread, ..." */
 const char *mc_scenario_names(char *buf, size_t buflen);
 bool mc_scenario_accepts(const mc_scenario_t *sc, const char *opt);
-/* Always ok: for scenarios without requirements. */
-int mc_supported_always(const mc_config_t *cfg, char *why, size_t whylen);
 
 #endif

@@ -2,8 +2,9 @@
  *
  * Adding a scenario is one file, mencal/sc-<name>.c, ending with
  *     const mc_scenario_t mc_sc_<name> = { ... };
- * and one X(<name>) below.  The order here is the order of `mencal list`
- * and of `mencal run all`. */
+ * and one X(<name>) line below, before the end marker (see
+ * docs/architecture.md).  The order here is the order of `mencal list`,
+ * of `mencal run all` and of the options in --help. */
 #ifndef MC_SCENARIOS_H
 #define MC_SCENARIOS_H
 
@@ -13,6 +14,7 @@
     X(mixed)            \
     X(concurrent)       \
     X(stability)        \
-    X(alloc)
+    X(alloc)            \
+    /* end of the list */
 
 #endif

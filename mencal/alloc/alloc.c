@@ -37,11 +37,10 @@ typedef struct {
 
 __attribute__((format(printf, 2, 3))) static void run_note(mc_alloc_run_t *r, const char *fmt, ...)
 {
-    if (r->nnotes >= sizeof r->notes / sizeof r->notes[0])
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->notes[r->nnotes++], sizeof r->notes[0], fmt, ap);
+    mc_lines_add(r->notes[0], sizeof r->notes[0], sizeof r->notes / sizeof r->notes[0], &r->nnotes,
+                 fmt, ap);
     va_end(ap);
 }
 
