@@ -3,7 +3,8 @@
 # side by side, cell by cell, where they differ: the THP policy the cell
 # ran under (run.json cell_env, else env.json's thp), the tool's
 # huge-page mode, the THP share of its buffer and the dTLB miss rate in %
-# of loads (ms_res_paging).  Seed 000 explains its latency gain with this
+# of loads, and for mencal randread the full-random latency that page
+# walks weigh on (ms_res_paging).  Seed 000 explains its latency gain with this
 # pair: THP always, TLB miss rate 2.1% -> 1.4%.
 
 ms_use results
@@ -23,28 +24,38 @@ ms_compare_paging() {
     awk -F '\t' -v md="$md" '
         function pct(v) { return v == "" ? "unavailable" : sprintf("%.1f%%", v) }
         function pct2(v) { return v == "" ? "unavailable" : sprintf("%.2f%%", v) }
+        function ns(v) { return v == "" ? "-" : sprintf("%.1f ns", v) }
         function pair(x, y) { return x == y ? x : x " -> " y }
-        NF >= 3 {
-            # $1 id, $2/$3 policy A/B, $4-$7 paging A, $8-$11 paging B
-            pol = pair($2, $3); hp = pair($4 == "" ? "?" : $4, $8 == "" ? "?" : $8)
-            sh = pair(pct($5), pct($9)); tl = pair(pct2($6), pct2($10))
-            if ($2 == $3 && $4 == $8 && pct($5) == pct($9) && pct2($6) == pct2($10)) next
-            line[++n] = $1 SUBSEP pol SUBSEP hp SUBSEP sh SUBSEP tl
+        {
+            # $1 id, $2/$3 policy A/B, $4-$8 paging A, $9-$13 paging B
+            # (hugepages, THP share %, dTLB miss %, thp_enabled, walk ns)
+            if ($2 == $3 && $4 == $9 && pct($5) == pct($10) && pct2($6) == pct2($11)) next
+            hp = pair($4 == "" ? "?" : $4, $9 == "" ? "?" : $9)
+            w = ""
+            if ($8 != "" || $13 != "") {
+                w = pair(ns($8), ns($13)); anyw = 1
+                if ($8 != "" && $13 != "" && $8 > 0) w = w sprintf(" (%+.1f%%)", ($13 - $8) / $8 * 100)
+            }
+            line[++n] = $1 SUBSEP pair($2, $3) SUBSEP hp SUBSEP pair(pct($5), pct($10)) SUBSEP pair(pct2($6), pct2($11)) SUBSEP w
         }
         END {
             if (n == 0) exit
             if (md) {
                 print "## Huge pages and TLB\n"
-                print "| cell | THP policy | hugepages | THP share | dTLB miss rate (% of loads) |"
-                print "|---|---|---|---|---|"
+                printf "| cell | THP policy | hugepages | THP share | dTLB miss rate (%% of loads) |%s\n", anyw ? " full-random latency |" : ""
+                printf "|---|---|---|---|---|%s\n", anyw ? "---|" : ""
             } else {
                 print "Huge pages and TLB (A -> B), cells where they differ:"
-                printf "  %-34s %-20s %-18s %-18s %s\n", "cell", "THP policy", "hugepages", "THP share", "dTLB miss rate"
+                l = sprintf("  %-34s %-20s %-18s %-18s %-18s%s", "cell", "THP policy", "hugepages", "THP share", "dTLB miss rate", anyw ? " full-random latency" : "")
+                sub(/ +$/, "", l); print l
             }
             for (i = 1; i <= n; i++) {
                 split(line[i], c, SUBSEP)
-                if (md) printf "| %s | %s | %s | %s | %s |\n", c[1], c[2], c[3], c[4], c[5]
-                else printf "  %-34s %-20s %-18s %-18s %s\n", c[1], c[2], c[3], c[4], c[5]
+                if (md) printf "| %s | %s | %s | %s | %s |%s\n", c[1], c[2], c[3], c[4], c[5], anyw ? " " (c[6] == "" ? "-" : c[6]) " |" : ""
+                else {
+                    l = sprintf("  %-34s %-20s %-18s %-18s %-18s%s", c[1], c[2], c[3], c[4], c[5], anyw ? " " (c[6] == "" ? "-" : c[6]) : "")
+                    sub(/ +$/, "", l); print l
+                }
             }
             print ""
         }' <<<"${rows%$'\n'}"

@@ -30,7 +30,7 @@ ms_compare_env() {
 ms_compare_config() {
     jq -r -n --slurpfile A "$1/run.json" --slurpfile B "$2/run.json" '
         ($A[0].config // {}) as $a | ($B[0].config // {}) as $b
-        | ["benches", "sizes_bytes", "threads", "bind", "reps", "quick", "glibc_tunables", "profile", "enforce", "llc_bytes"][]
+        | ["benches", "sizes_bytes", "threads", "bind", "reps", "quick", "glibc_tunables", "profile", "enforce", "llc_bytes", "tool_args"][]
         | select($a[.] != $b[.])
         | [., ($a[.] | tostring), ($b[.] | tostring)] | @tsv'
 }
