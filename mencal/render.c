@@ -12,15 +12,6 @@
 
 /* ---- JSON config ------------------------------------------------------ */
 
-/* A byte count, or null with why when it is 0 (unknown). */
-static void uint_or_why(mb_json_t *j, const char *key, size_t v, const char *why)
-{
-    if (v)
-        mb_json_uint(j, key, v);
-    else
-        mb_json_unavailable(j, key, why);
-}
-
 void mc_config_json(mb_json_t *j, const void *ctx)
 {
     const mc_run_t *run = ctx;
@@ -34,12 +25,9 @@ void mc_config_json(mb_json_t *j, const void *ctx)
     mb_json_string(j, "size_how", cfg->size_how);
     mb_json_bool(j, "cache_resident", cfg->cache_resident);
     mb_json_bool(j, "allow_cache", cfg->o->allow_cache);
-    uint_or_why(j, "mem_available_bytes", cfg->mem_available_bytes, "MemAvailable unreadable");
+    mc_json_uint_or(j, "mem_available_bytes", cfg->mem_available_bytes, "MemAvailable unreadable");
     mb_json_int(j, "threads", cfg->nthreads);
-    mb_json_array_begin(j, "cpus");
-    for (int t = 0; t < cfg->nthreads; t++)
-        mb_json_int(j, NULL, cfg->cpu[t]);
-    mb_json_array_end(j);
+    mc_json_ints(j, "cpus", cfg->cpu, cfg->nthreads);
     mb_json_string(j, "threads_how", cfg->threads_how);
     mb_json_int(j, "physical_cores", cfg->ncores);
     mb_json_int(j, "reps", cfg->reps);
@@ -52,9 +40,9 @@ void mc_config_json(mb_json_t *j, const void *ctx)
     mb_json_uint(j, "seed", cfg->seed);
     mb_json_object_begin(j, "caches");
     const char *unreported = "neither sysfs nor sysconf reported it";
-    uint_or_why(j, "l1d_bytes", cfg->caches.l1d_bytes, unreported);
+    mc_json_uint_or(j, "l1d_bytes", cfg->caches.l1d_bytes, unreported);
     mb_json_string(j, "l1d_source", cfg->caches.l1d_source);
-    uint_or_why(j, "l2_bytes", cfg->caches.l2_bytes, unreported);
+    mc_json_uint_or(j, "l2_bytes", cfg->caches.l2_bytes, unreported);
     mb_json_string(j, "l2_source", cfg->caches.l2_source);
     mb_json_object_end(j);
     /* each scenario's own values, in registry order */

@@ -10,6 +10,22 @@
 #include "result.h"
 #include "scenario.h"
 
+void mc_json_uint_or(mb_json_t *j, const char *key, size_t v, const char *why)
+{
+    if (v)
+        mb_json_uint(j, key, v);
+    else
+        mb_json_unavailable(j, key, why);
+}
+
+void mc_json_ints(mb_json_t *j, const char *key, const int *v, int n)
+{
+    mb_json_array_begin(j, key);
+    for (int i = 0; i < n; i++)
+        mb_json_int(j, NULL, v[i]);
+    mb_json_array_end(j);
+}
+
 void mc_result_init(mc_result_t *res, const mc_scenario_t *sc)
 {
     memset(res, 0, sizeof *res);

@@ -101,5 +101,9 @@ void mc_counters_end(mc_result_t *res, const mc_config_t *cfg);
 void mc_result_counter_metrics(mc_result_t *res, double loads, const char *load_what);
 /* JSON members written inside the record (rec.extra). */
 void mc_result_json_extra(struct mb_json *j, const void *ctx);
+/* JSON helpers: a count, or null with why when it is 0 (unknown); an
+ * array of ints. */
+void mc_json_uint_or(struct mb_json *j, const char *key, size_t v, const char *why);
+void mc_json_ints(struct mb_json *j, const char *key, const int *v, int n);
 
 #endif

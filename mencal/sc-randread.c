@@ -79,10 +79,8 @@ static void randread_json(mb_json_t *j, const void *conf)
 {
     const randread_conf_t *c = conf;
     mb_json_int(j, "chains", c->chains);
-    if (c->tlb_pages)
-        mb_json_uint(j, "tlb_locality_pages", c->tlb_pages);
-    else
-        mb_json_unavailable(j, "tlb_locality_pages", "--tlb-locality 0: hops span the whole slice");
+    mc_json_uint_or(j, "tlb_locality_pages", c->tlb_pages,
+                    "--tlb-locality 0: hops span the whole slice");
     mb_json_uint(j, "stride_bytes", c->stride_bytes);
     mb_json_bool(j, "sweep", c->sweep);
 }

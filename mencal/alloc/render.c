@@ -289,6 +289,14 @@ typedef struct {
 
 static const char *const state_names[] = { "ok", "skipped", "failed" };
 
+static void json_numbers(mb_json_t *j, const char *key, const double *v, size_t n)
+{
+    mb_json_array_begin(j, key);
+    for (size_t i = 0; i < n; i++)
+        mb_json_number(j, NULL, v[i]);
+    mb_json_array_end(j);
+}
+
 static void rec_extra(mb_json_t *j, const void *p)
 {
     const rec_ctx_t *x = p;
@@ -319,14 +327,8 @@ static void rec_extra(mb_json_t *j, const void *p)
         mb_json_string(j, "child_stderr", c->err_note);
     mb_json_object_begin(j, "rss_series");
     mb_json_string(j, "source", "VmRSS of /proc/<child>/status, last repetition");
-    mb_json_array_begin(j, "t_s");
-    for (size_t i = 0; i < c->nrss; i++)
-        mb_json_number(j, NULL, c->rss_t_s[i]);
-    mb_json_array_end(j);
-    mb_json_array_begin(j, "rss_kib");
-    for (size_t i = 0; i < c->nrss; i++)
-        mb_json_number(j, NULL, c->rss_kib[i]);
-    mb_json_array_end(j);
+    json_numbers(j, "t_s", c->rss_t_s, c->nrss);
+    json_numbers(j, "rss_kib", c->rss_kib, c->nrss);
     mb_json_object_end(j);
 }
 
@@ -340,10 +342,7 @@ static void config_json(mb_json_t *j, const void *p)
     for (int ai = 0; ai < cfg->nalloc; ai++)
         mb_json_string(j, NULL, mc_allocator_at((size_t)cfg->alloc[ai])->name);
     mb_json_array_end(j);
-    mb_json_array_begin(j, "threads");
-    for (int i = 0; i < cfg->nthreads; i++)
-        mb_json_int(j, NULL, cfg->threads_list[i]);
-    mb_json_array_end(j);
+    mc_json_ints(j, "threads", cfg->threads_list, cfg->nthreads);
     mb_json_array_begin(j, "block_bytes");
     for (int i = 0; i < cfg->nblocks; i++)
         mb_json_uint(j, NULL, cfg->block_list[i]);
