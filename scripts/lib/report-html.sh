@@ -50,7 +50,7 @@ ms_report_html() {
     {
         ms_report_html_head "$d"
         ms_report_html_run "$d" "$audit" "$llc" "$peak" "$peaknote"
-        ms_report_html_env "$d"
+        ms_report_html_env "$d" "$audit"
         printf '<h2 id="health">Health checks</h2>\n'
         ms_report_html_health "$health"
         printf '<h2 id="results">Results</h2>\n<p class="note">The headline metric of each cell, in the unit the tool reports; grey rows are in cache (array &lt; 4 x LLC), &quot;noisy&quot; rows have a CV over the repetitions above %s%%, &quot;tuned&quot; rows a result the tool labelled tuned (tool arguments).</p>\n' "$cvmax"
@@ -100,9 +100,11 @@ ms_report_html_run() {
     printf '</section>\n'
 }
 
-# Every knob that shapes the figures: the run's settings, then env.json.
+# Every knob that shapes the figures: the run's settings, how each tool
+# was built (from its cells' results), then env.json.
 ms_report_html_env() {
-    local d="$1"
+    local d="$1" audit="$2"
+    local -a files=()
     printf '<h2 id="environment">Environment</h2>\n<table class="env">\n<tr><th>setting</th><th>value</th><th>state</th><th>why / note</th></tr>\n'
     jq -r 'def row($k; $v): "<tr><td>\($k)</td><td>\($v | tostring | @html)</td><td class=\"note\">run setting</td><td></td></tr>";
         def human: if . >= 1073741824 then "\(. / 1073741824 * 10 | round / 10) GiB"
@@ -122,6 +124,10 @@ ms_report_html_env() {
         row("GLIBC_TUNABLES"; (.glibc_tunables // "none")),
         row("OS profile"; (.profile // "none")),
         row("enforced knobs"; (.enforce // "none (the machine as it was)"))' "$d/run.json"
+    mapfile -t files < <(awk -F '\t' -v d="$d" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$audit")
+    ms_res_builds "${files[@]}" | awk -F '\t' '
+        function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
+        { printf "<tr><td>build: %s</td><td>%s</td><td class=\"note\">cell results</td><td></td></tr>\n", esc($1), esc($2) }'
     if [ -f "$d/env.json" ]; then
         jq -r '
             (if .peak_mbps then "<tr><td>theoretical peak</td><td>\(.peak_mbps | tostring | @html) MB/s</td><td class=\"ok\">ok</td><td>\(.peak_note // "" | tostring | @html)</td></tr>"

@@ -190,6 +190,14 @@ ms_res_labels() {
             (.label // "" | tostring)] | map(gsub("[\t\n]"; " ")) | @tsv' -- "$@"
 }
 
+# ms_res_builds FILE...: "tool<TAB>build" (compiler, flags, OpenMP,
+# NUMA and PAPI support as the tool reports them), each distinct pair
+# once, sorted.  FILEs must be valid result documents.
+ms_res_builds() {
+    [ $# -gt 0 ] || return 0
+    jq -r '[(.tool // "?" | tostring), (.build // "unknown" | tostring)] | map(gsub("[\t\n]"; " ")) | @tsv' -- "$@" | sort -u
+}
+
 # ms_res_value FILE RECORD METRIC: the value (empty when absent or null)
 ms_res_value() {
     jq -r --arg r "$2" --arg k "$3" "$MS_JQ_LIB"'

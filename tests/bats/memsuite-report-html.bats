@@ -88,6 +88,9 @@ rows_of() {
     [ "$(grep -c '<table class="bench"' "$f")" = 4 ]   # stream, mbw, mencal:randread, mencal:sweep
     grep -q '<tr><td>tool arguments</td><td>stream: --nt-stores</td>' "$f"
     grep -q '<tr><td>thp</td><td>' "$f"
+    # how each tool was built, from its cells (the fakes give none)
+    grep -q '<tr><td>build: stream</td><td>unknown</td>' "$f"
+    grep -q '<tr><td>build: mencal</td><td>unknown</td>' "$f"
     # the same PNGs --plots writes, embedded
     run "$MS" report --plots res
     local n
