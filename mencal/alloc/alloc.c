@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "child.h"
+#include "plot.h"
+#include "render.h"
 #include "log.h"
 #include "../scenario.h"
 #include "exitcodes.h"

@@ -18,11 +18,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "child.h"
+#include "libs.h"
+#include "worker.h"
 #include "opts.h"
 #include "sysinfo.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "env.h"
 #include "sizing.h"
 
 /* The last value of `key` in a jemalloc "k:v,k:v" string, into val. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "libs.h"
 
 static const char *const jemalloc_sonames[] = { "libjemalloc.so.2", "libjemalloc.so", NULL };
 /* The full library first (libgoogle-perftools4), then the minimal one. */

@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "render.h"
 #include "json.h"
 #include "../result.h"
-#include "../rng.h"
 
 typedef enum { LOWER_BETTER, HIGHER_BETTER, NO_BEST } better_t;
 

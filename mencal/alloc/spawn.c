@@ -17,7 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "child.h"
+#include "spawn.h"
 #include "timer.h"
 
 extern char **environ;

@@ -8,14 +8,14 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
-#include "alloc.h"
-#include "../result.h"
+#include "worker.h"
 #include "../rng.h"
 #include "timer.h"
 

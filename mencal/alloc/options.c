@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "options.h"
+#include "worker.h"
 #include "exitcodes.h"
 #include "opts.h"
 #include "sizing.h"
