@@ -110,7 +110,7 @@ ms_report_html_env() {
         def human: if . >= 1073741824 then "\(. / 1073741824 * 10 | round / 10) GiB"
                    elif . >= 1048576 then "\(. / 1048576 * 10 | round / 10) MiB"
                    elif . >= 1024 then "\(. / 1024 * 10 | round / 10) KiB" else "\(.) B" end;
-        .config // {} |
+        . as $run | .config // {} |
         row("benchmarks"; (.benches // [] | join(", "))),
         row("sizes per array"; (.sizes_bytes // [] | map(human) | join(", "))),
         row("threads"; (.threads // [] | map(tostring) | join(", "))),
@@ -123,7 +123,9 @@ ms_report_html_env() {
                               | if length == 0 then "none (standard)" else join("; ") end)),
         row("GLIBC_TUNABLES"; (.glibc_tunables // "none")),
         row("OS profile"; (.profile // "none")),
-        row("enforced knobs"; (.enforce // "none (the machine as it was)"))' "$d/run.json"
+        row("enforced knobs"; (.enforce // "none (the machine as it was)")),
+        ($run.cell_env // {} | [.[]?.thp_policy? // empty | tostring] | unique
+         | select(length > 0) | row("THP policy during the cells"; join(", ")))' "$d/run.json"
     mapfile -t files < <(awk -F '\t' -v d="$d" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$audit")
     ms_res_builds "${files[@]}" | awk -F '\t' '
         function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }

@@ -88,6 +88,8 @@ rows_of() {
     [ "$(grep -c '<table class="bench"' "$f")" = 4 ]   # stream, mbw, mencal:randread, mencal:sweep
     grep -q '<tr><td>tool arguments</td><td>stream: --nt-stores</td>' "$f"
     grep -q '<tr><td>thp</td><td>' "$f"
+    # the THP policy the cells ran under (run.json cell_env)
+    grep -q "<tr><td>THP policy during the cells</td><td>$(jq -r '[.cell_env[].thp_policy] | unique | join(", ")' res/run.json)</td>" "$f"
     # how each tool was built, from its cells (the fakes give none)
     grep -q '<tr><td>build: stream</td><td>unknown</td>' "$f"
     grep -q '<tr><td>build: mencal</td><td>unknown</td>' "$f"
