@@ -25,6 +25,7 @@ h2 { border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: .6em 0 1em; }
 th, td { border: 1px solid #ccc; padding: .2em .6em; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.env { width: 100%; } table.env td:nth-child(2) { width: 38%; }
 tr.in-cache td { color: #666; background: #f4f4f4; }
 .pass { color: #060; } .warn { color: #a40; font-weight: bold; } .skip, .unavailable { color: #777; }
 .ok { color: #060; } .invalid { color: #b00; font-weight: bold; }
