@@ -102,6 +102,45 @@ rows_of() {
     [ ! -e res/plots/report.html ]
 }
 
+# plot_gp BENCH SCEN AXIS: the gnuplot script plot.sh makes for res/
+# (the PNG's pixels say little; its script says what is drawn)
+plot_gp() {
+    bash -c '
+        set -euo pipefail
+        MS_LIB="$1/scripts/lib"
+        . "$MS_LIB/common.sh"; . "$MS_LIB/cleanup.sh"; . "$MS_LIB/outfile.sh"
+        ms_out_init; ms_tmpdir; ms_use plot
+        w=$(ms_mktemp -d)
+        ms_rundir_summary res "$w/summary.csv"
+        ms_plot_matrix_gp "$w" "$w/summary.csv" "$2" "$3" "$4" 33554432
+        cat "$w/plot.gp"' _ "$ROOT" "$@"
+}
+
+@test "plots: a panel per kernel, a line per size or thread count, integer ticks, the tables' units, CV bars, in-cache rings" {
+    use_res
+    run plot_gp stream - threads
+    assert_success
+    assert_line 'set multiplot layout 2,2 title "stream: headline metric vs threads, a line per array size (error bars: +-1 CV over the repetitions)"'
+    assert_line 'set xtics ("1" 1, "2" 2)'
+    for k in Copy Scale Add Triad; do assert_line "set title \"$k\""; done
+    assert_line 'set ylabel "best_rate_mbps (MB/s)"'
+    # every size is a line (all slices), with +-CV bars; the 32 MiB
+    # points (1x LLC) are ringed
+    assert_line --regexp '^plot "r1l1\.dat" using 1:2:3 with yerrorlines .* title "32\.0 MiB", "r1l2\.dat" using 1:2:3 with yerrorlines .* title "128\.0 MiB", "ic1\.dat" using 1:2 with points .* title "in cache \(< 4x LLC\)"$'
+    run plot_gp stream - size
+    assert_line 'set xtics ("32.0 MiB" 32, "128.0 MiB" 128)'
+    assert_line --regexp 'title "1 thread", .* title "2 threads", '
+    # mbw in MiB/s, as its table; one thread: no threads plot
+    run plot_gp mbw - size
+    assert_success
+    assert_line 'set ylabel "avg_rate_mibps (MiB/s)"'
+    assert_line --regexp 'title "1 thread", "ic1\.dat"'
+    run plot_gp mbw - threads
+    assert_failure
+    run plot_gp mencal randread threads
+    assert_line 'set ylabel "latency (ns)"'
+}
+
 @test "--html: text from the results directory is escaped" {
     use_res
     local c=res/cells/stream-s134217728-t1.json
