@@ -9,7 +9,8 @@
 #   - options memsuite sets itself for every cell (size, repetitions,
 #     threads, binding, output, format, --strict, help) are refused with
 #     the memsuite option to use instead; long names are refused by
-#     prefix too (mbw's getopt_long accepts abbreviations);
+#     prefix too (the tools' getopt_long accepts abbreviations), short
+#     ones inside a cluster too (-qn5 is -q -n 5);
 #   - a word that is not an option must follow an option (its value);
 #   - ms_passthru_validate then runs the tool once, tiny, with the
 #     arguments (mencal: --dry-run), so an argument the tool refuses is
@@ -22,7 +23,8 @@
 declare -gA MS_TOOL_ARGS=()    # tool -> its extra words, joined by one space
 
 # Options memsuite sets for every cell, per tool: "names<TAB>instead".
-# Names are separated by spaces; short ones also refuse an attached value.
+# Names are separated by spaces; a short one is refused anywhere in the
+# leading letters of a cluster (-qn5), so also with an attached value.
 MS_PASSTHRU_DENY='
 stream	-s --array-size	--sizes
 stream	-n --ntimes	--reps
@@ -60,8 +62,13 @@ ms_passthru_denied() {
                 # --name, --name=value, or an abbreviation --na
                 local w="${word%%=*}"
                 [[ "$w" == --?* && "$n" == "$w"* ]] || continue
+            elif [[ "$word" == --* ]]; then
+                continue
             else
-                [[ "$word" == "$n"* ]] || continue
+                # the letters of a cluster up to the first non-letter
+                local letters="${word#-}"
+                letters="${letters%%[!A-Za-z]*}"
+                [[ "$letters" == *"${n#-}"* ]] || continue
             fi
             printf '%s\n' "$instead"
             return 0

@@ -54,6 +54,10 @@ load ../fixtures/memsuite-bats/helpers
     run "$MS" run --sizes 128M --out r --stream-args "-n5"
     assert_failure 2
     assert_output --partial "--stream-args: -n5 is set by memsuite run for every cell; use --reps"
+    # inside a cluster (getopt: -qn 5 is -q -n 5)
+    run "$MS" run --sizes 128M --out r --stream-args "-qn 5"
+    assert_failure 2
+    assert_output --partial "--stream-args: -qn is set by memsuite run for every cell; use --reps"
     # mbw's getopt_long takes abbreviations: --out is --output
     run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "--out x"
     assert_failure 2
