@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mencal.h"
+#include "config.h"
 
 #define MC_MOUNTAIN_MIN_BYTES 16384   /* the first point: 16 KiB */
 #define MC_MOUNTAIN_MAX_POINTS 128

@@ -23,7 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mencal.h"
+#include "access.h"
+#include "config.h"
 
 struct mc_traffic;
 

@@ -1,0 +1,603 @@
+/* loaded: latency under load (what Intel MLC calls loaded latency).
+ *
+ * Thread 0, the latency thread, chases a random cycle in its own slice
+ * exactly as randread does (mencal/chase.c: --stride, --tlb-locality,
+ * --hugepages, one chain), while threads 1..N-1, the traffic threads,
+ * each stream --traffic through their own slice (mencal/traffic.c).  Every
+ * thread is pinned to its own CPU, one per physical core, so the latency
+ * thread has a core to itself; the threads table records where each ran.
+ *
+ * A point of the curve is one delay of the ladder: each traffic thread
+ * moves a batch of 64 lines of every array, then busy-waits the delay
+ * (mencal/delay.c: a loop calibrated once against the clock, so --delays
+ * is in nanoseconds), so the injected bandwidth steps down as the delay
+ * grows.  A point is --windows sample windows (plus one warm-up) on the
+ * shared driver (measure.h): in each, the latency thread chases for about
+ * 5 ms (calibrated idle) and reads the traffic threads' byte counters at
+ * its start and end, so bandwidth and latency are measured over the same
+ * interval.  Per point: the traffic bandwidth measured (bytes really
+ * moved / time, STREAM counting, and with the write-allocate reads), the
+ * median and p99 latency over the windows, and the CV of both.  The last
+ * point is idle: the traffic threads wait.
+ *
+ * The working set is split as in every scenario: --size / threads per
+ * thread; the latency figure compares with `randread --threads 1 --size
+ * <that slice>`.  SIGINT ends the curve after the current window: the
+ * finished points are kept, the result is marked incomplete. */
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffer.h"
+#include "chase.h"
+#include "delay.h"
+#include "exitcodes.h"
+#include "json.h"
+#include "log.h"
+#include "measure.h"
+#include "plot.h"
+#include "scenario.h"
+#include "team.h"
+#include "timer.h"
+#include "traffic.h"
+
+#define DEFAULT_STRIDE_BYTES 256      /* randread's (multichase's) */
+#define DEFAULT_TLB_PAGES 64          /* randread's (multichase's) */
+#define DEFAULT_WINDOWS 30
+#define MAX_DELAYS 64
+#define MAX_DELAY_NS 1e7              /* 10 ms: longer is idle in all but name */
+#define BATCH_LINES 64                /* lines of each array between two delays */
+#define WINDOW_TARGET_NS 5000000ULL   /* a window lasts about 5 ms at idle */
+#define VERIFY_MAX_MEMBERS (1u << 20)
+
+/* The default ladder (ns): no delay, then roughly doubling up to 100 us,
+ * where one 64-line batch per 100 us is about 1% of a core's bandwidth. */
+static const double default_ladder[] = { 0,    100,   200,   500,   1000, 2000,
+                                         5000, 10000, 20000, 50000, 100000 };
+
+typedef struct {
+    const char *traffic_opt, *delays_opt, *plot;
+    long long stride_opt, tlb_opt, windows_opt;
+    /* resolved */
+    mc_traffic_spec_t traffic;
+    double delay_ns[MAX_DELAYS];   /* ascending */
+    int ndelays;
+    size_t stride_bytes, tlb_pages;
+    int windows;
+} loaded_conf_t;
+
+#define OFF(f) offsetof(loaded_conf_t, f)
+static const mb_opt_t loaded_opts[] = {
+    { .long_name = "traffic", .type = MB_OPT_STRING, .offset = OFF(traffic_opt),
+      .metavar = "KIND", .def = "read",
+      .help = "loaded: what the traffic threads do: read, write, copy, triad or rw:PCT (PCT% "
+              "of the 64-byte lines loaded, the rest stored)" },
+    { .long_name = "delays", .type = MB_OPT_STRING, .offset = OFF(delays_opt),
+      .metavar = "LIST", .def = "0,100,200,500,1000,...,100000",
+      .help = "loaded: delays in ns between two batches of 64 lines, comma-separated, one "
+              "point each (run in ascending order); an idle point follows" },
+    { .long_name = "windows", .type = MB_OPT_INT, .offset = OFF(windows_opt), .min = 2,
+      .max = 100000, .metavar = "N", .def = "30",
+      .help = "loaded: sample windows (~5 ms each) per point; median and p99 over them" },
+    { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE",
+      .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE" },
+    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_opt), .min = 0,
+      .max = 1LL << 30, .metavar = "PAGES", .def = "64, as multichase",
+      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
+              "people quote); the full-random latency is measured too; 0: full random only" },
+    { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_opt), .min = 8,
+      .max = 1LL << 20, .metavar = "BYTES", .def = "256, as multichase",
+      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
+              "adjacent-line prefetcher from serving the next hop)" },
+};
+#undef OFF
+
+static const loaded_conf_t loaded_defaults = {
+    .traffic_opt = "read", .stride_opt = DEFAULT_STRIDE_BYTES, .tlb_opt = DEFAULT_TLB_PAGES,
+    .windows_opt = DEFAULT_WINDOWS,
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* "0,100,1e3": ascending, duplicates dropped.  0 or MB_EXIT_USAGE. */
+static int parse_delays(const char *s, loaded_conf_t *c, char *msg, size_t msglen)
+{
+    char shown[160], item[64];
+    const char *form = "expected a comma-separated list of delays in ns (>= 0, at most 1e7), "
+                       "e.g. 0,100,1000";
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < 63 ? len : 63), p);
+        char *end;
+        errno = 0;
+        double v = len ? strtod(item, &end) : NAN;
+        if (!len || len >= 63 || *end != '\0' || errno || !isfinite(v)) {
+            snprintf(msg, msglen, "--delays '%s': %s is not a number; %s",
+                     mb_shown(s, 60, shown, sizeof shown), len ? "an item" : "an empty item",
+                     form);
+            return MB_EXIT_USAGE;
+        }
+        if (v < 0 || v > MAX_DELAY_NS) {
+            snprintf(msg, msglen, "--delays '%s': %s is %s; %s", mb_shown(s, 60, shown,
+                     sizeof shown), item, v < 0 ? "negative" : "over 1e7 ns (10 ms)", form);
+            return MB_EXIT_USAGE;
+        }
+        if (n == MAX_DELAYS) {
+            snprintf(msg, msglen, "--delays: more than %d delays; %s", MAX_DELAYS, form);
+            return MB_EXIT_USAGE;
+        }
+        c->delay_ns[n++] = v;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    qsort(c->delay_ns, (size_t)n, sizeof c->delay_ns[0], cmp_double);
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (m == 0 || c->delay_ns[i] != c->delay_ns[m - 1])
+            c->delay_ns[m++] = c->delay_ns[i];
+    c->ndelays = m;
+    return 0;
+}
+
+static int loaded_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
+{
+    (void)cfg;
+    loaded_conf_t *c = conf;
+    char why[256];
+    if (mc_traffic_parse(c->traffic_opt, &c->traffic, why, sizeof why) != 0) {
+        snprintf(msg, msglen, "--traffic %s", why);
+        return MB_EXIT_USAGE;
+    }
+    if (c->delays_opt) {
+        int rc = parse_delays(c->delays_opt, c, msg, msglen);
+        if (rc)
+            return rc;
+    } else {
+        c->ndelays = (int)(sizeof default_ladder / sizeof default_ladder[0]);
+        memcpy(c->delay_ns, default_ladder, sizeof default_ladder);
+    }
+    if (c->stride_opt % (long long)sizeof(void *) != 0) {
+        snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), "
+                 "e.g. 256", c->stride_opt, sizeof(void *));
+        return MB_EXIT_USAGE;
+    }
+    c->stride_bytes = (size_t)c->stride_opt;
+    c->tlb_pages = (size_t)c->tlb_opt;
+    c->windows = (int)c->windows_opt;
+    return 0;
+}
+
+static void loaded_json(mb_json_t *j, const void *conf)
+{
+    const loaded_conf_t *c = conf;
+    char name[32];
+    mb_json_string(j, "traffic", c->traffic.k ? mc_traffic_name(&c->traffic, name, sizeof name)
+                                              : "read");
+    mb_json_array_begin(j, "delays_ns");
+    for (int i = 0; i < c->ndelays; i++)
+        mb_json_number(j, NULL, c->delay_ns[i]);
+    mb_json_array_end(j);
+    mb_json_int(j, "windows", c->windows);
+    mb_json_int(j, "batch_lines", BATCH_LINES);
+    mb_json_uint(j, "stride_bytes", c->stride_bytes);
+    if (c->tlb_pages)
+        mb_json_uint(j, "tlb_locality_pages", c->tlb_pages);
+    else
+        mb_json_unavailable(j, "tlb_locality_pages", "--tlb-locality 0: hops span the whole slice");
+}
+
+static void loaded_plan(FILE *f, const void *conf)
+{
+    const loaded_conf_t *c = conf;
+    char name[32];
+    fprintf(f, "loaded: traffic %s, %d delays (ns):", mc_traffic_name(&c->traffic, name,
+            sizeof name), c->ndelays);
+    for (int i = 0; i < c->ndelays; i++)
+        fprintf(f, " %g", c->delay_ns[i]);
+    fprintf(f, ", then idle; %d windows per point\n", c->windows);
+}
+
+/* ---- the measurement ---------------------------------------------------- */
+
+/* A traffic thread's running byte counts, published after every batch
+ * for the latency thread to read (one line each: no false sharing). */
+typedef struct {
+    uint64_t stream_bytes, written_bytes;
+    char pad[MC_LINE_BYTES - 2 * sizeof(uint64_t)];
+} __attribute__((aligned(MC_LINE_BYTES))) published_t;
+
+typedef struct {
+    const mc_config_t *cfg;
+    const loaded_conf_t *conf;
+    int nt, npoints, windows;
+    /* latency thread */
+    void *start;
+    size_t rounds;                 /* chase rounds per window */
+    /* traffic threads */
+    mc_traffic_t *tr;              /* [nt]; entry 0 unused */
+    published_t *pub;              /* [nt] */
+    uint64_t delay_iters;          /* of the running point */
+    bool traffic_on;               /* false at the idle point */
+    mc_delay_cal_t cal;
+    int cal_cpu;
+    /* the window sequence: the latency thread publishes the number of the
+     * window it finished; traffic threads run until it reaches theirs */
+    uint64_t seq_done;
+    uint64_t seq_base;             /* windows before the running point */
+    /* samples of the running point, [windows + 1] (0: warm-up) */
+    double *lat_ns, *bw_mbps, *wa_mbps;
+    int *cpu, *node;
+    int failed;                    /* 1 memory, 2 chain not one cycle, 3 traffic init */
+} loaded_t;
+
+static void sum_published(const loaded_t *L, uint64_t *stream, uint64_t *written)
+{
+    uint64_t s = 0, w = 0;
+    for (int t = 1; t < L->nt; t++) {
+        s += __atomic_load_n(&L->pub[t].stream_bytes, __ATOMIC_RELAXED);
+        w += __atomic_load_n(&L->pub[t].written_bytes, __ATOMIC_RELAXED);
+    }
+    *stream = s;
+    *written = w;
+}
+
+/* mc_body_fn: thread 0 times one window of the chase; the others move
+ * batches until that window is over. */
+static void body(void *arg, int t, int r)
+{
+    loaded_t *L = arg;
+    const uint64_t seq = L->seq_base + (uint64_t)r + 1;
+    if (t == 0) {
+        uint64_t s0, w0, s1, w1;
+        sum_published(L, &s0, &w0);
+        uint64_t a = mb_now_ns();
+        void *start[1] = { L->start };
+        mc_chase(start, 1, L->rounds);
+        uint64_t b = mb_now_ns();
+        sum_published(L, &s1, &w1);
+        L->start = start[0];
+        double dt = (double)(b - a);
+        L->lat_ns[r] = dt / ((double)L->rounds * MC_CHASE_UNROLL);
+        L->bw_mbps[r] = (double)(s1 - s0) / dt * 1e3;          /* bytes/ns = GB/s */
+        L->wa_mbps[r] = (double)(s1 - s0 + w1 - w0) / dt * 1e3;
+        __atomic_store_n(&L->seq_done, seq, __ATOMIC_RELEASE);
+        return;
+    }
+    if (!L->traffic_on)
+        return;
+    mc_traffic_t *tr = &L->tr[t];
+    const uint64_t iters = L->delay_iters;
+    while (__atomic_load_n(&L->seq_done, __ATOMIC_ACQUIRE) < seq) {
+        mc_traffic_lines(tr, BATCH_LINES);
+        __atomic_store_n(&L->pub[t].stream_bytes, tr->stream_bytes, __ATOMIC_RELAXED);
+        __atomic_store_n(&L->pub[t].written_bytes, tr->written_bytes, __ATOMIC_RELAXED);
+        mc_delay_spin(iters);
+    }
+}
+
+/* Per-thread setup inside the team: pin, build the chase or the traffic
+ * arrays (first touch by the owner), calibrate. */
+static void setup(loaded_t *L, void *buf, size_t slice, int t)
+{
+    const mc_config_t *cfg = L->cfg;
+    const loaded_conf_t *c = L->conf;
+    mc_pin_self(cfg->cpu[t]);
+    L->cpu[t] = sched_getcpu();
+    L->node[t] = mc_cpu_node(-1);
+    void *base = (char *)buf + (size_t)t * slice;
+    if (t == 0) {
+        size_t nodes = slice / c->stride_bytes;
+        size_t group = c->tlb_pages ? c->tlb_pages * 4096 / c->stride_bytes : 0;
+        mc_chain_spec_t spec = { .nodes = nodes, .stride = c->stride_bytes, .chains = 1,
+                                 .group_nodes = group && group < nodes ? group : 0 };
+        mc_rng_t rng;
+        mc_rng_seed(&rng, cfg->seed, 0);
+        void *start[1];
+        if (mc_chain_build(base, &spec, &rng, start) != 0) {
+            L->failed = 1;
+            return;
+        }
+        if (nodes <= VERIFY_MAX_MEMBERS && !mc_chain_verify(start[0], nodes)) {
+            L->failed = 2;
+            return;
+        }
+        size_t warm = nodes / MC_CHASE_UNROLL + 1;
+        mc_chase(start, 1, warm < (1u << 20) ? warm : (1u << 20));
+        uint64_t a = mb_now_ns();
+        mc_chase(start, 1, 1024);
+        double per_round = (double)(mb_now_ns() - a) / 1024;
+        double rounds = per_round > 0 ? (double)WINDOW_TARGET_NS / per_round : 1e5;
+        L->rounds = rounds < 64 ? 64 : rounds > 1e8 ? (size_t)1e8 : (size_t)rounds;
+        L->start = start[0];
+        return;
+    }
+    if (mc_traffic_init(&L->tr[t], &c->traffic, base, slice, cfg->seed, (uint64_t)t) != 0) {
+        L->failed = 3;
+        return;
+    }
+    if (t == 1) {
+        mc_delay_calibrate(&L->cal);
+        L->cal_cpu = L->cpu[t];
+    }
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static const mc_col_t curve_cols[] = {
+    { "delay", "ns", false },           { "bandwidth", "MB/s", false },
+    { "bandwidth_with_write_allocate", "MB/s", false },
+    { "bandwidth_cv", "", false },      { "latency", "ns", false },
+    { "latency_p99", "ns", false },     { "latency_cv", "", false },
+    { "windows", "", false },
+};
+enum { C_DELAY, C_BW, C_WA, C_BWCV, C_LAT, C_P99, C_LATCV, C_WIN, C_NCOLS };
+
+static const mc_col_t thread_cols[] = {
+    { "thread", "", false }, { "role", "", true }, { "cpu", "", false }, { "node", "", false },
+};
+
+/* p99 by nearest rank over n values (sorted copy). */
+static double p99(const double *v, int n)
+{
+    double s[4096];
+    int m = n < 4096 ? n : 4096;
+    memcpy(s, v, (size_t)m * sizeof *s);
+    qsort(s, (size_t)m, sizeof *s, cmp_double);
+    int k = (int)ceil(0.99 * m);
+    return s[k > 0 ? k - 1 : 0];
+}
+
+/* One finished point into the curve table; its samples are v[1..n]. */
+static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle, int n)
+{
+    mb_stats_t lat, bw, wa;
+    const double *lv = L->lat_ns + 1, *bv = L->bw_mbps + 1, *wv = L->wa_mbps + 1;
+    if (mb_stats_compute(lv, (size_t)n, 0, &lat) || mb_stats_compute(bv, (size_t)n, 0, &bw) ||
+        mb_stats_compute(wv, (size_t)n, 0, &wa))
+        return;
+    long row = mc_table_row(tab);
+    if (row < 0)
+        return;
+    mc_table_num(tab, row, C_DELAY, idle ? NAN : delay);
+    if (idle)
+        mc_table_str(tab, row, C_DELAY, "idle: the traffic threads wait");
+    mc_table_num(tab, row, C_BW, bw.median);
+    mc_table_num(tab, row, C_WA, wa.median);
+    mc_table_num(tab, row, C_BWCV, bw.median > 0 ? bw.cv : NAN);
+    if (!(bw.median > 0))
+        mc_table_str(tab, row, C_BWCV, "no traffic: no spread");
+    mc_table_num(tab, row, C_LAT, lat.median);
+    mc_table_num(tab, row, C_P99, p99(lv, n));
+    mc_table_num(tab, row, C_LATCV, lat.cv);
+    mc_table_num(tab, row, C_WIN, n);
+}
+
+static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_t *tab,
+                       int ntraffic, int lat_cpu)
+{
+    size_t n = tab->nrows;
+    double *x = mc_result_alloc(res, (n + 1) * sizeof *x);
+    double *y = mc_result_alloc(res, (n + 1) * sizeof *y);
+    double *y99 = mc_result_alloc(res, (n + 1) * sizeof *y99);
+    if (!x || !y || !y99)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = tab->num[i * C_NCOLS + C_BW] / 1000;
+        y[i] = tab->num[i * C_NCOLS + C_LAT];
+        y99[i] = tab->num[i * C_NCOLS + C_P99];
+    }
+    char title[160], kind[32], why[256];
+    snprintf(title, sizeof title, "mencal loaded: latency on CPU %d vs %s traffic of %d thread%s",
+             lat_cpu, mc_traffic_name(&c->traffic, kind, sizeof kind), ntraffic,
+             ntraffic == 1 ? "" : "s");
+    mc_plot_t p = { .title = title, .xlabel = "traffic bandwidth (GB/s, measured)",
+                    .ylabel = "latency (ns per dependent load)", .nseries = 2 };
+    p.series[0] = (mc_plot_series_t){ "median", n, x, y };
+    p.series[1] = (mc_plot_series_t){ "p99", n, x, y99 };
+    mb_out_t png;
+    if (mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0) {
+        mc_result_note(res, "--plot: chart not drawn: %s", why);
+        mb_warn("loaded: --plot: chart not drawn: %s", why);
+        return;
+    }
+    if (mc_plot_png(&p, &png, why, sizeof why) != 0 || mb_out_commit(&png, why, sizeof why) != 0) {
+        mb_out_abort(&png);
+        mc_result_note(res, "--plot %s: chart not drawn: %s", c->plot, why);
+        mb_warn("loaded: --plot %s: chart not drawn: %s", c->plot, why);
+    }
+}
+
+static bool alloc_state(loaded_t *L, int nt, int windows)
+{
+    L->tr = calloc((size_t)nt, sizeof *L->tr);
+    L->pub = aligned_alloc(MC_LINE_BYTES, (size_t)nt * sizeof *L->pub);
+    L->lat_ns = calloc((size_t)windows + 1, sizeof *L->lat_ns);
+    L->bw_mbps = calloc((size_t)windows + 1, sizeof *L->bw_mbps);
+    L->wa_mbps = calloc((size_t)windows + 1, sizeof *L->wa_mbps);
+    L->cpu = calloc((size_t)nt, sizeof *L->cpu);
+    L->node = calloc((size_t)nt, sizeof *L->node);
+    if (L->pub)
+        memset(L->pub, 0, (size_t)nt * sizeof *L->pub);
+    return L->tr && L->pub && L->lat_ns && L->bw_mbps && L->wa_mbps && L->cpu && L->node;
+}
+
+static void free_state(loaded_t *L)
+{
+    free(L->tr), free(L->pub), free(L->lat_ns), free(L->bw_mbps), free(L->wa_mbps);
+    free(L->cpu), free(L->node);
+}
+
+static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
+{
+    const loaded_conf_t *c = conf;
+    const int nt = cfg->nthreads, W = c->windows;
+    const size_t slice = mc_slice_bytes(cfg->size_bytes, nt, 4096);
+    const int na = c->traffic.k->arrays;
+    if (slice / c->stride_bytes < 2 || slice < (size_t)na * MC_LINE_BYTES)
+        return mc_result_fail(res, MB_EXIT_USAGE, "--size leaves %zu bytes per thread: too "
+                              "small for a chase at --stride %zu", slice, c->stride_bytes);
+    /* points: the ladder, then idle; one thread has no traffic: idle only */
+    const int ndel = nt > 1 ? c->ndelays : 0, npoints = ndel + 1;
+    char why[256], sz[32], kind[32];
+    void *buf;
+    if (mc_buffer_alloc(slice * (size_t)nt, cfg->hugepages, &buf, why, sizeof why) != 0)
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    loaded_t L = { .cfg = cfg, .conf = c, .nt = nt, .npoints = npoints, .windows = W,
+                   .cal_cpu = -1 };
+    mc_measure_t *m = calloc((size_t)npoints, sizeof *m);
+    int pinit = 0;
+    bool ok = alloc_state(&L, nt, W) && m;
+    for (; ok && pinit < npoints; pinit++)
+        ok = mc_measure_init(&m[pinit], cfg, res, W) == 0;
+    if (!ok) {
+        for (int p = 0; p < pinit; p++)
+            mc_measure_free(&m[p]);
+        free(m);
+        free_state(&L);
+        mc_buffer_free(buf, slice * (size_t)nt);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
+    }
+    mc_table_t *tab = mc_table_new(res, "curve", curve_cols, C_NCOLS);
+    volatile int points_done = 0;
+    bool stopped = false;
+
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num();
+        setup(&L, buf, slice, t);
+#pragma omp barrier
+        for (int p = 0; p < npoints && !L.failed; p++) {
+#pragma omp master
+            {
+                L.traffic_on = p < ndel;
+                L.delay_iters = L.traffic_on ? mc_delay_iters(&L.cal, c->delay_ns[p]) : 0;
+                L.seq_base = (uint64_t)p * (uint64_t)(W + 1);
+            }
+#pragma omp barrier
+            mc_measure_run(&m[p], t, body, &L);
+#pragma omp barrier
+#pragma omp master
+            {
+                if (m[p].done == W) {
+                    add_row(tab, &L, p < ndel ? c->delay_ns[p] : NAN, p >= ndel, W);
+                    points_done = p + 1;
+                }
+                if (m[p].aborted)
+                    stopped = true;
+            }
+#pragma omp barrier
+            if (stopped)
+                break;
+        }
+    }
+    for (int p = 0; p < npoints; p++) {
+        if (m[p].done > 0)
+            mc_measure_finish(&m[p]);
+        mc_measure_free(&m[p]);
+    }
+    free(m);
+    mc_buffer_finish(res, cfg, buf, slice * (size_t)nt);
+
+    int rc = 0;
+    if (L.failed == 1)
+        rc = mc_result_fail(res, MB_EXIT_RESOURCE, "building the chain failed: out of memory");
+    else if (L.failed == 2)
+        rc = mc_result_fail(res, MB_EXIT_FAIL, "validation failed: the chain is not a single "
+                            "cycle through its nodes");
+    else if (L.failed == 3)
+        rc = mc_result_fail(res, MB_EXIT_USAGE, "--size leaves too little per traffic thread");
+    if (stopped || points_done < npoints) {
+        res->complete = false;
+        if (!rc)
+            mc_result_note(res, "interrupted: %d of %d points measured (the point under way "
+                           "is left out)", points_done, npoints);
+    }
+
+    /* headline metrics: the idle point, the no-delay point */
+    const size_t nrows = tab ? tab->nrows : 0;
+    const double *row0 = nrows ? &tab->num[0] : NULL;
+    bool have_idle = nrows && !isfinite(tab->num[(nrows - 1) * C_NCOLS + C_DELAY]);
+    if (have_idle)
+        mc_metric(res, "latency_idle", "ns", tab->num[(nrows - 1) * C_NCOLS + C_LAT]);
+    else
+        mc_metric_na(res, "latency_idle", "ns", "interrupted before the idle point");
+    if (nt < 2) {
+        mc_metric_na(res, "latency_max_load", "ns", "one thread: no traffic thread");
+        mc_metric_na(res, "bandwidth_max", "MB/s", "one thread: no traffic thread");
+    } else if (nrows && isfinite(row0[C_DELAY])) {
+        mc_metric(res, "latency_max_load", "ns", row0[C_LAT]);
+        mc_metric(res, "latency_max_load_p99", "ns", row0[C_P99]);
+        mc_metric(res, "bandwidth_max", "MB/s", row0[C_BW]);
+        mc_metric(res, "bandwidth_max_with_write_allocate", "MB/s", row0[C_WA]);
+    } else {
+        mc_metric_na(res, "latency_max_load", "ns", "interrupted before the first point");
+        mc_metric_na(res, "bandwidth_max", "MB/s", "interrupted before the first point");
+    }
+    mc_metric(res, "points", "", (double)nrows);
+    mc_metric(res, "traffic_threads", "", nt - 1);
+    mc_metric(res, "latency_cpu", "", L.cpu[0]);
+    if (L.cal.iters_per_ns > 0)
+        mc_metric(res, "delay_loop", "iterations/ns", L.cal.iters_per_ns);
+    else
+        mc_metric_na(res, "delay_loop", "iterations/ns", nt < 2 ? "one thread: no delay"
+                     : "not calibrated (interrupted or the clock did not advance)");
+
+    mc_table_t *thr = mc_table_new(res, "threads", thread_cols, 4);
+    for (int t = 0; t < nt; t++) {
+        long row = mc_table_row(thr);
+        mc_table_num(thr, row, 0, t);
+        mc_table_str(thr, row, 1, t == 0 ? "latency" : "traffic");
+        mc_table_num(thr, row, 2, L.cpu[t]);
+        mc_table_num(thr, row, 3, L.node[t] >= 0 ? L.node[t] : NAN);
+    }
+    if (nt < 2)
+        mc_result_note(res, "one thread: no traffic thread, only the idle point is measured; "
+                       "run with --threads 2 or more for the curve");
+    mc_result_note(res, "latency thread on CPU %d, alone on its core; %d traffic thread%s (%s: "
+                   "%s), %d lines of each array per batch, then the delay", L.cpu[0], nt - 1,
+                   nt == 2 ? "" : "s", mc_traffic_name(&c->traffic, kind, sizeof kind),
+                   c->traffic.k->formula, BATCH_LINES);
+    if (L.cal.iters_per_ns > 0)
+        mc_result_note(res, "delay loop calibrated once on CPU %d: %.4g iterations per ns "
+                       "(best of %d trials of %.3g ms); a delay of D ns spins D x that",
+                       L.cal_cpu, L.cal.iters_per_ns, L.cal.trials, L.cal.trial_ns / 1e6);
+    mc_result_note(res, "chase: one chain, stride %zu B, TLB locality %s, %s per thread, %s; "
+                   "compare with randread --threads 1 --size %zu", c->stride_bytes,
+                   c->tlb_pages ? "on" : "off", mb_format_bytes(slice, sz, sizeof sz),
+                   mc_cache_level(&cfg->caches, slice, slice * (size_t)nt), slice);
+    mc_result_note(res, "per point: %d windows of ~%.0f ms (at idle) after one warm-up; "
+                   "bandwidth = bytes the traffic threads moved during each window / its "
+                   "time (STREAM counting; with_write_allocate adds a read per line stored); "
+                   "latency median, p99 (nearest rank) and CV over the windows", W,
+                   WINDOW_TARGET_NS / 1e6);
+    if (cfg->oversub_threads[0])
+        mc_result_label(res, "%s", cfg->oversub_threads);
+    if (c->plot && nrows)
+        write_plot(res, c, tab, nt - 1, L.cpu[0]);
+    free_state(&L);
+    return rc;
+}
+
+const mc_scenario_t mc_sc_loaded = {
+    .name = "loaded",
+    .summary = "latency under load: the chase of randread while the other threads stream "
+               "traffic, one point per delay (latency vs bandwidth)",
+    .opts = loaded_opts,
+    .nopts = sizeof loaded_opts / sizeof loaded_opts[0],
+    .conf_size = sizeof(loaded_conf_t),
+    .conf_defaults = &loaded_defaults,
+    .resolve = loaded_resolve,
+    .config_json = loaded_json,
+    .plan = loaded_plan,
+    .supported = mc_supported_always,
+    .run = loaded_run,
+};

@@ -1,0 +1,433 @@
+/* sweep: the memory mountain, bandwidth against working set.
+ *
+ * For each kernel of --kernels (read, write, copy, triad: mencal/traffic.c)
+ * and for one thread and for all threads, the working set steps from
+ * 16 KiB to the top by powers of two and their midpoints
+ * (mencal/mountain.c); the top is --size, or by default twice the
+ * smallest power of two >= 4x LLC, so the curve always reaches DRAM.  A
+ * size is the total of the kernel's arrays over all threads; each thread
+ * streams its own share, pinned one per physical core.
+ *
+ * A point is --reps samples on the shared driver (measure.h) after a
+ * warm-up that also times a pass: every sample repeats whole passes until
+ * it lasts at least 20 ticks of the clock and at least 2 ms, so a 16 KiB
+ * point repeats ~100 000 passes.  Bandwidth = STREAM bytes of the passes /
+ * the sample's wall time (GB/s), median over the samples.
+ *
+ * The plateaus (mountain.h: the median of the points well inside each
+ * level, sized by the caches common/ detects) are reported per kernel and
+ * thread count, with the sizes they were read at; the read kernel's are
+ * the headline metrics.  SIGINT ends the sweep after the current sample:
+ * the finished points are kept, the result is marked incomplete. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffer.h"
+#include "exitcodes.h"
+#include "json.h"
+#include "log.h"
+#include "measure.h"
+#include "mountain.h"
+#include "plot.h"
+#include "scenario.h"
+#include "team.h"
+#include "timer.h"
+#include "traffic.h"
+
+#define MIN_SAMPLE_NS 2000000.0   /* a sample lasts at least 2 ms ... */
+#define MIN_TICKS 20              /* ... and at least 20 clock ticks */
+#define CAL_NS 200000.0           /* the warm-up times passes for at least 0.2 ms */
+#define MAX_KERNELS 4
+
+typedef struct {
+    const char *kernels_opt, *plot;
+    /* resolved */
+    const mc_traffic_kernel_t *kernel[MAX_KERNELS];
+    int nkernels;
+    size_t top;
+    char top_how[160];
+    size_t sizes[MC_MOUNTAIN_MAX_POINTS];
+    size_t nsizes;
+} sweep_conf_t;
+
+#define OFF(f) offsetof(sweep_conf_t, f)
+static const mb_opt_t sweep_opts[] = {
+    { .long_name = "kernels", .type = MB_OPT_STRING, .offset = OFF(kernels_opt),
+      .metavar = "LIST", .def = "read,write,copy,triad",
+      .help = "sweep: kernels to sweep, comma-separated (read, write, copy, triad)" },
+    { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE",
+      .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE" },
+};
+#undef OFF
+
+static const sweep_conf_t sweep_defaults = { .kernels_opt = "read,write,copy,triad" };
+
+static int parse_kernels(sweep_conf_t *c, char *msg, size_t msglen)
+{
+    char shown[160], item[32];
+    const char *p = c->kernels_opt;
+    c->nkernels = 0;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), p);
+        const mc_traffic_kernel_t *k = len && len < 31 ? mc_traffic_find(item) : NULL;
+        if (!k || k->mix) {
+            snprintf(msg, msglen, "--kernels '%s': %s; expected a comma-separated list of "
+                     "read, write, copy, triad", mb_shown(c->kernels_opt, 60, shown, sizeof shown),
+                     len ? "unknown kernel" : "empty item");
+            return MB_EXIT_USAGE;
+        }
+        bool dup = false;
+        for (int i = 0; i < c->nkernels; i++)
+            dup |= c->kernel[i] == k;
+        if (!dup)
+            c->kernel[c->nkernels++] = k;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
+static int sweep_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
+{
+    sweep_conf_t *c = conf;
+    int rc = parse_kernels(c, msg, msglen);
+    if (rc)
+        return rc;
+    if (cfg->size_default) {
+        c->top = mc_mountain_default_top(&cfg->caches, c->top_how, sizeof c->top_how);
+        if (cfg->mem_available_bytes && c->top > cfg->mem_available_bytes / 2) {
+            c->top = cfg->mem_available_bytes / 2;
+            snprintf(c->top_how, sizeof c->top_how, "MemAvailable/2 (the default top, twice "
+                     "4x LLC, does not fit)");
+        }
+    } else {
+        c->top = cfg->size_bytes;
+        snprintf(c->top_how, sizeof c->top_how, "--size");
+    }
+    c->nsizes = mc_mountain_sizes(c->top, c->sizes, MC_MOUNTAIN_MAX_POINTS);
+    return 0;
+}
+
+static void sweep_json(mb_json_t *j, const void *conf)
+{
+    const sweep_conf_t *c = conf;
+    mb_json_array_begin(j, "kernels");
+    for (int i = 0; i < c->nkernels; i++)
+        mb_json_string(j, NULL, c->kernel[i]->name);
+    mb_json_array_end(j);
+    mb_json_uint(j, "top_bytes", c->top);
+    mb_json_string(j, "top_how", c->top_how);
+    mb_json_uint(j, "points_per_curve", c->nsizes);
+}
+
+static void sweep_plan(FILE *f, const void *conf)
+{
+    const sweep_conf_t *c = conf;
+    char a[32];
+    fprintf(f, "sweep: %zu sizes from 16 KiB to %s (%s), kernels", c->nsizes,
+            mb_format_bytes(c->top, a, sizeof a), c->top_how);
+    for (int i = 0; i < c->nkernels; i++)
+        fprintf(f, "%s%s", i ? "," : " ", c->kernel[i]->name);
+    fprintf(f, ", at 1 thread and at all threads\n");
+}
+
+/* ---- the measurement ---------------------------------------------------- */
+
+typedef struct {
+    mc_traffic_t *tr;          /* [threads] */
+    double *pass_ns;           /* [threads]: one pass, timed in the warm-up */
+    uint64_t passes;           /* per sample, set after the warm-up */
+    double min_sample_ns;
+} point_t;
+
+/* mc_body_fn: r == 0 times passes (doubling until CAL_NS) and keeps the
+ * time of one; then `passes` passes per sample. */
+static void body(void *arg, int t, int r)
+{
+    point_t *P = arg;
+    mc_traffic_t *tr = &P->tr[t];
+    if (r > 0) {
+        mc_traffic_passes(tr, P->passes);
+        return;
+    }
+    mc_traffic_passes(tr, 1);   /* caches and TLB warm */
+    uint64_t n = 1;
+    for (;;) {
+        uint64_t a = mb_now_ns();
+        mc_traffic_passes(tr, n);
+        double dt = (double)(mb_now_ns() - a);
+        if (dt >= CAL_NS || n >= (1ULL << 40)) {
+            P->pass_ns[t] = dt / (double)n;
+            return;
+        }
+        n *= 2;
+    }
+}
+
+/* mc_measure_t.on_rep: after the warm-up, passes for the slowest thread. */
+static void size_samples(mc_measure_t *m, int r, void *ctx)
+{
+    point_t *P = ctx;
+    if (r != 0)
+        return;
+    double slow = 0;
+    for (int t = 0; t < m->nthreads; t++)
+        slow = P->pass_ns[t] > slow ? P->pass_ns[t] : slow;
+    double p = slow > 0 ? ceil(P->min_sample_ns / slow) : 1;
+    P->passes = p < 1 ? 1 : p > 1e12 ? (uint64_t)1e12 : (uint64_t)p;
+}
+
+static const mc_col_t mountain_cols[] = {
+    { "kernel", "", true },        { "threads", "", false },    { "size", "bytes", false },
+    { "level", "", true },         { "bandwidth", "GB/s", false }, { "min", "GB/s", false },
+    { "max", "GB/s", false },      { "cv", "", false },         { "passes", "", false },
+};
+enum { M_KERNEL, M_THREADS, M_SIZE, M_LEVEL, M_BW, M_MIN, M_MAX, M_CV, M_PASSES, M_NCOLS };
+
+static const mc_col_t plateau_cols[] = {
+    { "kernel", "", true },      { "threads", "", false },       { "level", "", true },
+    { "bandwidth", "GB/s", false }, { "from", "bytes", false }, { "to", "bytes", false },
+    { "points", "", false },
+};
+enum { P_KERNEL, P_THREADS, P_LEVEL, P_BW, P_FROM, P_TO, P_POINTS, P_NCOLS };
+
+/* One curve: kernel k at `th` threads over every size.  Fills gbps[] (NaN
+ * where not measured) and rows of tab; returns false when interrupted. */
+static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_t *res,
+                      const mc_traffic_kernel_t *k, void *buf, mc_table_t *tab, double *gbps)
+{
+    const int th = cfg1->nthreads, reps = cfg1->reps;
+    mc_measure_t m;
+    point_t P = { .min_sample_ns = MIN_SAMPLE_NS };
+    double tick = (double)mb_timer_granularity_ns(20);
+    if (MIN_TICKS * tick > P.min_sample_ns)
+        P.min_sample_ns = MIN_TICKS * tick;
+    P.tr = calloc((size_t)th, sizeof *P.tr);
+    P.pass_ns = calloc((size_t)th, sizeof *P.pass_ns);
+    double *bw = calloc((size_t)reps, sizeof *bw);
+    if (!P.tr || !P.pass_ns || !bw || mc_measure_init(&m, cfg1, res, reps) != 0) {
+        free(P.tr), free(P.pass_ns), free(bw);
+        mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
+        return false;
+    }
+    m.on_rep = size_samples;
+    m.on_rep_ctx = &P;
+    const mc_traffic_spec_t spec = { .k = k };
+    bool stopped = false;
+    for (size_t i = 0; i < c->nsizes; i++)
+        gbps[i] = NAN;
+
+#pragma omp parallel num_threads(th)
+    {
+        const int t = omp_get_thread_num();
+        mc_pin_self(cfg1->cpu[t]);
+        for (size_t i = 0; i < c->nsizes && !stopped; i++) {
+            const size_t share = c->sizes[i] / (size_t)th;
+            const size_t stride = (share + 4095) & ~(size_t)4095;   /* own pages per thread */
+            if (share < (size_t)k->arrays * MC_LINE_BYTES)   /* the same on every thread */
+                continue;
+            mc_traffic_init(&P.tr[t], &spec, (char *)buf + (size_t)t * stride, share, cfg1->seed,
+                            (uint64_t)t);
+#pragma omp master
+            m.done = 0;
+#pragma omp barrier
+            mc_measure_run(&m, t, body, &P);
+#pragma omp barrier
+#pragma omp master
+            {
+                const size_t span = mc_traffic_span(&P.tr[0]) * (size_t)th;
+                const double bytes = mc_traffic_pass_bytes(&P.tr[0]) * th * (double)P.passes;
+                int n = m.done;
+                mb_stats_t st;
+                if (m.aborted && n < reps)
+                    stopped = true;
+                else if (n > 0 && mc_measure_rates(&m, bytes, bw) > 0 &&
+                         mb_stats_compute(bw, (size_t)n, 0, &st) == 0) {
+                    gbps[i] = st.median;
+                    long row = mc_table_row(tab);
+                    char name[32];
+                    mc_table_str(tab, row, M_KERNEL, mc_traffic_name(&spec, name, sizeof name));
+                    mc_table_num(tab, row, M_THREADS, th);
+                    mc_table_num(tab, row, M_SIZE, (double)c->sizes[i]);
+                    mc_table_str(tab, row, M_LEVEL, mc_cache_level(&cfg1->caches, share, span));
+                    mc_table_num(tab, row, M_BW, st.median);
+                    mc_table_num(tab, row, M_MIN, st.min);
+                    mc_table_num(tab, row, M_MAX, st.max);
+                    mc_table_num(tab, row, M_CV, n >= 2 ? st.cv : NAN);
+                    if (n < 2)
+                        mc_table_str(tab, row, M_CV, "one sample has no spread; use --reps 2");
+                    mc_table_num(tab, row, M_PASSES, (double)P.passes);
+                }
+            }
+#pragma omp barrier
+        }
+    }
+    mc_measure_free(&m);
+    free(P.tr), free(P.pass_ns), free(bw);
+    return !stopped;
+}
+
+static void plateau_rows(mc_result_t *res, mc_table_t *tab, const mc_config_t *cfg,
+                         const char *kernel, int th, const size_t *sizes, const double *gbps,
+                         size_t n, bool headline, bool single)
+{
+    mc_plateau_t pl[MC_PLATEAUS];
+    mc_mountain_plateaus(&cfg->caches, th, sizes, gbps, n, pl);
+    for (int i = 0; i < MC_PLATEAUS; i++) {
+        long row = mc_table_row(tab);
+        mc_table_str(tab, row, P_KERNEL, kernel);
+        mc_table_num(tab, row, P_THREADS, th);
+        mc_table_str(tab, row, P_LEVEL, pl[i].name);
+        mc_table_num(tab, row, P_BW, pl[i].ok ? pl[i].gbps : NAN);
+        if (!pl[i].ok)
+            mc_table_str(tab, row, P_BW, pl[i].why);
+        mc_table_num(tab, row, P_FROM, pl[i].ok ? (double)pl[i].from_bytes : NAN);
+        mc_table_num(tab, row, P_TO, pl[i].ok ? (double)pl[i].to_bytes : NAN);
+        mc_table_num(tab, row, P_POINTS, pl[i].points);
+        if (!headline)
+            continue;
+        char name[48];
+        snprintf(name, sizeof name, "%s_%s_%s", pl[i].name, kernel, single ? "1t" : "all");
+        if (pl[i].ok)
+            mc_metric(res, mc_result_keep(res, name), "GB/s", pl[i].gbps);
+        else
+            mc_metric_na(res, mc_result_keep(res, name), "GB/s", mc_result_keep(res, pl[i].why));
+    }
+}
+
+static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_conf_t *c,
+                       int nseries, const double *const *curves, const int *threads)
+{
+    char why[256], a[32], b[32], d[32];
+    double *x = mc_result_alloc(res, c->nsizes * sizeof *x);
+    char(*titles)[48] = mc_result_alloc(res, (size_t)nseries * sizeof *titles);
+    char(*marks)[48] = mc_result_alloc(res, 3 * sizeof *marks);
+    if (!x || !titles || !marks)
+        return;
+    for (size_t i = 0; i < c->nsizes; i++)
+        x[i] = (double)c->sizes[i];
+    mc_plot_t p = { .title = "mencal sweep: bandwidth vs working set (all arrays, all threads)",
+                    .xlabel = "working set", .ylabel = "bandwidth (GB/s, STREAM counting)",
+                    .logx = true, .x_bytes = true };
+    for (int s = 0; s < nseries && s < MC_PLOT_MAX_SERIES; s++) {
+        snprintf(titles[s], 48, "%s, %d thread%s", c->kernel[s / 2]->name, threads[s],
+                 threads[s] == 1 ? "" : "s");
+        p.series[p.nseries++] = (mc_plot_series_t){ titles[s], c->nsizes, x, curves[s] };
+    }
+    const mc_caches_t *k = &cfg->caches;
+    if (k->l1d_bytes) {
+        snprintf(marks[0], 48, "L1d %s per core", mb_format_bytes(k->l1d_bytes, a, sizeof a));
+        p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[0], (double)k->l1d_bytes };
+    }
+    if (k->l2_bytes) {
+        snprintf(marks[1], 48, "L2 %s per core", mb_format_bytes(k->l2_bytes, b, sizeof b));
+        p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[1], (double)k->l2_bytes };
+    }
+    if (k->llc.total_bytes) {
+        snprintf(marks[2], 48, "LLC %s", mb_format_bytes(k->llc.total_bytes, d, sizeof d));
+        p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[2], (double)k->llc.total_bytes };
+    }
+    mb_out_t png;
+    if (mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0) {
+        mc_result_note(res, "--plot: chart not drawn: %s", why);
+        mb_warn("sweep: --plot: chart not drawn: %s", why);
+        return;
+    }
+    if (mc_plot_png(&p, &png, why, sizeof why) != 0 || mb_out_commit(&png, why, sizeof why) != 0) {
+        mb_out_abort(&png);
+        mc_result_note(res, "--plot %s: chart not drawn: %s", c->plot, why);
+        mb_warn("sweep: --plot %s: chart not drawn: %s", c->plot, why);
+    }
+}
+
+static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
+{
+    const sweep_conf_t *c = conf;
+    if (c->nsizes == 0)
+        return mc_result_fail(res, MB_EXIT_USAGE, "--size is under 16 KiB, the first point");
+    const int nth = cfg->nthreads > 1 ? 2 : 1;
+    const int threads[2] = { 1, cfg->nthreads };
+    const size_t bytes = c->top + (size_t)cfg->nthreads * 4096;
+    char why[256], a[32];
+    void *buf;
+    if (mc_buffer_alloc(bytes, cfg->hugepages, &buf, why, sizeof why) != 0)
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    mc_config_t *one = malloc(sizeof *one);
+    double *curves[2 * MAX_KERNELS] = { 0 };
+    bool ok = one != NULL;
+    for (int s = 0; ok && s < c->nkernels * nth; s++)
+        ok = (curves[s] = mc_result_alloc(res, c->nsizes * sizeof(double))) != NULL;
+    if (!ok) {
+        free(one);
+        mc_buffer_free(buf, bytes);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
+    }
+    mc_table_t *tab = mc_table_new(res, "mountain", mountain_cols, M_NCOLS);
+    bool complete = true;
+    int nseries = 0, series_threads[2 * MAX_KERNELS];
+    for (int ki = 0; ki < c->nkernels && complete && !res->status; ki++)
+        for (int ti = 0; ti < nth && complete && !res->status; ti++) {
+            *one = *cfg;
+            one->nthreads = threads[ti];
+            complete = run_curve(one, c, res, c->kernel[ki], buf, tab, curves[ki * nth + ti]);
+            series_threads[nseries++] = threads[ti];
+        }
+    free(one);
+    mc_buffer_finish(res, cfg, buf, bytes);
+    if (!complete)
+        res->complete = false;
+    if (res->status)
+        return res->status;
+
+    mc_table_t *pt = mc_table_new(res, "plateaus", plateau_cols, P_NCOLS);
+    for (int s = 0; s < nseries; s++) {
+        const char *kn = c->kernel[s / nth]->name;
+        plateau_rows(res, pt, cfg, kn, series_threads[s], c->sizes, curves[s], c->nsizes,
+                     strcmp(kn, "read") == 0, series_threads[s] == 1 && (s % nth) == 0);
+    }
+    mc_metric(res, "largest_size", "bytes", (double)c->top);
+    mc_metric(res, "points", "", tab ? (double)tab->nrows : 0);
+    const mc_caches_t *k = &cfg->caches;
+    char l1[32], l2[32], l3[32];
+    mc_result_note(res, "cache sizes (common/ detector): L1d %s (%s), L2 %s (%s), LLC %s (%s); "
+                   "plateau regions: L1 share <= L1d/2, L2 2xL1d..L2/2, L3 share >= 2xL2 and "
+                   "total <= LLC/2, DRAM total >= 4x LLC",
+                   k->l1d_bytes ? mb_format_bytes(k->l1d_bytes, l1, sizeof l1) : "unknown",
+                   k->l1d_source, k->l2_bytes ? mb_format_bytes(k->l2_bytes, l2, sizeof l2)
+                   : "unknown", k->l2_source,
+                   k->llc.total_bytes ? mb_format_bytes(k->llc.total_bytes, l3, sizeof l3)
+                   : "unknown", k->llc.note[0] ? k->llc.note : mb_llc_source_name(k->llc.source));
+    mc_result_note(res, "sizes: 16 KiB to %s (%s), powers of two and midpoints; a size is every "
+                   "array of the kernel over all threads; threads 1 and %d, pinned one per core "
+                   "(CPUs from %d); each sample >= %d clock ticks (granularity %llu ns) and "
+                   ">= %.0f ms, median of %d samples", mb_format_bytes(c->top, a, sizeof a),
+                   c->top_how, cfg->nthreads, cfg->cpu[0], MIN_TICKS,
+                   (unsigned long long)mb_timer_granularity_ns(20), MIN_SAMPLE_NS / 1e6,
+                   cfg->reps);
+    if (!complete)
+        mc_result_note(res, "interrupted: the points measured so far are kept; later curves "
+                       "and sizes are missing");
+    if (cfg->oversub_threads[0])
+        mc_result_label(res, "%s", cfg->oversub_threads);
+    if (c->plot && tab && tab->nrows)
+        write_plot(res, cfg, c, nseries, (const double *const *)curves, series_threads);
+    return 0;
+}
+
+const mc_scenario_t mc_sc_sweep = {
+    .name = "sweep",
+    .summary = "the memory mountain: read, write, copy and triad bandwidth from 16 KiB to "
+               "beyond the LLC, at 1 and all threads, with the L1/L2/L3/DRAM plateaus",
+    .opts = sweep_opts,
+    .nopts = sizeof sweep_opts / sizeof sweep_opts[0],
+    .conf_size = sizeof(sweep_conf_t),
+    .conf_defaults = &sweep_defaults,
+    .resolve = sweep_resolve,
+    .config_json = sweep_json,
+    .plan = sweep_plan,
+    .supported = mc_supported_always,
+    .run = sweep_run,
+};
