@@ -89,8 +89,9 @@ static int write_script(const mc_plot_t *p, FILE *f)
     if (nused) {
         fprintf(f, "plot ");
         for (int i = 0; i < nused; i++)
-            fprintf(f, "%s$d%d using 1:2 with linespoints lw 2 pt 7 ps 0.8 title \"%s\"",
-                    i ? ", \\\n     " : "", used[i], safe(p->series[used[i]].title, a, sizeof a));
+            fprintf(f, "%s$d%d using 1:2 with %s title \"%s\"", i ? ", \\\n     " : "", used[i],
+                    p->series[used[i]].points ? "points pt 6 ps 1" : "linespoints lw 2 pt 7 ps 0.8",
+                    safe(p->series[used[i]].title, a, sizeof a));
         fputc('\n', f);
     }
     return nused;

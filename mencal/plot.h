@@ -21,6 +21,7 @@ typedef struct {
     const char *title;
     size_t n;
     const double *x, *y;     /* n points; non-finite ones are left out */
+    bool points;             /* points only, no line (a noisy companion series) */
 } mc_plot_series_t;
 
 typedef struct {

@@ -401,8 +401,8 @@ static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_
              ntraffic == 1 ? "" : "s");
     mc_plot_t p = { .title = title, .xlabel = "traffic bandwidth (GB/s, measured)",
                     .ylabel = "latency (ns per dependent load)", .nseries = 2 };
-    p.series[0] = (mc_plot_series_t){ "median", n, x, y };
-    p.series[1] = (mc_plot_series_t){ "p99", n, x, y99 };
+    p.series[0] = (mc_plot_series_t){ "median", n, x, y, false };
+    p.series[1] = (mc_plot_series_t){ "p99 over the windows", n, x, y99, true };
     mb_out_t png;
     if (mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0) {
         mc_result_note(res, "--plot: chart not drawn: %s", why);

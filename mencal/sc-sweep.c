@@ -315,7 +315,7 @@ static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_con
     for (int s = 0; s < nseries && s < MC_PLOT_MAX_SERIES; s++) {
         snprintf(titles[s], 48, "%s, %d thread%s", c->kernel[s / 2]->name, threads[s],
                  threads[s] == 1 ? "" : "s");
-        p.series[p.nseries++] = (mc_plot_series_t){ titles[s], c->nsizes, x, curves[s] };
+        p.series[p.nseries++] = (mc_plot_series_t){ titles[s], c->nsizes, x, curves[s], false };
     }
     const mc_caches_t *k = &cfg->caches;
     if (k->l1d_bytes) {

@@ -14,6 +14,8 @@
     X(mixed)            \
     X(concurrent)       \
     X(stability)        \
+    X(loaded)           \
+    X(sweep)            \
     X(alloc)            \
     /* end of the list */
 
