@@ -29,6 +29,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buffer.h"
 #include "chase.h"
@@ -51,6 +52,7 @@
 #define BATCH_LINES 64                /* lines of each array between two delays */
 #define WINDOW_TARGET_NS 5000000ULL   /* a window lasts about 5 ms at idle */
 #define VERIFY_MAX_MEMBERS (1u << 20)
+#define IDLE_NAP_NS 100000              /* an idle traffic thread checks every 0.1 ms */
 
 /* The default ladder (ns): no delay, then roughly doubling up to 100 us,
  * where one 64-line batch per 100 us is about 1% of a core's bandwidth. */
@@ -272,8 +274,12 @@ static void body(void *arg, int t, int r)
         __atomic_store_n(&L->seq_done, seq, __ATOMIC_RELEASE);
         return;
     }
-    if (!L->traffic_on)
+    if (!L->traffic_on) {   /* idle: asleep, so the core idles as it does beside randread */
+        const struct timespec nap = { 0, IDLE_NAP_NS };
+        while (__atomic_load_n(&L->seq_done, __ATOMIC_ACQUIRE) < seq)
+            nanosleep(&nap, NULL);
         return;
+    }
     mc_traffic_t *tr = &L->tr[t];
     const uint64_t iters = L->delay_iters;
     while (__atomic_load_n(&L->seq_done, __ATOMIC_ACQUIRE) < seq) {

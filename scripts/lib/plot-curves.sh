@@ -1,0 +1,89 @@
+# shellcheck shell=bash
+# plot-curves: gnuplot scripts for the two curves of a mencal result file,
+# from its JSON alone (report --plots and --html, and
+# scripts/device-curves.sh --replot on a machine other than the one that
+# measured):
+#   loaded   latency (median, p99 as points) against the traffic
+#            bandwidth measured, one point per delay
+#   sweep    bandwidth against working set (log x), a line per kernel and
+#            thread count, the detected cache sizes marked
+# Needs jq and awk only; the caller runs gnuplot on WORK/plot.gp (data
+# files beside it, generated names only, titles reduced to safe text).
+# mencal run loaded|sweep --plot draws the same charts at run time.
+
+# ms_curves_kind FILE: "loaded", "sweep" or nothing
+ms_curves_kind() {
+    jq -r 'first(.records[]? | select(.tables.curve? != null) | "loaded"),
+           first(.records[]? | select(.tables.mountain? != null) | "sweep")' "$1" 2>/dev/null | head -n 1
+}
+
+ms_curves_safe() { printf '%s' "$1" | tr -cd 'A-Za-z0-9 :._()/+<>#%,-'; }
+
+ms_curves_terminal() {
+    if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then
+        echo "pngcairo size 1100,640 noenhanced font ',10'"
+    else
+        echo "png size 1100,640 noenhanced"
+    fi
+}
+
+# ms_curves_gp FILE WORK: WORK/plot.gp (and its data) for the curve in
+# FILE; returns 1 when FILE holds neither curve or no point.
+ms_curves_gp() {
+    local f="$1" work="$2" kind title
+    kind=$(ms_curves_kind "$f")
+    case "$kind" in
+        loaded)
+            jq -r '.records[] | select(.tables.curve != null) | .tables.curve[] |
+                   select(.bandwidth != null and .latency != null) |
+                   "\(.bandwidth / 1000) \(.latency) \(.latency_p99 // "NaN")"' "$f" >"$work/loaded.dat"
+            [ -s "$work/loaded.dat" ] || return 1
+            title=$(jq -r '"mencal loaded: latency vs \(.config.loaded.traffic // "?") traffic of \((.config.threads // 2) - 1) threads, \(.sysinfo.cpu_model // "")"' "$f")
+            {
+                printf 'set terminal %s\nset output\n' "$(ms_curves_terminal)"
+                printf 'set title "%s"\n' "$(ms_curves_safe "$title")"
+                printf 'set xlabel "traffic bandwidth (GB/s, measured)"\nset ylabel "latency (ns per dependent load)"\n'
+                printf 'set grid\nset key outside right top\nset yrange [0:*]\n'
+                printf 'plot "loaded.dat" using 1:2 with linespoints lw 2 pt 7 title "median", '
+                printf '"loaded.dat" using 1:3 with points pt 6 title "p99 over the windows"\n'
+            } >"$work/plot.gp"
+            ;;
+        sweep)
+            local n=0 series k t sep="" marks
+            : >"$work/series.txt"
+            while IFS=$'\t' read -r k t; do
+                n=$((n + 1))
+                jq -r --arg k "$k" --argjson t "$t" '.records[] | select(.tables.mountain != null) |
+                    .tables.mountain[] | select(.kernel == $k and .threads == $t and .bandwidth != null) |
+                    "\(.size) \(.bandwidth)"' "$f" >"$work/s$n.dat"
+                printf '%s\t%s\n' "s$n.dat" "$(ms_curves_safe "$k, $t thread$([ "$t" = 1 ] || echo s)")" >>"$work/series.txt"
+            done < <(jq -r '[.records[] | select(.tables.mountain != null) | .tables.mountain[] |
+                             [.kernel, .threads]] | unique_by(.) | sort_by(.[0], .[1]) | .[] | @tsv' "$f")
+            [ "$n" -gt 0 ] || return 1
+            marks=$(jq -r '.config.caches as $c | .llc.total_bytes as $l |
+                [ (if $c.l1d_bytes then "\($c.l1d_bytes) L1d" else empty end),
+                  (if $c.l2_bytes then "\($c.l2_bytes) L2" else empty end),
+                  (if ($l // 0) > 0 then "\($l) LLC" else empty end) ] | .[]' "$f" 2>/dev/null || true)
+            {
+                printf 'set terminal %s\nset output\n' "$(ms_curves_terminal)"
+                printf 'set title "mencal sweep: bandwidth vs working set (all arrays, all threads)"\n'
+                printf 'set xlabel "working set"\nset ylabel "bandwidth (GB/s, STREAM counting)"\n'
+                printf 'set grid\nset key outside right top\nset yrange [0:*]\nset logscale x 2\n'
+                printf 'set xtics ("16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576, "4M" 4194304, "16M" 16777216, "64M" 67108864, "256M" 268435456, "1G" 1073741824, "4G" 4294967296.0)\n'
+                while read -r b name; do
+                    [ -n "$b" ] || continue
+                    printf 'set arrow from %s, graph 0 to %s, graph 1 nohead dashtype 2 lc rgb "gray40"\n' "$b" "$b"
+                    printf 'set label "%s %s" at %s, graph 0.97 right rotate by 90 offset -0.5,0 tc rgb "gray30"\n' \
+                        "$name" "$(awk -v b="$b" 'BEGIN { u = "B"; if (b >= 1048576) { b /= 1048576; u = "MiB" } else if (b >= 1024) { b /= 1024; u = "KiB" }; printf "%g %s", b, u }')" "$b"
+                done <<<"$marks"
+                printf 'plot '
+                while IFS=$'\t' read -r series title; do
+                    printf '%s"%s" using 1:2 with linespoints lw 2 pt 7 ps 0.6 title "%s"' "$sep" "$series" "$title"
+                    sep=", "
+                done <"$work/series.txt"
+                printf '\n'
+            } >"$work/plot.gp"
+            ;;
+        *) return 1 ;;
+    esac
+}
