@@ -59,6 +59,7 @@ static bool region_of(const mc_caches_t *c, mc_plateau_id_t id, region_t *r, cha
     case MC_PL_L1:
         if (!l1)
             return snprintf(why, whylen, "the L1d size is unknown"), false;
+        r->share_min = l1 / 8;
         r->share_max = l1 / 2;
         return true;
     case MC_PL_L2:

@@ -8,7 +8,8 @@
  *
  * Plateaus: each level's figure is the median bandwidth of the points
  * that sit well inside it, away from the edges where two levels mix:
- *   L1    share <= L1d / 2
+ *   L1    L1d / 8 <= share <= L1d / 2 (below, a pass is too short at
+ *         many threads: 16 KiB over 16 threads read half the rate)
  *   L2    2 x L1d <= share <= L2 / 2
  *   L3    share >= 2 x L2  and  total <= LLC / 2   (only when the LLC is
  *         a level above L2)

@@ -395,7 +395,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     const mc_caches_t *k = &cfg->caches;
     char l1[32], l2[32], l3[32];
     mc_result_note(res, "cache sizes (common/ detector): L1d %s (%s), L2 %s (%s), LLC %s (%s); "
-                   "plateau regions: L1 share <= L1d/2, L2 2xL1d..L2/2, L3 share >= 2xL2 and "
+                   "plateau regions: L1 share L1d/8..L1d/2, L2 2xL1d..L2/2, L3 share >= 2xL2 and "
                    "total <= LLC/2, DRAM total >= 4x LLC",
                    k->l1d_bytes ? mb_format_bytes(k->l1d_bytes, l1, sizeof l1) : "unknown",
                    k->l1d_source, k->l2_bytes ? mb_format_bytes(k->l2_bytes, l2, sizeof l2)
