@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Summary: the checks of mencal loaded and sweep against their references, as ratios.
 # Usage: scripts/peers-curves.sh [--size SIZE] [--threads N] [--rounds N]
-#                                [--bin DIR] [--no-timing]
+#                                [--bin DIR] [--parts 1,2,3,4,5] [--no-timing]
 #
 # Each ratio is the median over --rounds (default 3) of the ratio measured
 # inside one round, the two runs of a round back to back, the order
@@ -23,7 +23,8 @@
 #      `mencal run sweep` with their defaults (target < 120 s each)
 # --size is the working set of loaded and of the references (default
 # 2GiB; raise it to at least 4x LLC x threads / (threads - 1)); --threads
-# defaults to one per physical core.  MEMSUITE_DEBUG=1 traces the script.
+# defaults to one per physical core; --parts runs only the checks listed
+# (1 and 2 run together).  MEMSUITE_DEBUG=1 traces the script.
 # Exit: 0 printed (a ratio off target is printed, not fatal), 2 usage,
 # 3 a tool missing.
 set -euo pipefail
@@ -35,6 +36,7 @@ size=2GiB
 threads=
 rounds=3
 timing=1
+parts=1,2,3,4,5
 
 die() { echo "peers-curves: $*" >&2; exit "${2:-2}"; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -46,10 +48,13 @@ while [ $# -gt 0 ]; do
         --rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
         --bin) bin=${2:?--bin needs a directory}; shift 2 ;;
         --no-timing) timing=0; shift ;;
+        --parts) parts=${2:?--parts needs a list}; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1'; see --help" ;;
     esac
 done
+[[ "$parts" =~ ^[1-5](,[1-5])*$ ]] || die "--parts: '$parts' is not a list of 1..5"
+part() { [[ ",$parts," == *",$1,"* ]]; }
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$rounds' is not a positive integer"
 [ -z "$threads" ] || [[ "$threads" =~ ^[1-9][0-9]*$ ]] || die "--threads: '$threads' is not a positive integer"
 mencal="$bin/mencal" stream="$bin/stream"
@@ -89,7 +94,8 @@ loaded() {   # loaded TRAFFIC OUT: the no-delay point and the idle point
         --format json -O "$2"
 }
 declare -a r_lat r_triad r_triad_best r_read
-for r in $(seq 1 "$rounds"); do
+part 1 || part 2 || rounds12=0
+for r in $(seq 1 "${rounds12:-$rounds}"); do
     ref() {
         "$mencal" run randread --threads 1 --size "$slice" -q --format json -O "$tmp/rr.json"
         OMP_NUM_THREADS=$ntr OMP_PROC_BIND=spread OMP_PLACES=cores "$stream" -q --threads "$ntr" \
@@ -115,6 +121,7 @@ for r in $(seq 1 "$rounds"); do
     printf 'round %d: idle %.1f ns vs randread %.1f ns; triad traffic %.0f MB/s vs stream Triad %.0f (best %.0f); read traffic %.0f MB/s vs seqread %.0f\n' \
         "$r" "$idle" "$rand" "$lbw" "$st_med" "$st_best" "$rbw" "$sq"
 done
+if part 1 || part 2; then
 m=$(printf '%s\n' "${r_lat[@]}" | median)
 printf '1. loaded idle / randread latency (%s per thread, 1 chain):      %s  [%s: 0.97..1.03]\n' "$slice" "$m" "$(verdict "$m" 0.97 1.03)"
 m=$(printf '%s\n' "${r_triad[@]}" | median)
@@ -122,10 +129,12 @@ printf '2. loaded no-delay triad / stream Triad median rate (%d thr):     %s  [%
 printf '   (against stream Triad best rate:                               %s)\n' "$(printf '%s\n' "${r_triad_best[@]}" | median)"
 m=$(printf '%s\n' "${r_read[@]}" | median)
 printf '   loaded no-delay read / seqread (%d thr):                        %s  [%s: >= 0.9]\n' "$ntr" "$m" "$(verdict "$m" 0.9 99)"
+fi
 
 # ---- 3: sweep's DRAM plateau against seqread ------------------------------
 declare -a r_dram
-for r in $(seq 1 "$rounds"); do
+part 3 && rounds3=$rounds || rounds3=0
+for r in $(seq 1 "$rounds3"); do
     sw() { "$mencal" run sweep --kernels read --threads "$nt" -q --format json -O "$tmp/sw.json"; }
     sq() {
         local to
@@ -142,13 +151,21 @@ for r in $(seq 1 "$rounds"); do
         "$(j "$tmp/sw.json" '.records[0].tables.plateaus[] | select(.threads > 1 and .level == "DRAM") | "\(.from)..\(.to), \(.points) points"')" \
         "$sqv" "$(j "$tmp/plan.json" '.records[0].tables.plateaus[] | select(.threads > 1 and .level == "DRAM") | .to')"
 done
-m=$(printf '%s\n' "${r_dram[@]}" | median)
-printf '3. sweep DRAM plateau (read, %d thr) / seqread:                  %s  [%s: 0.95..1.05]\n' "$nt" "$m" "$(verdict "$m" 0.95 1.05)"
+if part 3; then
+    m=$(printf '%s\n' "${r_dram[@]}" | median)
+    printf '3. sweep DRAM plateau (read, %d thr) / seqread:                  %s  [%s: 0.95..1.05]\n' "$nt" "$m" "$(verdict "$m" 0.95 1.05)"
+fi
 
 # ---- 4: sweep's 16 KiB point against likwid-bench's best load kernel ------
-if command -v likwid-bench >/dev/null; then
-    kernels=$(likwid-bench -a 2>/dev/null | awk '$1 ~ /^load(_sse|_avx|_avx512)?$/ { print $1 }')
+kernels=
+if part 4 && command -v likwid-bench >/dev/null; then
+    kernels=$(likwid-bench -a 2>"$tmp/lk.err" | awk '$1 ~ /^load(_sse|_avx|_avx512)?$/ { print $1 }') || kernels=
+    [ -n "$kernels" ] || echo "4. likwid-bench -a lists no load kernel: $(head -n 1 "$tmp/lk.err")"
+fi
+if [ -n "$kernels" ]; then
     cpu0=$(sed -n 's/^cpus: \([0-9]*\).*/\1/p' <<<"$plan")
+    pin=()
+    command -v taskset >/dev/null && pin=(taskset -c "${cpu0:-0}")
     declare -a r_l1
     for r in $(seq 1 "$rounds"); do
         ours16() {
@@ -160,8 +177,8 @@ if command -v likwid-bench >/dev/null; then
         lk() {
             best=0 bestk=
             for k in $kernels; do
-                v=$(taskset -c "${cpu0:-0}" likwid-bench -t "$k" -W N:16kB:1 -s 0.5 2>/dev/null |
-                    awk -F'\t+' '/^MByte\/s:/ { printf "%.4f\n", $2 / 1000 }')
+                v=$("${pin[@]}" likwid-bench -t "$k" -W N:16kB:1 -s 0.5 2>/dev/null |
+                    awk -F'\t+' '/^MByte\/s:/ { printf "%.4f\n", $2 / 1000 }') || v=
                 if [ -n "$v" ] && awk -v a="$v" -v b="$best" 'BEGIN { exit !(a > b) }'; then best=$v bestk=$k; fi
             done
         }
@@ -171,12 +188,12 @@ if command -v likwid-bench >/dev/null; then
     done
     m=$(printf '%s\n' "${r_l1[@]}" | median)
     printf '4. sweep 16 KiB (read, 1 thr) / likwid-bench best load:         %s  [%s: >= 0.9]\n' "$m" "$(verdict "$m" 0.9 99)"
-else
-    echo "4. likwid-bench not installed (package likwid): 16 KiB comparison skipped"
+elif part 4; then
+    command -v likwid-bench >/dev/null || echo "4. likwid-bench not installed (package likwid): 16 KiB comparison skipped"
 fi
 
 # ---- 5: wall time with defaults --------------------------------------------
-if [ "$timing" = 1 ]; then
+if [ "$timing" = 1 ] && part 5; then
     for s in loaded sweep; do
         t0=$(date +%s.%N)
         "$mencal" run "$s" -q --format json -O "$tmp/$s-default.json"
