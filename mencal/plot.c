@@ -137,7 +137,7 @@ static int spawn_gnuplot(const char *gp, FILE *script, int out, FILE *log, char 
     return 0;
 }
 
-int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen)
+int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen)
 {
     char gp[4096];
     if (!find_gnuplot(gp, sizeof gp)) {
@@ -149,24 +149,38 @@ int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen)
         snprintf(why, whylen, "internal: the plot file is not open");
         return -EBADF;
     }
-    FILE *script = tmpfile(), *log = tmpfile();
-    int rc = 0;
-    if (!script || !log) {
-        rc = -errno;
+    if (fflush(script) != 0 || ferror(script) || fseek(script, 0, SEEK_SET) != 0) {
+        snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
+        return -EIO;
+    }
+    FILE *log = tmpfile();
+    if (!log) {
+        int e = errno;
         snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
-                 "directory", strerror(errno));
-    } else if (write_script(p, script) == 0) {
+                 "directory", strerror(e));
+        return -e;
+    }
+    int rc = spawn_gnuplot(gp, script, out, log, why, whylen);
+    fclose(log);
+    return rc;
+}
+
+int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen)
+{
+    FILE *script = tmpfile();
+    if (!script) {
+        int e = errno;
+        snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
+                 "directory", strerror(e));
+        return -e;
+    }
+    int rc;
+    if (write_script(p, script) == 0) {
         snprintf(why, whylen, "no measured point to plot");
         rc = -ENODATA;
-    } else if (fflush(script) != 0 || ferror(script) || fseek(script, 0, SEEK_SET) != 0) {
-        snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
-        rc = -EIO;
     } else {
-        rc = spawn_gnuplot(gp, script, out, log, why, whylen);
+        rc = mc_gnuplot_run(script, png, why, whylen);
     }
-    if (script)
-        fclose(script);
-    if (log)
-        fclose(log);
+    fclose(script);
     return rc;
 }

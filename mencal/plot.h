@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "outfile.h"
 
@@ -42,5 +43,10 @@ typedef struct {
 /* Writes the PNG.  0; -ENOENT gnuplot is not installed; -ENODATA no
  * finite point; -EIO gnuplot failed or wrote nothing; why says which. */
 int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen);
+
+/* The runner under mc_plot_png, for charts with scripts of their own
+ * (alloc's two panels): gnuplot reads `script` (written, any position)
+ * and writes the PNG to png's descriptor.  0, or -errno with why. */
+int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen);
 
 #endif

@@ -68,7 +68,9 @@ static int concurrent_resolve(void *conf, mc_config_t *cfg, char *msg, size_t ms
                  PROCS_PER_CPU * cfg->ncpus_allowed);
         return MB_EXIT_USAGE;
     }
-    if (cfg->size_bytes / (size_t)c->procs < 4096) {
+    /* only a run of concurrent splits --size between processes: another
+     * scenario's small --size on many cores is not refused for it */
+    if (mc_run_selects(cfg, "concurrent") && cfg->size_bytes / (size_t)c->procs < 4096) {
         snprintf(msg, msglen, "--procs %d: each process needs at least 4 KiB of --size", c->procs);
         return MB_EXIT_USAGE;
     }

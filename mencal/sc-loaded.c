@@ -612,13 +612,9 @@ const mc_scenario_t mc_sc_loaded = {
     .name = "loaded",
     .summary = "latency under load: the chase of randread while the other threads stream "
                "traffic, one point per delay (latency vs bandwidth)",
-    .opts = loaded_opts,
-    .nopts = sizeof loaded_opts / sizeof loaded_opts[0],
-    .conf_size = sizeof(loaded_conf_t),
-    .conf_defaults = &loaded_defaults,
+    MC_SCENARIO_OPTIONS(loaded_opts, loaded_conf_t, loaded_defaults),
     .resolve = loaded_resolve,
     .config_json = loaded_json,
     .plan = loaded_plan,
-    .supported = mc_supported_always,
     .run = loaded_run,
 };

@@ -423,13 +423,9 @@ const mc_scenario_t mc_sc_sweep = {
     .name = "sweep",
     .summary = "the memory mountain: read, write, copy and triad bandwidth from 16 KiB to "
                "beyond the LLC, at 1 and all threads, with the L1/L2/L3/DRAM plateaus",
-    .opts = sweep_opts,
-    .nopts = sizeof sweep_opts / sizeof sweep_opts[0],
-    .conf_size = sizeof(sweep_conf_t),
-    .conf_defaults = &sweep_defaults,
+    MC_SCENARIO_OPTIONS(sweep_opts, sweep_conf_t, sweep_defaults),
     .resolve = sweep_resolve,
     .config_json = sweep_json,
     .plan = sweep_plan,
-    .supported = mc_supported_always,
     .run = sweep_run,
 };

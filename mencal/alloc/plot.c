@@ -2,39 +2,16 @@
  * comparison: wall time and minor faults against block size, one line
  * per allocator (and thread count).
  *
- * gnuplot never sees a path: its script (data inline, as datablocks) comes
- * on stdin from an unnamed tmpfile(), the PNG goes to its stdout, which is
- * the caller's output file (common/outfile.h: a temporary renamed into
- * place, or a device written in place), and its messages go to another
- * unnamed tmpfile().  Nothing is left behind on any exit. */
+ * The script (data inline, as datablocks) goes to gnuplot through
+ * mencal/plot.c's runner: no path reaches gnuplot, the PNG goes to the
+ * caller's output file, nothing is left behind on any exit. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "plot.h"
-
-extern char **environ;
-
-static bool find_gnuplot(char *path, size_t pathlen)
-{
-    const char *env = getenv("PATH");
-    char copy[4096];
-    snprintf(copy, sizeof copy, "%s", env ? env : "/usr/bin:/bin");
-    char *save = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(path, pathlen, "%s/gnuplot", *d ? d : ".");
-        if (access(path, X_OK) == 0)
-            return true;
-    }
-    return false;
-}
+#include "plot.h"      /* alloc/plot.h */
+#include "../plot.h"   /* mencal/plot.h: the gnuplot runner */
 
 /* Data: one datablock $dN per (threads, allocator) with a completed cell,
  * rows "block_bytes wall_s minflt".  Returns how many were written. */
@@ -92,77 +69,24 @@ static void write_script(FILE *f, char titles[][64], int n, const mc_alloc_cfg_t
     fprintf(f, "unset multiplot\n");
 }
 
-/* gnuplot's first message line, or "no message". */
-static void first_line(FILE *log, char *buf, size_t len)
-{
-    snprintf(buf, len, "no message");
-    if (log && fseek(log, 0, SEEK_SET) == 0 && fgets(buf, (int)len, log))
-        buf[strcspn(buf, "\n")] = '\0';
-}
-
 int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen)
 {
-    char gp[4096];
-    if (!find_gnuplot(gp, sizeof gp)) {
-        snprintf(why, whylen, "gnuplot not found on PATH; install gnuplot-nox");
-        return -ENOENT;
-    }
-    int out = mb_out_fd(png);
-    if (out < 0) {
-        snprintf(why, whylen, "internal: the plot file is not open");
-        return -EBADF;
-    }
     char titles[MC_ALLOC_MAX_LIST * MC_ALLOC_MAX_ALLOCATORS][64];
-    FILE *script = tmpfile(), *log = tmpfile();
-    int rc = 0;
-    if (!script || !log) {
+    FILE *script = tmpfile();
+    if (!script) {
+        int e = errno;
         snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
-                 "directory", strerror(errno));
-        rc = -errno;
+                 "directory", strerror(e));
+        return -e;
+    }
+    int rc, n = write_data(r, script, titles, (int)(sizeof titles / sizeof titles[0]));
+    write_script(script, titles, n, r->cfg);
+    if (n == 0) {
+        snprintf(why, whylen, "no allocator completed a cell: nothing to plot");
+        rc = -ENODATA;
     } else {
-        int n = write_data(r, script, titles, (int)(sizeof titles / sizeof titles[0]));
-        write_script(script, titles, n, r->cfg);
-        if (fflush(script) != 0 || ferror(script) || fseek(script, 0, SEEK_SET) != 0) {
-            snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
-            rc = -EIO;
-        } else if (n == 0) {
-            snprintf(why, whylen, "no allocator completed a cell: nothing to plot");
-            rc = -ENODATA;
-        }
+        rc = mc_gnuplot_run(script, png, why, whylen);
     }
-    if (!rc) {
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
-        posix_spawn_file_actions_adddup2(&fa, out, 1);
-        posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
-        char *argv[] = { gp, NULL };
-        pid_t pid;
-        int e = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
-        posix_spawn_file_actions_destroy(&fa);
-        int status = 0;
-        if (e) {
-            snprintf(why, whylen, "cannot run %s: %s", gp, strerror(e));
-            rc = -e;
-        } else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-                   WEXITSTATUS(status) != 0) {
-            char first[256];
-            first_line(log, first, sizeof first);
-            snprintf(why, whylen, "gnuplot failed: %s", first);
-            rc = -EIO;
-        } else {
-            struct stat st;
-            if (fstat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
-                char first[256];
-                first_line(log, first, sizeof first);
-                snprintf(why, whylen, "gnuplot wrote no image: %s", first);
-                rc = -EIO;
-            }
-        }
-    }
-    if (script)
-        fclose(script);
-    if (log)
-        fclose(log);
+    fclose(script);
     return rc;
 }

@@ -5,6 +5,8 @@
 #   <bench>-size.png      headline metric vs array size: a panel per
 #                         record, a line per thread count
 #   latency.png           latency vs working set (mencal:sweep cells)
+#   loaded-ID.png,        latency vs bandwidth, bandwidth vs working set
+#   sweep-ID.png          (mencal loaded and sweep cells; plot-curves.sh)
 # Every point is a cell's headline value in the unit the report's tables
 # use (the tool's own: stream MB/s, mbw MiB/s, mencal GB/s or ns), with
 # an error bar of +-1 CV over its repetitions (none below 2), and a ring
@@ -13,7 +15,7 @@
 # gnuplot runs in a temp directory on generated file names only, so no
 # user text reaches its script except sanitised titles.
 
-ms_use rundir results
+ms_use rundir results plot-curves
 
 ms_plot_safe() { printf '%s' "$1" | tr -cd 'A-Za-z0-9 :._()/+<>#%,-'; }
 
@@ -181,4 +183,13 @@ ms_plot_dir() {
         ms_plot_latency_gp "$work"
         ms_plot_write "$work" "$pd/latency.png" || true
     fi
+    # mencal loaded and sweep curves: one chart per cell holding one
+    local cw
+    while IFS=$'\t' read -r id _; do
+        f="$d/cells/$id.json"
+        ms_res_complete "$f" || continue
+        cw=$(ms_mktemp -d)
+        ms_curves_gp "$f" "$cw" || continue
+        ms_plot_write "$cw" "$pd/$(ms_curves_kind "$f")-$id.png" || true
+    done < <(ms_rundir_cells "$d")
 }

@@ -248,3 +248,34 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_line --index 1 interrupted
     assert_line --index 2 true
 }
+
+# ---- charts from the JSON: memsuite report and device-curves --replot -------
+
+@test "memsuite report --plots draws the loaded curve of a mencal:loaded cell" {
+    run "$ROOT/scripts/memsuite" run --bench mencal:loaded --sizes 1x --threads 2 --reps 2 \
+        --cooldown 0 --out r --mencal-args "--delays 0,20000 --windows 3"
+    assert_success
+    run "$ROOT/scripts/memsuite" report --plots r
+    assert_success
+    assert_output --regexp 'r/plots/loaded-[^ ]+\.png'
+    local png
+    png=$(ls r/plots/loaded-*.png)
+    is_png "$png"
+}
+
+@test "device-curves.sh --replot draws both charts from the JSON alone" {
+    mkdir d
+    mencal run loaded --size 32M --threads 2 --delays 0,20000 --windows 3 -q --format json -O d/l.json
+    fake_caches 32K 256K 2048K
+    mencal run sweep --size 1M --threads 2 --kernels read,triad --reps 1 -q --format json -O d/s.json
+    run "$ROOT/scripts/device-curves.sh" --replot d
+    assert_success
+    assert_line d/l.png
+    assert_line d/s.png
+    is_png d/l.png
+    is_png d/s.png
+    # the sweep chart marks the cache sizes of the run
+    run bash -c ". '$ROOT/scripts/lib/plot-curves.sh'; mkdir w; ms_curves_gp d/s.json w; cat w/plot.gp"
+    assert_output --partial 'L1d 32 KiB'
+    assert_output --partial 'LLC 2 MiB'
+}
