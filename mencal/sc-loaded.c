@@ -402,15 +402,19 @@ static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle,
     mc_table_num(tab, row, C_WIN, n);
 }
 
+/* The chart into png (opened before the run); a chart that cannot be
+ * drawn (no gnuplot) is a note, the result stands. */
 static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_t *tab,
-                       int ntraffic, int lat_cpu)
+                       int ntraffic, int lat_cpu, mb_out_t *png)
 {
     size_t n = tab->nrows;
     double *x = mc_result_alloc(res, (n + 1) * sizeof *x);
     double *y = mc_result_alloc(res, (n + 1) * sizeof *y);
     double *y99 = mc_result_alloc(res, (n + 1) * sizeof *y99);
-    if (!x || !y || !y99)
+    if (!x || !y || !y99) {
+        mb_out_abort(png);
         return;
+    }
     for (size_t i = 0; i < n; i++) {
         x[i] = tab->num[i * C_NCOLS + C_BW] / 1000;
         y[i] = tab->num[i * C_NCOLS + C_LAT];
@@ -424,14 +428,8 @@ static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_
                     .ylabel = "latency (ns per dependent load)", .nseries = 2 };
     p.series[0] = (mc_plot_series_t){ "median", n, x, y, false };
     p.series[1] = (mc_plot_series_t){ "p99 over the windows", n, x, y99, true };
-    mb_out_t png;
-    if (mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0) {
-        mc_result_note(res, "--plot: chart not drawn: %s", why);
-        mb_warn("loaded: --plot: chart not drawn: %s", why);
-        return;
-    }
-    if (mc_plot_png(&p, &png, why, sizeof why) != 0 || mb_out_commit(&png, why, sizeof why) != 0) {
-        mb_out_abort(&png);
+    if (mc_plot_png(&p, png, why, sizeof why) != 0 || mb_out_commit(png, why, sizeof why) != 0) {
+        mb_out_abort(png);
         mc_result_note(res, "--plot %s: chart not drawn: %s", c->plot, why);
         mb_warn("loaded: --plot %s: chart not drawn: %s", c->plot, why);
     }
@@ -469,9 +467,14 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     /* points: the ladder, then idle; one thread has no traffic: idle only */
     const int ndel = nt > 1 ? c->ndelays : 0, npoints = ndel + 1;
     char why[256], sz[32], kind[32];
-    void *buf;
-    if (mc_buffer_alloc(slice * (size_t)nt, cfg->hugepages, &buf, why, sizeof why) != 0)
+    mb_out_t png = { 0 };   /* --plot: opened before measuring, so a bad path costs nothing */
+    if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    void *buf;
+    if (mc_buffer_alloc(slice * (size_t)nt, cfg->hugepages, &buf, why, sizeof why) != 0) {
+        mb_out_abort(&png);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    }
     loaded_t L = { .cfg = cfg, .conf = c, .nt = nt, .npoints = npoints, .windows = W,
                    .cal_cpu = -1 };
     mc_measure_t *m = calloc((size_t)npoints, sizeof *m);
@@ -485,6 +488,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         free(m);
         free_state(&L);
         mc_buffer_free(buf, slice * (size_t)nt);
+        mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     mc_table_t *tab = mc_table_new(res, "curve", curve_cols, C_NCOLS);
@@ -603,7 +607,11 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     if (cfg->oversub_threads[0])
         mc_result_label(res, "%s", cfg->oversub_threads);
     if (c->plot && nrows)
-        write_plot(res, c, tab, nt - 1, L.cpu[0]);
+        write_plot(res, c, tab, nt - 1, L.cpu[0], &png);
+    else if (c->plot) {
+        mb_out_abort(&png);
+        mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);
+    }
     free_state(&L);
     return rc;
 }

@@ -300,15 +300,20 @@ static void plateau_rows(mc_result_t *res, mc_table_t *tab, const mc_config_t *c
     }
 }
 
+/* The chart into png (opened before the run); a chart that cannot be
+ * drawn (no gnuplot) is a note, the result stands. */
 static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_conf_t *c,
-                       int nseries, const double *const *curves, const int *threads)
+                       int nseries, const double *const *curves, const int *threads,
+                       mb_out_t *png)
 {
     char why[256], a[32], b[32], d[32];
     double *x = mc_result_alloc(res, c->nsizes * sizeof *x);
     char(*titles)[48] = mc_result_alloc(res, (size_t)nseries * sizeof *titles);
     char(*marks)[48] = mc_result_alloc(res, 3 * sizeof *marks);
-    if (!x || !titles || !marks)
+    if (!x || !titles || !marks) {
+        mb_out_abort(png);
         return;
+    }
     for (size_t i = 0; i < c->nsizes; i++)
         x[i] = (double)c->sizes[i];
     mc_plot_t p = { .title = "mencal sweep: bandwidth vs working set (all arrays, all threads)",
@@ -332,14 +337,8 @@ static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_con
         snprintf(marks[2], 48, "LLC %s", mb_format_bytes(k->llc.total_bytes, d, sizeof d));
         p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[2], (double)k->llc.total_bytes };
     }
-    mb_out_t png;
-    if (mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0) {
-        mc_result_note(res, "--plot: chart not drawn: %s", why);
-        mb_warn("sweep: --plot: chart not drawn: %s", why);
-        return;
-    }
-    if (mc_plot_png(&p, &png, why, sizeof why) != 0 || mb_out_commit(&png, why, sizeof why) != 0) {
-        mb_out_abort(&png);
+    if (mc_plot_png(&p, png, why, sizeof why) != 0 || mb_out_commit(png, why, sizeof why) != 0) {
+        mb_out_abort(png);
         mc_result_note(res, "--plot %s: chart not drawn: %s", c->plot, why);
         mb_warn("sweep: --plot %s: chart not drawn: %s", c->plot, why);
     }
@@ -354,9 +353,14 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     const int threads[2] = { 1, cfg->nthreads };
     const size_t bytes = c->top + (size_t)cfg->nthreads * 4096;
     char why[256], a[32];
-    void *buf;
-    if (mc_buffer_alloc(bytes, cfg->hugepages, &buf, why, sizeof why) != 0)
+    mb_out_t png = { 0 };   /* --plot: opened before measuring, so a bad path costs nothing */
+    if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    void *buf;
+    if (mc_buffer_alloc(bytes, cfg->hugepages, &buf, why, sizeof why) != 0) {
+        mb_out_abort(&png);
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
+    }
     mc_config_t *one = malloc(sizeof *one);
     double *curves[2 * MAX_KERNELS] = { 0 };
     bool ok = one != NULL;
@@ -365,6 +369,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     if (!ok) {
         free(one);
         mc_buffer_free(buf, bytes);
+        mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
     mc_table_t *tab = mc_table_new(res, "mountain", mountain_cols, M_NCOLS);
@@ -381,8 +386,10 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     mc_buffer_finish(res, cfg, buf, bytes);
     if (!complete)
         res->complete = false;
-    if (res->status)
+    if (res->status) {
+        mb_out_abort(&png);
         return res->status;
+    }
 
     mc_table_t *pt = mc_table_new(res, "plateaus", plateau_cols, P_NCOLS);
     for (int s = 0; s < nseries; s++) {
@@ -415,7 +422,11 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     if (cfg->oversub_threads[0])
         mc_result_label(res, "%s", cfg->oversub_threads);
     if (c->plot && tab && tab->nrows)
-        write_plot(res, cfg, c, nseries, (const double *const *)curves, series_threads);
+        write_plot(res, cfg, c, nseries, (const double *const *)curves, series_threads, &png);
+    else if (c->plot) {
+        mb_out_abort(&png);
+        mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);
+    }
     return 0;
 }
 

@@ -279,3 +279,18 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_output --partial 'L1d 32 KiB'
     assert_output --partial 'LLC 2 MiB'
 }
+
+@test "--plot that cannot be written fails before anything is measured (exit 3); no gnuplot is a note" {
+    local s
+    for s in loaded sweep; do
+        run --separate-stderr mencal run "$s" --size 1M --threads 2 --plot nodir/x.png --format json -O x.json
+        [ "$status" -eq 3 ] || { echo "$s: exit $status: $stderr"; return 1; }
+        [[ "$stderr" == *"nodir"* ]]
+    done
+    # gnuplot missing: the result is written, the chart is a note
+    env PATH=/nonexistent "$BIN/mencal" run loaded --size 32M --threads 2 --delays 0 --windows 2 -q \
+        --format json -O n.json --plot n.png
+    [ ! -e n.png ]
+    run jq -r '.records[0].notes[] | select(test("chart not drawn"))' n.json
+    assert_output --partial "gnuplot not found"
+}
