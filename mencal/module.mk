@@ -21,7 +21,7 @@ $(EXAMPLE_DIR)/scenarios.h: mencal/scenarios.h | $(BUILD)/.dirs
 
 $(EXAMPLE_DIR)/registry.o: mencal/registry.c $(EXAMPLE_DIR)/scenarios.h $(BUILD)/build_config.h
 	cp mencal/registry.c $(EXAMPLE_DIR)/registry.c
-	$(CC) $(ALL_CFLAGS) -Imencal -c $(EXAMPLE_DIR)/registry.c -o $@
+	$(CC) $(ALL_CFLAGS) -Imencal -MMD -MP -c $(EXAMPLE_DIR)/registry.c -o $@
 
 $(EXAMPLE_DIR)/sc-fill.o: docs/examples/sc-fill.c $(BUILD)/build_config.h | $(EXAMPLE_DIR)/scenarios.h
 	$(CC) $(ALL_CFLAGS) -Imencal -MMD -MP -c $< -o $@
