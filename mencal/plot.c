@@ -137,6 +137,17 @@ static int spawn_gnuplot(const char *gp, FILE *script, int out, FILE *log, char 
     return 0;
 }
 
+FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen)
+{
+    FILE *f = tmpfile();
+    if (!f) {
+        *err = -errno;
+        snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
+                 "directory", strerror(-*err));
+    }
+    return f;
+}
+
 int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen)
 {
     char gp[4096];
@@ -153,13 +164,10 @@ int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen)
         snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
         return -EIO;
     }
-    FILE *log = tmpfile();
-    if (!log) {
-        int e = errno;
-        snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
-                 "directory", strerror(e));
-        return -e;
-    }
+    int e;
+    FILE *log = mc_plot_tmpfile(&e, why, whylen);
+    if (!log)
+        return e;
     int rc = spawn_gnuplot(gp, script, out, log, why, whylen);
     fclose(log);
     return rc;
@@ -167,13 +175,10 @@ int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen)
 
 int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen)
 {
-    FILE *script = tmpfile();
-    if (!script) {
-        int e = errno;
-        snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
-                 "directory", strerror(e));
-        return -e;
-    }
+    int e;
+    FILE *script = mc_plot_tmpfile(&e, why, whylen);
+    if (!script)
+        return e;
     int rc;
     if (write_script(p, script) == 0) {
         snprintf(why, whylen, "no measured point to plot");

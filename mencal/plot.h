@@ -48,5 +48,8 @@ int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen);
  * (alloc's two panels): gnuplot reads `script` (written, any position)
  * and writes the PNG to png's descriptor.  0, or -errno with why. */
 int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen);
+/* An unnamed temporary file for a script or a log; NULL with *err
+ * (-errno) and why when none can be made. */
+FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen);
 
 #endif

@@ -72,14 +72,11 @@ static void write_script(FILE *f, char titles[][64], int n, const mc_alloc_cfg_t
 int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen)
 {
     char titles[MC_ALLOC_MAX_LIST * MC_ALLOC_MAX_ALLOCATORS][64];
-    FILE *script = tmpfile();
-    if (!script) {
-        int e = errno;
-        snprintf(why, whylen, "cannot create a temporary file: %s; set TMPDIR to a writable "
-                 "directory", strerror(e));
-        return -e;
-    }
-    int rc, n = write_data(r, script, titles, (int)(sizeof titles / sizeof titles[0]));
+    int rc;
+    FILE *script = mc_plot_tmpfile(&rc, why, whylen);
+    if (!script)
+        return rc;
+    int n = write_data(r, script, titles, (int)(sizeof titles / sizeof titles[0]));
     write_script(script, titles, n, r->cfg);
     if (n == 0) {
         snprintf(why, whylen, "no allocator completed a cell: nothing to plot");
