@@ -1,14 +1,17 @@
-/* buffer: the measured memory.  Anonymous mmap, 2 MiB aligned so THP can
- * back it, advised per --hugepages; what was actually obtained is read
- * back from /proc/self/smaps. */
+/* buffer: the measured memory.  --buffer mmap: an anonymous mapping, 2 MiB
+ * aligned so THP can back it; --buffer malloc: the process's allocator.
+ * Advised per --hugepages (nothing by default); what was actually
+ * obtained is read back from /proc/self/smaps (common/thp). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #include "buffer.h"
 #include "team.h"
+#include "thp.h"
 
 #define MC_HUGE_BYTES (2UL << 20)
 
@@ -23,9 +26,22 @@ static size_t round_up(size_t v, size_t a)
     return (v + a - 1) / a * a;
 }
 
-int mc_buffer_alloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, size_t whylen)
+/* Advice over [p, p+len) per --hugepages; 0 or -errno with why. */
+static int advise(void *p, size_t len, mc_hugepages_t hp, char *why, size_t whylen)
 {
-    *out = NULL;
+    int advice = hp == MC_HP_NEVER ? MADV_NOHUGEPAGE : hp == MC_HP_MADVISE ? MADV_HUGEPAGE : -1;
+    if (advice < 0 || len == 0 || madvise(p, len, advice) == 0)
+        return 0;
+    int e = errno;
+    snprintf(why, whylen, "madvise(%s) failed: %s; the kernel may lack THP support, try "
+             "--hugepages thp", hp == MC_HP_NEVER ? "MADV_NOHUGEPAGE" : "MADV_HUGEPAGE",
+             strerror(e));
+    return -e;
+}
+
+/* An anonymous mapping of its own, trimmed to a 2 MiB aligned window. */
+static int alloc_mmap(size_t bytes, mc_hugepages_t hp, void **out, char *why, size_t whylen)
+{
     size_t len = round_up(bytes ? bytes : 1, MC_HUGE_BYTES);
     size_t map = len + MC_HUGE_BYTES;
     char *p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -37,79 +53,87 @@ int mc_buffer_alloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, size
                  mb_format_bytes(bytes, h, sizeof h), strerror(e));
         return -e;
     }
-    /* trim to a 2 MiB aligned window of len bytes */
     uintptr_t base = ((uintptr_t)p + MC_HUGE_BYTES - 1) & ~(uintptr_t)(MC_HUGE_BYTES - 1);
     size_t head = base - (uintptr_t)p, tail = map - head - len;
     if (head)
         munmap(p, head);
     if (tail)
         munmap((char *)base + len, tail);
-    int advice = hp == MC_HP_NEVER ? MADV_NOHUGEPAGE : hp == MC_HP_MADVISE ? MADV_HUGEPAGE : -1;
-    if (advice >= 0 && madvise((void *)base, len, advice) != 0) {
-        int e = errno;
+    int rc = advise((void *)base, len, hp, why, whylen);
+    if (rc != 0) {
         munmap((void *)base, len);
-        snprintf(why, whylen, "madvise(%s) failed: %s; the kernel may lack THP support, try "
-                 "--hugepages thp", hp == MC_HP_NEVER ? "MADV_NOHUGEPAGE" : "MADV_HUGEPAGE",
-                 strerror(e));
-        return -e;
+        return rc;
     }
     *out = (void *)base;
     return 0;
 }
 
-void mc_buffer_free(void *p, size_t bytes)
+/* malloc() as the process's allocator answers it, the start moved up to a
+ * cache line; the pointer malloc returned is kept in the word before. */
+static int alloc_malloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, size_t whylen)
 {
-    if (p)
+    size_t total;
+    if (!mb_add_size(bytes ? bytes : 1, 2 * MC_LINE_BYTES, &total)) {
+        snprintf(why, whylen, "--size %zu overflows", bytes);
+        return -EOVERFLOW;
+    }
+    char *raw = malloc(total);
+    if (!raw) {
+        char h[32];
+        snprintf(why, whylen, "malloc of %s failed: %s; pass a smaller --size",
+                 mb_format_bytes(bytes, h, sizeof h), strerror(ENOMEM));
+        return -ENOMEM;
+    }
+    uintptr_t base = ((uintptr_t)raw + sizeof(void *) + MC_LINE_BYTES - 1) &
+                     ~(uintptr_t)(MC_LINE_BYTES - 1);
+    ((void **)base)[-1] = raw;
+    /* the advice covers the whole pages inside the buffer */
+    const uintptr_t pg = 4096, lo = (base + pg - 1) & ~(pg - 1),
+                    hi = (base + bytes) & ~(pg - 1);
+    int rc = advise((void *)lo, hi > lo ? hi - lo : 0, hp, why, whylen);
+    if (rc != 0) {
+        free(raw);
+        return rc;
+    }
+    *out = (void *)base;
+    return 0;
+}
+
+int mc_buffer_alloc(const mc_config_t *cfg, size_t bytes, void **out, char *why, size_t whylen)
+{
+    *out = NULL;
+    return cfg->buffer == MC_BUF_MALLOC ? alloc_malloc(bytes, cfg->hugepages, out, why, whylen)
+                                        : alloc_mmap(bytes, cfg->hugepages, out, why, whylen);
+}
+
+void mc_buffer_free(const mc_config_t *cfg, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (cfg->buffer == MC_BUF_MALLOC)
+        free(((void **)p)[-1]);
+    else
         munmap(p, round_up(bytes ? bytes : 1, MC_HUGE_BYTES));
 }
 
-/* "7f00-7f80 rw-p ..." starts a mapping; "Rss:   4 kB" is a field. */
-static bool is_header(const char *line)
+const char *mc_buffer_kind_name(mc_buffer_kind_t k)
 {
-    size_t tok = strcspn(line, " ");
-    const char *dash = memchr(line, '-', tok), *colon = memchr(line, ':', tok);
-    return dash && !colon;
+    return k == MC_BUF_MALLOC ? "malloc" : "mmap";
 }
 
-/* The process's own mappings: /proc/self/smaps is about this process,
- * so it is read from the real /proc, not MEMSUITE_PROCFS. */
+/* The process's own mappings (common/thp reads the real /proc/self/smaps). */
 void mc_buffer_thp(mc_result_t *res, const void *p, size_t bytes)
 {
+    mb_thp_t t;
     res->buffer_bytes = bytes;
     res->thp_known = false;
-    FILE *f = fopen("/proc/self/smaps", "r");
-    if (!f) {
-        snprintf(res->thp_why, sizeof res->thp_why, "/proc/self/smaps: %s", strerror(errno));
+    if (mb_thp_measure(p, bytes, &t) != 0) {
+        snprintf(res->thp_why, sizeof res->thp_why, "%s", t.why);
         return;
     }
-    char line[512];
-    bool inside = false, found = false;
-    unsigned long long rss_kib = 0, huge_kib = 0;
-    uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
-    while (fgets(line, sizeof line, f)) {
-        uintptr_t a, b;
-        if (is_header(line) && sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &a, &b) == 2) {
-            inside = a < hi && b > lo;   /* a mapping overlapping the buffer */
-            found |= inside;
-            continue;
-        }
-        if (!inside)
-            continue;
-        unsigned long long v;
-        if (sscanf(line, "Rss: %llu kB", &v) == 1)
-            rss_kib += v;
-        else if (sscanf(line, "AnonHugePages: %llu kB", &v) == 1)
-            huge_kib += v;
-    }
-    fclose(f);
-    if (!found) {
-        snprintf(res->thp_why, sizeof res->thp_why,
-                 "the buffer's mapping was not found in /proc/self/smaps");
-        return;
-    }
-    res->rss_bytes = (size_t)(rss_kib * 1024);
-    res->thp_bytes = (size_t)(huge_kib * 1024);
-    res->thp_share = rss_kib ? (double)huge_kib / (double)rss_kib : 0.0;
+    res->rss_bytes = t.rss_bytes;
+    res->thp_bytes = t.anon_huge_bytes;
+    res->thp_share = t.share_resident;
     res->thp_known = true;
 }
 
@@ -124,5 +148,5 @@ void mc_buffer_finish(mc_result_t *res, const mc_config_t *cfg, void *p, size_t 
     mc_restore_mask(cfg);
     mc_buffer_thp(res, p, bytes);
     mc_buffer_placement(res, p, bytes);
-    mc_buffer_free(p, bytes);
+    mc_buffer_free(cfg, p, bytes);
 }

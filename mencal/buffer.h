@@ -1,4 +1,4 @@
-/* buffer: the measured buffer (mmap with the --hugepages advice), and what
+/* buffer: the measured buffer (mmap or malloc, --hugepages advice), and what
  * a result records of it (THP share, page placement). */
 #ifndef MC_BUFFER_H
 #define MC_BUFFER_H
@@ -8,10 +8,12 @@
 #include "config.h"
 #include "result.h"
 
-/* mmap an anonymous buffer of `bytes` (rounded up to 2 MiB, 2 MiB
- * aligned) with the --hugepages advice.  Nothing is touched.  0 or -errno. */
-int mc_buffer_alloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, size_t whylen);
-void mc_buffer_free(void *p, size_t bytes);
+/* The measured buffer of `bytes`, per --buffer (mmap: rounded up to and
+ * aligned on 2 MiB; malloc: from the allocator, aligned on a cache line)
+ * with the --hugepages advice.  Nothing is touched.  0 or -errno with why. */
+int mc_buffer_alloc(const mc_config_t *cfg, size_t bytes, void **out, char *why, size_t whylen);
+void mc_buffer_free(const mc_config_t *cfg, void *p, size_t bytes);
+const char *mc_buffer_kind_name(mc_buffer_kind_t k);
 /* THP share of the mapping holding p, from /proc/self/smaps, into res. */
 void mc_buffer_thp(mc_result_t *res, const void *p, size_t bytes);
 /* Page placement sample into res. */

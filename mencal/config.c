@@ -32,8 +32,13 @@ static const mb_opt_t options[] = {
       .max = 1000, .metavar = "N", .def = "5",
       .help = "repetitions per measurement (median, min, max, CV reported)" },
     { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = OFF(hugepages),
-      .choices = "never|thp|madvise", .def = "never",
-      .help = "never: MADV_NOHUGEPAGE; thp: the system THP policy; madvise: MADV_HUGEPAGE" },
+      .choices = "thp|never|madvise", .def = "thp",
+      .help = "thp: no advice, the system THP policy decides (as for any program); never: "
+              "MADV_NOHUGEPAGE; madvise: MADV_HUGEPAGE (never and madvise are tuned)" },
+    { .long_name = "buffer", .type = MB_OPT_CHOICE, .offset = OFF(buffer),
+      .choices = "mmap|malloc", .def = "mmap",
+      .help = "mmap: a 2 MiB aligned mapping of its own, the allocator plays no part; malloc: "
+              "the process's allocator (GLIBC_TUNABLES, LD_PRELOAD) provides it" },
     { .long_name = "cpunodebind", .type = MB_OPT_STRING, .offset = OFF(cpunodebind),
       .metavar = "NODES", .help = "run on the CPUs of these NUMA nodes (numactl syntax)" },
     { .long_name = "membind", .type = MB_OPT_STRING, .offset = OFF(membind), .metavar = "NODES",
@@ -72,7 +77,8 @@ static const mb_opt_t options[] = {
 static const mc_opts_t opts_defaults = {
     .size_bytes = MC_DEFAULT_SIZE_BYTES,
     .reps = 5,
-    .hugepages = "never",
+    .hugepages = "thp",
+    .buffer = "mmap",
     .format = "text",
     .seed = 1,
 };
@@ -398,6 +404,7 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
     for (size_t i = 0; i < sizeof hugepage_modes / sizeof hugepage_modes[0]; i++)
         if (strcmp(o->hugepages, hugepage_modes[i].name) == 0)
             cfg->hugepages = hugepage_modes[i].hp;
+    cfg->buffer = strcmp(o->buffer, "malloc") == 0 ? MC_BUF_MALLOC : MC_BUF_MMAP;
 
     /* counters: check the list now so a typo is a usage error */
     cfg->counters_on = mc_opt_seen(cfg, "counters");

@@ -32,9 +32,18 @@ struct mc_scenario;
 /* --hugepages */
 typedef enum {
     MC_HP_NEVER = 0,   /* madvise(MADV_NOHUGEPAGE): 4 KiB pages whatever the system says */
-    MC_HP_THP,         /* no advice: the system's THP policy decides (enabled=always) */
+    MC_HP_THP,         /* no advice (the default): the system's THP policy decides, as for any
+                        * program (enabled=always: huge pages; madvise: only if the allocator
+                        * asks, e.g. glibc.malloc.hugetlb=1 with --buffer malloc) */
     MC_HP_MADVISE,     /* madvise(MADV_HUGEPAGE): THP for this buffer when enabled != never */
 } mc_hugepages_t;
+
+/* --buffer: where the measured buffer comes from */
+typedef enum {
+    MC_BUF_MMAP = 0,   /* an anonymous mmap of its own, 2 MiB aligned: the allocator plays no part */
+    MC_BUF_MALLOC,     /* malloc() of the process's allocator (glibc and its GLIBC_TUNABLES, or a
+                        * preloaded jemalloc/tcmalloc/mimalloc), aligned to a cache line inside */
+} mc_buffer_kind_t;
 
 /* Raw values of the common options, filled by the option table. */
 typedef struct {
@@ -42,6 +51,7 @@ typedef struct {
     long long threads;
     long long reps;
     const char *hugepages;
+    const char *buffer;
     const char *cpunodebind, *membind, *interleave;
     const char *counters;       /* --counters[=LIST]; NULL with seen: default list */
     const char *format;
@@ -101,6 +111,7 @@ typedef struct mc_config {
     mb_numa_request_t numa;
     char numa_desc[256];
     mc_hugepages_t hugepages;
+    mc_buffer_kind_t buffer;
     /* counters */
     bool counters_on;
     const char *counters_list;   /* for mb_counters_init */

@@ -52,6 +52,21 @@ static void usage(FILE *f, const mc_cli_t *cli)
           "2 usage, 3 resource unavailable, 4 feature not built.  See mencal(1).\n", f);
 }
 
+/* One scenario's help: its summary, its own options, and where the common
+ * ones are described. */
+static void scenario_usage(FILE *f, const mc_scenario_t *sc)
+{
+    char line[160];
+    snprintf(line, sizeof line, "mencal run %s [options]", sc->name);
+    fprintf(f, "%s: %s\n\n", sc->name, sc->summary);
+    if (sc->nopts)
+        mb_opts_help(f, line, sc->opts, sc->nopts);
+    else
+        fprintf(f, "Usage: %s\n\n%s has no options of its own.\n", line, sc->name);
+    fputs("\nCommon options (--size, --threads, --reps, --hugepages, --buffer, --counters,\n"
+          "--format, ...): mencal --help.  See mencal(1).\n", f);
+}
+
 /* Parse argv[1..argc) into cli (cfg->o points at its common values);
  * positionals into pos.  0 or MB_EXIT_USAGE. */
 static int parse(int argc, char **argv, mc_config_t *cfg, mc_cli_t *cli, char **pos, int *npos)
@@ -143,8 +158,9 @@ static void print_plan(const mc_config_t *cfg, const mc_scenario_t **sel, size_t
     for (int t = 0; t < cfg->nthreads; t++)
         printf(" %d", cfg->cpu[t]);
     printf("\nthreads_how: %s\nphysical_cores: %d\n", cfg->threads_how, cfg->ncores);
-    printf("reps: %d\nhugepages: %s\nnuma: %s\nseed: %llu\n", cfg->reps,
-           mc_hugepages_name(cfg->hugepages), cfg->numa_desc, (unsigned long long)cfg->seed);
+    printf("reps: %d\nhugepages: %s\nbuffer: %s\nnuma: %s\nseed: %llu\n", cfg->reps,
+           mc_hugepages_name(cfg->hugepages), mc_buffer_kind_name(cfg->buffer), cfg->numa_desc,
+           (unsigned long long)cfg->seed);
     for (size_t s = 0; s < mc_scenario_count(); s++) {
         const mc_scenario_t *sc = mc_scenario_at(s);
         if (sc->plan)
@@ -189,7 +205,12 @@ static int cmd_run(const mc_cmd_t *c)
     if (parse(c->cmd.argc - c->cmd.first, c->cmd.argv + c->cmd.first, cfg, c->cli, pos, &npos))
         return MB_EXIT_USAGE;
     if (cfg->o->help) {
-        usage(stdout, c->cli);
+        /* `mencal run NAME --help`: that scenario's own help */
+        const mc_scenario_t *one = npos == 1 ? mc_scenario_find(pos[0]) : NULL;
+        if (one)
+            scenario_usage(stdout, one);
+        else
+            usage(stdout, c->cli);
         return 0;
     }
     if (cfg->o->version) {

@@ -32,6 +32,7 @@ void mc_config_json(mb_json_t *j, const void *ctx)
     mb_json_int(j, "physical_cores", cfg->ncores);
     mb_json_int(j, "reps", cfg->reps);
     mb_json_string(j, "hugepages", mc_hugepages_name(cfg->hugepages));
+    mb_json_string(j, "buffer", mc_buffer_kind_name(cfg->buffer));
     mb_json_string(j, "numa", cfg->numa_desc);
     if (cfg->counters_on)
         mb_json_string(j, "counters", cfg->counters_list);
@@ -136,8 +137,8 @@ static void env_text(FILE *f, const mc_run_t *run, const mb_result_t *r)
         fprintf(f, "%s%d", t ? "," : " ", cfg->cpu[t]);
     fprintf(f, "%s: %s; reps %d; seed %llu\n", cfg->nthreads > 64 ? ",..." : "", cfg->threads_how,
             cfg->reps, (unsigned long long)cfg->seed);
-    fprintf(f, "memory: hugepages %s; NUMA %s; THP enabled %s, defrag %s\n",
-            mc_hugepages_name(cfg->hugepages), cfg->numa_desc,
+    fprintf(f, "memory: buffer %s; hugepages %s; NUMA %s; THP enabled %s, defrag %s\n",
+            mc_buffer_kind_name(cfg->buffer), mc_hugepages_name(cfg->hugepages), cfg->numa_desc,
             fact(r->sysinfo, "thp_enabled", v1, sizeof v1),
             fact(r->sysinfo, "thp_defrag", v2, sizeof v2));
     fprintf(f, "tuning: swappiness %s; numa_balancing %s; allocator %s\n",
@@ -228,12 +229,15 @@ static void csv_status(FILE *f, const mc_run_t *run)
 int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
 {
     const mc_config_t *cfg = run->cfg;
-    bool not_standard = cfg->cache_resident, tuned = cfg->hugepages != MC_HP_NEVER;
+    /* The default follows the system's THP policy, as any program does;
+     * advice either way is a deliberate tuning. */
+    bool not_standard = cfg->cache_resident, tuned = cfg->hugepages != MC_HP_THP;
     if (cfg->cache_resident)
         mb_result_add_label_reason(r, cfg->size_reason);
     if (tuned)
-        mb_result_add_label_reason(r, cfg->hugepages == MC_HP_THP ? "--hugepages thp"
-                                                                  : "--hugepages madvise");
+        mb_result_add_label_reason(r, cfg->hugepages == MC_HP_NEVER
+                                          ? "--hugepages never (MADV_NOHUGEPAGE)"
+                                          : "--hugepages madvise (MADV_HUGEPAGE)");
     /* Oversubscription (reason worded in config.c), then the reasons of
      * the scenarios that ran (concurrent's --procs). */
     if (cfg->oversub_threads[0]) {

@@ -27,6 +27,7 @@
 #include "json.h"
 #include "scenario.h"
 #include "team.h"
+#include "thp.h"
 #include "timer.h"
 
 #define MAX_PROCS 4096
@@ -111,6 +112,9 @@ typedef struct {
     int cpu, node;
     int setup_err;             /* errno of a failed setup, 0 ok */
     double elapsed_s;          /* the worker's own measured time */
+    bool thp_ok;               /* the worker read its buffer's THP backing */
+    uint64_t thp_huge, thp_rss;   /* AnonHugePages and Rss of its buffer, bytes */
+    char thp_why[120];
 } slot_t;
 
 typedef struct {
@@ -148,9 +152,15 @@ worker(const mc_config_t *cfg, const concurrent_conf_t *cc, shared_t *sh, int w,
     mc_pin_self(cfg->cpu[w % cfg->ncores]);
     void *buf = NULL;
     char why[256];
-    int rc = mc_buffer_alloc(bytes, cfg->hugepages, &buf, why, sizeof why);
-    if (rc == 0)
+    int rc = mc_buffer_alloc(cfg, bytes, &buf, why, sizeof why);
+    if (rc == 0) {
         memset(buf, 0, bytes);   /* first touch: local to this worker's CPU */
+        mb_thp_t t;
+        s->thp_ok = mb_thp_measure(buf, bytes, &t) == 0;
+        s->thp_huge = t.anon_huge_bytes;
+        s->thp_rss = t.rss_bytes;
+        snprintf(s->thp_why, sizeof s->thp_why, "%.110s", t.why);
+    }
     s->setup_err = rc ? -rc : 0;
     s->cpu = sched_getcpu();
     s->node = mc_cpu_node(-1);
@@ -236,11 +246,24 @@ static const mc_col_t worker_cols[] = {
     { "maxrss", "KiB", false }, { "status", "", true },
 };
 
-static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
+/* One round's summary: what --reps repeats. */
+typedef struct {
+    int nok;
+    double total, pmin, pmax, ratio, cv, jain;   /* NaN when not measured */
+    double *gbps;              /* per worker that completed (nok), owned by the caller */
+    bool interrupted, started;
+} round_t;
+
+/* One round: fork the workers, release them, run for --duration, reap.
+ * The last round (`last`) also fills the worker table, the THP share and
+ * the notes.  0, or a failure through mc_result_fail. */
+static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
+                            mc_result_t *res, bool last, round_t *out)
 {
-    const concurrent_conf_t *cc = conf;
     const int n = cc->procs;
     const size_t bytes = mc_slice_bytes(cfg->size_bytes, n, 4096);
+    memset(out, 0, sizeof *out);
+    out->total = out->pmin = out->pmax = out->ratio = out->cv = out->jain = NAN;
     size_t shbytes = sizeof(shared_t) + (size_t)n * sizeof(slot_t);
     shared_t *sh = mmap(NULL, shbytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)
@@ -262,7 +285,7 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
         munmap(sh, shbytes);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
-    if (n > cfg->ncores)
+    if (last && n > cfg->ncores)
         mc_result_note(res, "--procs %d exceeds the %d physical cores: workers share cores", n,
                        cfg->ncores);
 
@@ -327,12 +350,20 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
 
     if (interrupted)
         res->complete = false;
+    out->interrupted = interrupted;
+    out->started = started;
     double wall = (double)(t_end - t0) * 1e-9;
-    mc_table_t *tab = mc_table_new(res, "workers", worker_cols, 11);
+    /* the worker table: the last round's, or the round that failed */
+    bool fill = last || interrupted;
+    for (int w = 0; w < n && !fill; w++)
+        fill = !child_ok(&ch[w], &sh->slot[w]);
+    last = fill;
+    mc_table_t *tab = last ? mc_table_new(res, "workers", worker_cols, 11) : NULL;
     double *gbps = calloc((size_t)n, sizeof *gbps);
     int nok = 0, nbad = 0;
-    uint64_t reads = 0, writes = 0;
-    char first_bad[200] = "";
+    uint64_t reads = 0, writes = 0, huge = 0, rss = 0;
+    bool thp_all = true;
+    char first_bad[200] = "", thp_why[160] = "";
     for (int w = 0; w < n; w++) {
         slot_t *s = &sh->slot[w];
         char st[160];
@@ -341,23 +372,33 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
         uint64_t r = atomic_load(&s->reads), wr = atomic_load(&s->writes);
         double secs = ok ? s->elapsed_s : NAN;
         double g = ok && secs > 0 ? (double)(r + wr) * MC_LINE_BYTES / secs * 1e-9 : NAN;
-        long row = mc_table_row(tab);
-        mc_table_num(tab, row, 0, w);
-        mc_table_num(tab, row, 1, ch[w].pid > 0 ? ch[w].pid : NAN);
-        mc_table_num(tab, row, 2, s->cpu);
-        mc_table_num(tab, row, 3, s->node >= 0 ? s->node : NAN);
-        mc_table_num(tab, row, 4, (double)r);
-        mc_table_num(tab, row, 5, (double)wr);
-        mc_table_num(tab, row, 6, secs);
-        mc_table_num(tab, row, 7, g);
-        if (!ok) {
-            mc_table_str(tab, row, 6, st);
-            mc_table_str(tab, row, 7, st);
+        if (tab) {
+            long row = mc_table_row(tab);
+            mc_table_num(tab, row, 0, w);
+            mc_table_num(tab, row, 1, ch[w].pid > 0 ? ch[w].pid : NAN);
+            mc_table_num(tab, row, 2, s->cpu);
+            mc_table_num(tab, row, 3, s->node >= 0 ? s->node : NAN);
+            mc_table_num(tab, row, 4, (double)r);
+            mc_table_num(tab, row, 5, (double)wr);
+            mc_table_num(tab, row, 6, secs);
+            mc_table_num(tab, row, 7, g);
+            if (!ok) {
+                mc_table_str(tab, row, 6, st);
+                mc_table_str(tab, row, 7, st);
+            }
+            mc_table_num(tab, row, 8, ch[w].reaped ? (double)ch[w].ru.ru_minflt : NAN);
+            mc_table_num(tab, row, 9, ch[w].reaped ? (double)ch[w].ru.ru_maxrss : NAN);
+            mc_table_str(tab, row, 10, st);
         }
-        mc_table_num(tab, row, 8, ch[w].reaped ? (double)ch[w].ru.ru_minflt : NAN);
-        mc_table_num(tab, row, 9, ch[w].reaped ? (double)ch[w].ru.ru_maxrss : NAN);
-        mc_table_str(tab, row, 10, st);
         reads += r, writes += wr;
+        if (s->thp_ok) {
+            huge += s->thp_huge;
+            rss += s->thp_rss;
+        } else if (thp_all) {
+            thp_all = false;
+            snprintf(thp_why, sizeof thp_why, "worker %d: %s", w,
+                     s->thp_why[0] ? s->thp_why : "its buffer was not set up");
+        }
         if (ok && gbps) {
             gbps[nok++] = g;
         } else {
@@ -367,49 +408,44 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
                          (int)ch[w].pid, st);
         }
     }
-    const char *none = mc_result_keep(res, interrupted && !started
-                                              ? "interrupted before the workers started"
-                                              : "no worker completed");
-    double sum = 0;
-    for (int i = 0; i < nok; i++)
-        sum += gbps[i];
+    /* the round's summary */
+    out->nok = nok;
+    out->gbps = gbps;
+    out->total = out->pmin = out->pmax = out->ratio = out->cv = out->jain = NAN;
     if (nok) {
-        mc_metric(res, "total_bandwidth", "GB/s", sum);
-        mb_metric_t *m = mc_metric_samples(res, "per_process_bandwidth", "GB/s", gbps,
-                                           (size_t)nok, none);
-        const mb_stats_t *st = m ? m->stats : NULL;
-        if (st) {
-            mc_metric(res, "per_process_min", "GB/s", st->min);
-            mc_metric(res, "per_process_max", "GB/s", st->max);
-            if (st->min > 0)
-                mc_metric(res, "max_min_ratio", "", st->max / st->min);
-            else
-                mc_metric_na(res, "max_min_ratio", "", "a worker moved no data");
-            mc_metric(res, "cv", "", st->cv);
+        mb_stats_t st;
+        double sum = 0;
+        for (int i = 0; i < nok; i++)
+            sum += gbps[i];
+        out->total = sum;
+        if (mb_stats_compute(gbps, (size_t)nok, 0, &st) == 0) {
+            out->pmin = st.min;
+            out->pmax = st.max;
+            out->ratio = st.min > 0 ? st.max / st.min : NAN;
+            out->cv = st.cv;
         }
-        double jain = mb_jain_index(gbps, (size_t)nok);
-        if (isfinite(jain))
-            mc_metric(res, "fairness_jain", "", jain);
-        else
-            mc_metric_na(res, "fairness_jain", "", "no worker moved data");
-    } else {
-        mc_metric_na(res, "total_bandwidth", "GB/s", none);
-        mc_metric_na(res, "fairness_jain", "", none);
+        out->jain = mb_jain_index(gbps, (size_t)nok);
     }
-    mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
-    mc_metric(res, "write_bytes", "bytes", (double)writes * MC_LINE_BYTES);
-    mc_metric(res, "wall_time", "s", wall);
-    mc_metric(res, "workers", "", n);
-    mc_metric(res, "workers_failed", "", nbad);
-    res->buffer_bytes = bytes;
-    snprintf(res->thp_why, sizeof res->thp_why, "each worker maps its own buffer");
-    if (cfg->counters_on)
-        mc_metric_na(res, "ipc", "instructions/cycle",
-                     "unavailable: hardware counters are not collected for worker processes");
-    mc_result_note(res, "%d processes x %zu bytes, random %d%% loads, released by a "
-                   "process-shared barrier; per-worker minflt/maxrss from wait4", n, bytes,
-                   (int)cc->read_pct);
-    free(gbps);
+    if (last) {
+        mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
+        mc_metric(res, "write_bytes", "bytes", (double)writes * MC_LINE_BYTES);
+        mc_metric(res, "wall_time", "s", wall);
+        mc_metric(res, "workers", "", n);
+        mc_metric(res, "workers_failed", "", nbad);
+        /* each worker read its own buffer's backing: the share over all of them */
+        res->buffer_bytes = bytes * (size_t)n;
+        if (thp_all && n > 0) {
+            res->thp_known = true;
+            res->thp_bytes = (size_t)huge;
+            res->rss_bytes = (size_t)rss;
+            res->thp_share = rss ? (double)huge / (double)rss : 0.0;
+        } else {
+            snprintf(res->thp_why, sizeof res->thp_why, "%s", thp_why);
+        }
+        mc_result_note(res, "%d processes x %zu bytes, random %d%% loads, released by a "
+                       "process-shared barrier; per-worker minflt/maxrss from wait4; THP share "
+                       "summed over the workers' buffers", n, bytes, (int)cc->read_pct);
+    }
     free(ch);
     munmap(sh, shbytes);
     if (nbad && !interrupted)
@@ -419,6 +455,70 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
         mc_result_note(res, "%d of %d workers did not complete (interrupted); first: %s", nbad,
                        n, first_bad);
     return 0;
+}
+
+/* A figure over the rounds: the value with median/min/max/CV across them
+ * when --reps > 1, else the one round's value. */
+static void round_metric(mc_result_t *res, const char *name, const char *unit,
+                         const round_t *r, int nr, size_t off, const char *why)
+{
+    double v[1000];
+    size_t k = 0;
+    for (int i = 0; i < nr && k < sizeof v / sizeof v[0]; i++) {
+        double x = *(const double *)((const char *)&r[i] + off);
+        if (isfinite(x))
+            v[k++] = x;
+    }
+    if (k == 0)
+        mc_metric_na(res, name, unit, why);
+    else if (nr == 1)
+        mc_metric(res, name, unit, v[0]);
+    else
+        mc_metric_samples(res, name, unit, v, k, why);
+}
+
+static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
+{
+    const concurrent_conf_t *cc = conf;
+    const int reps = cfg->reps;
+    round_t *r = calloc((size_t)reps, sizeof *r);
+    if (!r)
+        return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
+    int nr = 0, rc = 0;
+    for (int i = 0; i < reps; i++) {
+        bool last = i == reps - 1;
+        rc = concurrent_round(cfg, cc, res, last, &r[nr]);
+        nr++;
+        if (rc != 0 || r[nr - 1].interrupted)
+            break;
+    }
+    const round_t *lr = &r[nr - 1];
+    const char *none = mc_result_keep(res, lr->interrupted && !lr->started
+                                              ? "interrupted before the workers started"
+                                              : "no worker completed");
+    {
+        round_metric(res, "total_bandwidth", "GB/s", r, nr, offsetof(round_t, total), none);
+        mc_metric_samples(res, "per_process_bandwidth", "GB/s", lr->gbps, (size_t)lr->nok, none);
+        round_metric(res, "per_process_min", "GB/s", r, nr, offsetof(round_t, pmin), none);
+        round_metric(res, "per_process_max", "GB/s", r, nr, offsetof(round_t, pmax), none);
+        round_metric(res, "max_min_ratio", "", r, nr, offsetof(round_t, ratio),
+                     "a worker moved no data");
+        round_metric(res, "cv", "", r, nr, offsetof(round_t, cv), none);
+        round_metric(res, "fairness_jain", "", r, nr, offsetof(round_t, jain),
+                     "no worker moved data");
+        mc_metric(res, "rounds", "", nr);
+        if (reps > 1)
+            mc_result_note(res, "%d rounds of --duration %g s (--reps): each figure is the median "
+                           "over the rounds with min/max/CV; the worker table and "
+                           "per_process_bandwidth are the last round's", nr, cc->duration_s);
+        if (cfg->counters_on)
+            mc_metric_na(res, "ipc", "instructions/cycle",
+                         "unavailable: hardware counters are not collected for worker processes");
+    }
+    for (int i = 0; i < nr; i++)
+        free(r[i].gbps);
+    free(r);
+    return rc;
 }
 
 const mc_scenario_t mc_sc_concurrent = {

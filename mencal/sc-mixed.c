@@ -104,7 +104,7 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     size_t accesses = CAL_ACCESSES;
     char why[256];
     void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+    if (mc_buffer_alloc(cfg, total, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
 
     const size_t nr = (size_t)reps + 1;
@@ -113,7 +113,7 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     int *cpu = calloc((size_t)nt, sizeof *cpu);
     if (!rd || !wr || !cpu || mc_measure_init(&m, cfg, res, reps) != 0) {
         free(rd), free(wr), free(cpu);
-        mc_buffer_free(buf, total);
+        mc_buffer_free(cfg, buf, total);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     m.on_rep = sized;

@@ -319,13 +319,13 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
                               "for %d chains", p.nodes, stride, K);
     char why[256], sz[32];
     void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+    if (mc_buffer_alloc(cfg, total, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
 
     pass_t main_pass, full_pass;
     bool have_full = false;
     if (!pass_alloc(&main_pass, cfg, res, true)) {
-        mc_buffer_free(buf, total);
+        mc_buffer_free(cfg, buf, total);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     run_pass(cfg, &p, buf, slice, &main_pass);
@@ -334,7 +334,7 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
         q.group_nodes = 0;
         if (!pass_alloc(&full_pass, cfg, res, false)) {
             pass_free(&main_pass);
-            mc_buffer_free(buf, total);
+            mc_buffer_free(cfg, buf, total);
             return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
         }
         run_pass(cfg, &q, buf, slice, &full_pass);
@@ -497,7 +497,7 @@ static int run_sweep(const mc_config_t *cfg, const randread_conf_t *rk, mc_resul
     const size_t total = cfg->size_bytes - cfg->size_bytes % 4096;
     char why[256];
     void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+    if (mc_buffer_alloc(cfg, total, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     mc_table_t *tab = mc_table_new(res, "sweep", sweep_cols, 8);
     mc_pin_self(cfg->cpu[0]);
@@ -505,7 +505,7 @@ static int run_sweep(const mc_config_t *cfg, const randread_conf_t *rk, mc_resul
     double loads = 0;
     point_t *pts = calloc(3, sizeof *pts);   /* large: kept off the stack */
     if (!pts) {
-        mc_buffer_free(buf, total);
+        mc_buffer_free(cfg, buf, total);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
     point_t *const first = &pts[0], *const last = &pts[1], *const pt = &pts[2];

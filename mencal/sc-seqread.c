@@ -109,7 +109,7 @@ static int seqread_run(const mc_config_t *cfg, const void *conf, mc_result_t *re
     const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
     char why[256];
     void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+    if (mc_buffer_alloc(cfg, total, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
 
     mc_measure_t m, cal;
@@ -122,7 +122,7 @@ static int seqread_run(const mc_config_t *cfg, const void *conf, mc_result_t *re
             mc_measure_free(&cal);
         if (m_ok)
             mc_measure_free(&m);
-        mc_buffer_free(buf, total);
+        mc_buffer_free(cfg, buf, total);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
     int bad_thread = -1, passes = 1, cal_passes = 1;

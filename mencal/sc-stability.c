@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "buffer.h"
+#include "cpufreq.h"
 #include "exitcodes.h"
 #include "json.h"
 #include "scenario.h"
@@ -68,7 +69,23 @@ static int stability_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msg
                  "both");
         return MB_EXIT_USAGE;
     }
+    /* One long run sampled every --interval: its figures are already
+     * statistics over the samples, so repetitions of the whole do not apply. */
+    if (selected && mc_opt_seen(cfg, "reps") && cfg->reps > 1) {
+        if (!cfg->running_all) {
+            snprintf(msg, msglen, "stability: --reps %d does not apply: it is one long run whose "
+                     "figures are the median, min and max over its samples; set their number "
+                     "with --iterations (or --duration)", cfg->reps);
+            return MB_EXIT_USAGE;
+        }
+        mc_config_record(cfg, "stability: --reps does not apply to it (one long run; its "
+                              "figures are statistics over the samples)");
+    }
     c->iterations = (int)c->iterations_opt;
+    /* --duration without --interval: an interval that fits (10 samples)
+     * when the default 10 s would not ('run all --duration 2') */
+    if (du && !iv && c->interval_s > c->duration_s)
+        c->interval_s = c->duration_s / 10;
     if (cfg->running_all && !it && !iv && !du) {
         c->short_profile = true;
         c->iterations = 10;
@@ -117,6 +134,7 @@ static void stability_plan(FILE *f, const void *conf)
 }
 
 #define CHUNK_WORDS (128u * 1024u)   /* 1 MiB between counter updates */
+#define MC_THROTTLE_PCT 10.0         /* a frequency drop beyond this (%) is a warning */
 
 typedef struct {
     _Alignas(64) _Atomic uint64_t bytes;
@@ -132,6 +150,7 @@ typedef struct {
     int n;                              /* samples taken */
     double *t_s, *unix_s, *gbps;
     long long (*vm)[MC_VMSTAT_KEYS];    /* deltas per sample, -1 unknown */
+    mb_freq_sample_t *freq;             /* [0] before the run, [k + 1] with sample k */
     bool vm_ok;
     char vm_why[256];
     bool interrupted;
@@ -158,6 +177,7 @@ static void *sampler(void *arg)
     const mc_config_t *cfg = s->cfg;
     long long prev_vm[MC_VMSTAT_KEYS], vm[MC_VMSTAT_KEYS];
     s->vm_ok = mc_vmstat_read(prev_vm, s->vm_why, sizeof s->vm_why) == 0;
+    mb_freq_sample(&s->freq[0]);
     uint64_t prev_b = total_bytes(s), prev_t = s->t0;
     const uint64_t step = (uint64_t)(s->conf->interval_s * 1e9);
     for (int i = 1; i <= s->conf->iterations; i++) {
@@ -186,6 +206,7 @@ static void *sampler(void *arg)
             for (int j = 0; j < MC_VMSTAT_KEYS; j++)
                 s->vm[k][j] = -1;
         }
+        mb_freq_sample(&s->freq[k + 1]);
         prev_b = b, prev_t = now;
         s->n = k + 1;
     }
@@ -214,7 +235,10 @@ static const mc_col_t sample_cols[] = {
     { "sample", "", false },
     { "t", "s", false },
     { "unix_time", "s", false },
-    { "bandwidth", "GB/s", false },
+    { "rw_bandwidth", "GB/s", false },
+    { "read_bandwidth", "GB/s", false },
+    { "cpu_mhz", "MHz", false },
+    { "throttle_count", "", false },
     { "pgscan_kswapd", "pages", false },
     { "pgscan_direct", "pages", false },
     { "pgsteal_kswapd", "pages", false },
@@ -227,7 +251,8 @@ static const mc_col_t sample_cols[] = {
     { "compact_stall", "", false },
     { "numa_pages_migrated", "pages", false },
 };
-_Static_assert(sizeof sample_cols / sizeof sample_cols[0] == 4 + MC_VMSTAT_KEYS,
+#define SAMPLE_FIXED_COLS 7   /* sample .. throttle_count, then the vmstat keys */
+_Static_assert(sizeof sample_cols / sizeof sample_cols[0] == SAMPLE_FIXED_COLS + MC_VMSTAT_KEYS,
                "one column per vmstat key");
 
 static double slope_per_min(const double *t, const double *v, int n)
@@ -251,7 +276,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     const size_t words = slice / sizeof(uint64_t), total = slice * (size_t)nt;
     char why[256];
     void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+    if (mc_buffer_alloc(cfg, total, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     stab_t s = { .cfg = cfg, .conf = sc, .nt = nt };
     s.ctr = aligned_alloc(64, sizeof(counter_t) * (size_t)nt);
@@ -259,9 +284,10 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     s.unix_s = calloc((size_t)ns, sizeof *s.unix_s);
     s.gbps = calloc((size_t)ns, sizeof *s.gbps);
     s.vm = calloc((size_t)ns, sizeof *s.vm);
-    if (!s.ctr || !s.t_s || !s.unix_s || !s.gbps || !s.vm) {
-        free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
-        mc_buffer_free(buf, total);
+    s.freq = calloc((size_t)ns + 1, sizeof *s.freq);
+    if (!s.ctr || !s.t_s || !s.unix_s || !s.gbps || !s.vm || !s.freq) {
+        free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm), free(s.freq);
+        mc_buffer_free(cfg, buf, total);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for %d samples", ns);
     }
     for (int t = 0; t < nt; t++)
@@ -299,7 +325,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     }
     mc_buffer_finish(res, cfg, buf, total);
     if (thread_rc) {
-        free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
+        free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm), free(s.freq);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "cannot start the sampler thread: %s", strerror(thread_rc));
     }
     if (s.interrupted)
@@ -307,8 +333,15 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
 
     const int n = s.n;
     const char *none = s.interrupted ? "interrupted before the first sample" : "no sample taken";
-    mb_metric_t *m = mc_metric_samples(res, "bandwidth", "GB/s", s.gbps, (size_t)n, none);
-    (void)m;
+    /* The loop reads and writes every word: rw_bandwidth counts both (16
+     * bytes per 8-byte element); read_bandwidth the read bytes only, the
+     * convention of seqread (each byte read counted once). */
+    mc_metric_samples(res, "rw_bandwidth", "GB/s", s.gbps, (size_t)n, none);
+    double *rd = calloc((size_t)(n ? n : 1), sizeof *rd);
+    for (int i = 0; rd && i < n; i++)
+        rd[i] = s.gbps[i] / 2;
+    mc_metric_samples(res, "read_bandwidth", "GB/s", rd, rd ? (size_t)n : 0, none);
+    free(rd);
     if (n >= 3) {
         int third = n / 3;
         double a = mb_median(s.gbps, (size_t)third), b = mb_median(s.gbps + n - third, (size_t)third);
@@ -336,26 +369,47 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
         mc_metric_na(res, "pages_scanned", "pages", w);
         mc_metric_na(res, "pages_swapped_out", "pages", w);
     }
-    mc_table_t *tab = mc_table_new(res, "samples", sample_cols, 4 + MC_VMSTAT_KEYS);
+    /* Throttling watch: the frequency before the run and at each sample. */
+    mb_freq_verdict_t fv;
+    mb_freq_verdict(s.freq, n + 1, MC_THROTTLE_PCT, &fv);
+    if (fv.status == MB_FREQ_UNAVAILABLE)
+        mc_metric_na(res, "frequency_drop", "%", mc_result_keep(res, fv.text));
+    else
+        mc_metric(res, "frequency_drop", "%", fv.drop_pct);
+    mc_result_note(res, "%sthrottling watch (sample 1 is before the run, sample k+1 with "
+                   "bandwidth sample k): %s", fv.status == MB_FREQ_WARN ? "WARNING: " : "",
+                   fv.text);
+    mc_table_t *tab = mc_table_new(res, "samples", sample_cols, SAMPLE_FIXED_COLS + MC_VMSTAT_KEYS);
     for (int i = 0; i < n; i++) {
+        const mb_freq_sample_t *fq = &s.freq[i + 1];
         long row = mc_table_row(tab);
         mc_table_num(tab, row, 0, i + 1);
         mc_table_num(tab, row, 1, s.t_s[i]);
         mc_table_num(tab, row, 2, s.unix_s[i]);
         mc_table_num(tab, row, 3, s.gbps[i]);
+        mc_table_num(tab, row, 4, s.gbps[i] / 2);
+        if (fq->freq_ok)
+            mc_table_num(tab, row, 5, fq->mhz);
+        else
+            mc_table_str(tab, row, 5, "no cpufreq scaling_cur_freq and no cpu MHz in cpuinfo");
+        if (fq->throttle_ok)
+            mc_table_num(tab, row, 6, (double)fq->throttle_count);
+        else
+            mc_table_str(tab, row, 6, "no thermal_throttle counters");
         for (int j = 0; j < MC_VMSTAT_KEYS; j++) {
             if (s.vm[i][j] >= 0) {
-                mc_table_num(tab, row, 4 + j, (double)s.vm[i][j]);
+                mc_table_num(tab, row, SAMPLE_FIXED_COLS + j, (double)s.vm[i][j]);
             } else {
-                mc_table_str(tab, row, 4 + j, s.vm_ok ? "not in this kernel's vmstat"
-                                                      : s.vm_why);
+                mc_table_str(tab, row, SAMPLE_FIXED_COLS + j,
+                             s.vm_ok ? "not in this kernel's vmstat" : s.vm_why);
             }
         }
     }
-    mc_result_note(res, "%s; read-modify-write passes over %s per thread; bandwidth counts "
-                   "read + write bytes; vmstat columns are deltas per interval",
+    mc_result_note(res, "%s; read-modify-write passes over %s per thread; rw_bandwidth counts "
+                   "read + write bytes (16 per 8-byte word), read_bandwidth the read bytes only "
+                   "(seqread's convention); vmstat columns are deltas per interval",
                    sc->how, mb_format_bytes(slice, why, sizeof why));
-    free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm);
+    free(s.ctr), free(s.t_s), free(s.unix_s), free(s.gbps), free(s.vm), free(s.freq);
     return 0;
 }
 

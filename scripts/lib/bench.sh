@@ -149,7 +149,9 @@ ms_argv_mencal() {
             stability) MS_ARGV+=(--iterations 3 --interval 1) ;;
         esac
     fi
-    MS_ARGV+=(--reps "$4" --format json --output "$5")
+    # stability is one long run (its figures are over its samples): no --reps
+    [ "$1" = stability ] || MS_ARGV+=(--reps "$4")
+    MS_ARGV+=(--format json --output "$5")
     if ms_cell_strict "$2"; then MS_ARGV+=(--strict); fi
     ms_passthru_words mencal
     MS_ARGV+=("${MS_PASSTHRU_WORDS[@]}")

@@ -277,7 +277,7 @@ wait_children() {
 }
 
 @test "concurrent: per-worker figures, total, and fairness in (0,1]" {
-    run mencal run concurrent --size 16M --allow-cache --procs 3 --duration 0.5 -q \
+    run mencal run concurrent --size 16M --allow-cache --procs 3 --duration 0.5 --reps 1 -q \
         --format json -O c.json
     assert_success
     validate_json c.json
@@ -344,7 +344,7 @@ wait_children() {
     assert_success
     validate_json s.json
     [ "$(m s.json stability samples)" = 3 ]
-    run jq -r '.records[0].tables.samples | length, (.[0] | has("t") and has("unix_time") and has("bandwidth") and has("pswpout"))' s.json
+    run jq -r '.records[0].tables.samples | length, (.[0] | has("t") and has("unix_time") and has("rw_bandwidth") and has("read_bandwidth") and has("cpu_mhz") and has("pswpout"))' s.json
     assert_line --index 0 3
     assert_line --index 1 true
     run jq -r '.records[0].metrics.drift.value | type' s.json
@@ -352,7 +352,7 @@ wait_children() {
     run mencal run stability --size 16M --allow-cache --iterations 3 --interval 0.2 -q --format csv
     assert_success
     assert_line --index 0 "tool,label,record,metric,unit,value,n,min,median,mean,max,stddev,cv,note,validation"
-    assert_line --regexp '^record,table,sample,t,unix_time,bandwidth,pgscan_kswapd,'
+    assert_line --regexp '^record,table,sample,t,unix_time,rw_bandwidth,read_bandwidth,cpu_mhz,throttle_count,pgscan_kswapd,'
     [ "$(grep -c '^stability,samples,' <<<"$output")" -eq 3 ]
     assert_line "stability,status,ok,true,\"\""
 }
@@ -506,8 +506,8 @@ preload_check() {   # preload_check LIB NAME
     awk -v l="$(m r.json randread latency)" -v f="$(m r.json randread latency_full_random)" \
         'BEGIN { exit !(l > 0 && f > 0) }'
     run jq -r '.records[0].notes[]' r.json
-    assert_line --partial "latency: stride 256 B, TLB locality 64 pages (hops stay inside groups of 256.0 KiB, 1024 nodes), 4 KiB pages (MADV_NOHUGEPAGE)"
-    assert_line --partial "latency_full_random: stride 256 B, no TLB locality (hops span the 16.0 MiB slice, page walks included), 4 KiB pages (MADV_NOHUGEPAGE)"
+    assert_line --partial "latency: stride 256 B, TLB locality 64 pages (hops stay inside groups of 256.0 KiB, 1024 nodes), pages as the system THP policy gives (THP share in the buffer notes)"
+    assert_line --partial "latency_full_random: stride 256 B, no TLB locality (hops span the 16.0 MiB slice, page walks included), pages as the system THP policy gives"
     # the text table shows both figures
     run mencal run randread "${SMALL[@]}" -t 1
     assert_success
@@ -572,4 +572,129 @@ preload_check() {   # preload_check LIB NAME
         'BEGIN { exit !(a == b && c == d && a > 0) }'
     run jq -r '.records[0].notes[0]' x.json
     assert_output --partial "totals over the 2 counted repetitions"
+}
+
+# ---- huge pages, buffer, reps, throttling (issue 18) ----------------------
+
+# the system's THP policy ("always", "madvise", "never"), or "" without THP
+thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; }
+
+@test "huge pages follow the system by default (standard); never/madvise are labelled choices; every scenario reports its THP share" {
+    run mencal run seqread randread mixed concurrent stability --size 16M --allow-cache --reps 1 \
+        --duration 0.3 --iterations 2 --interval 0.1 -q --format json -O d.json
+    assert_success
+    validate_json d.json
+    run jq -r '.config.hugepages, .config.buffer, ([.label_reasons[] | select(test("hugepages"))] | length)' d.json
+    assert_output $'thp\nmmap\n0'
+    # a THP share (0..1) or the reason, in every scenario's buffer block
+    run jq -r '[.records[] | .buffer.thp_share | type] | unique | join(",")' d.json
+    assert_output number
+    run mencal run randread --size 16M --allow-cache --reps 1 -q --hugepages never --format json -O n.json
+    assert_success
+    run jq -r '.records[0].buffer.thp_share, (.label_reasons | map(select(test("--hugepages never \\(MADV_NOHUGEPAGE\\)"))) | length)' n.json
+    assert_output $'0\n1'
+    run mencal run randread --size 16M --allow-cache --reps 1 -q --hugepages madvise --format json -O a.json
+    assert_success
+    run jq -r '.label_reasons | map(select(test("--hugepages madvise"))) | length' a.json
+    assert_output 1
+    [ "$(thp_policy)" = never ] || [ -z "$(thp_policy)" ] ||
+        jq -e '.records[0].buffer.thp_share > 0.9' a.json
+}
+
+@test "--buffer malloc: the allocator provides the buffer, so GLIBC_TUNABLES and a preloaded allocator show in the result" {
+    run mencal run randread --size 64M --allow-cache --reps 1 -q --buffer mmap --dry-run
+    assert_line "buffer: mmap"
+    run mencal run randread --size 64M --allow-cache --reps 1 -q --buffer sbrk
+    assert_failure 2
+    assert_output --partial "sbrk"
+    case "$(thp_policy)" in
+        madvise) ;;
+        *) skip "needs the THP policy madvise (here: $(thp_policy)) to tell glibc's advice apart" ;;
+    esac
+    # glibc.malloc.hugetlb=1: glibc advises MADV_HUGEPAGE on its mmapped chunks
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 run mencal run randread --size 64M --allow-cache --reps 1 -q \
+        --buffer malloc --format json -O t.json
+    assert_success
+    run jq -r '.config.buffer, .sysinfo.glibc_tunables, (.records[0].buffer.thp_share > 0.9)' t.json
+    assert_output $'malloc\nglibc.malloc.hugetlb=1\ntrue'
+    # the same tunable cannot reach a buffer mmapped by mencal itself
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 run mencal run randread --size 64M --allow-cache --reps 1 -q \
+        --buffer mmap --format json -O m.json
+    assert_success
+    run jq -r '.records[0].buffer.thp_share' m.json
+    assert_output 0
+    # a preloaded allocator is what the allocator report names
+    local je
+    je=$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -n 1)
+    [ -n "$je" ] || skip "libjemalloc2 not installed"
+    LD_PRELOAD="$je" run mencal run randread --size 64M --allow-cache --reps 1 -q --buffer malloc \
+        --format json -O j.json
+    assert_success
+    run jq -r '.sysinfo.allocator' j.json
+    assert_output --partial jemalloc
+}
+
+@test "--reps: concurrent repeats its rounds (median/min/max/CV); stability refuses it; run all records why" {
+    run mencal run concurrent --size 16M --allow-cache --procs 2 --duration 0.3 --reps 3 -q \
+        --format json -O c.json
+    assert_success
+    validate_json c.json
+    run jq -r '.records[0].metrics | .rounds.value, .total_bandwidth.stats.n, .fairness_jain.stats.n' c.json
+    assert_output $'3\n3\n3'
+    run jq -r '.records[0].notes[] | select(test("rounds"))' c.json
+    assert_output --partial "3 rounds of --duration 0.3 s (--reps)"
+    run mencal run stability --size 16M --allow-cache --reps 3 --iterations 2 --interval 0.1 -q
+    assert_failure 2
+    assert_output --partial "stability: --reps 3 does not apply: it is one long run"
+    run mencal run all --dry-run --reps 3 --duration 2
+    assert_success
+    assert_line --partial "stability: 10 x 0.2 s (--duration 2 s / --interval 0.2 s = 10 samples)"
+}
+
+@test "stability: its byte convention next to the figure, a read-only figure, and a throttling watch" {
+    run mencal run stability --size 16M --allow-cache --iterations 3 --interval 0.1 -q --format json -O s.json
+    assert_success
+    run jq -r '.records[0].metrics | (.read_bandwidth.value * 2 - .rw_bandwidth.value | fabs < 1e-9), (.frequency_drop | has("value"))' s.json
+    assert_output $'true\ntrue'
+    run jq -r '.records[0].notes[]' s.json
+    assert_line --partial "rw_bandwidth counts read + write bytes (16 per 8-byte word), read_bandwidth the read bytes only (seqread's convention)"
+    assert_line --regexp '^throttling watch .*: (4 sample\(s\), frequency|unavailable: )'
+    # a fake machine whose CPUs slow down half way: a warning naming the sample
+    mkdir -p "$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq"
+    echo 2000000 >"$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
+    fake_meminfo 4000000
+    (sleep 0.45; echo 1000000 >"$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq") &
+    MEMSUITE_SYSFS="$SANDBOX/sys" run mencal run stability --size 16M --allow-cache --llc 1M \
+        --iterations 6 --interval 0.15 -q --format json -O hot.json
+    wait
+    assert_success
+    run jq -r '.records[0].notes[] | select(test("throttling"))' hot.json
+    assert_output --regexp 'WARNING: throttling watch .*: frequency fell from 2000 MHz to 1000 MHz \(-50\.0%, threshold 10%\) at sample [4-7] of 7'
+    run jq -r '.records[0].metrics.frequency_drop.value' hot.json
+    assert_output 50
+    # no frequency source: unavailable with why
+    rm -rf "$SANDBOX/sys/devices"
+    MEMSUITE_SYSFS="$SANDBOX/sys" run mencal run stability --size 16M --allow-cache --llc 1M \
+        --iterations 2 --interval 0.1 -q --format json -O none.json
+    assert_success
+    run jq -r '.records[0].metrics.frequency_drop.value_unavailable' none.json
+    assert_output --partial "no frequency source"
+}
+
+@test "run all --duration 2 fits the stability interval to the run; run SCENARIO --help is that scenario's help" {
+    run mencal run all --duration 2 --dry-run
+    assert_success
+    refute_output --partial "longer than the run"
+    run mencal run randread --help
+    assert_success
+    assert_line "randread: pointer-chasing latency over a random cycle (ns per dependent load)"
+    assert_line "Usage: mencal run randread [options]"
+    assert_output --partial "--tlb-locality"
+    refute_output --partial "--procs"
+    run mencal run concurrent --help
+    assert_success
+    assert_output --partial "--procs"
+    refute_output --partial "--tlb-locality"
+    run mencal run seqread --help
+    assert_line "seqread has no options of its own."
 }
