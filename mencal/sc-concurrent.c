@@ -246,10 +246,13 @@ static const mc_col_t worker_cols[] = {
     { "maxrss", "KiB", false }, { "status", "", true },
 };
 
-/* One round's summary: what --reps repeats. */
+/* The figures of one round that --reps repeats. */
+enum { F_TOTAL, F_PMIN, F_PMAX, F_RATIO, F_CV, F_JAIN, NFIG };
+
+/* One round's summary. */
 typedef struct {
     int nok;
-    double total, pmin, pmax, ratio, cv, jain;   /* NaN when not measured */
+    double fig[NFIG];          /* NaN when not measured */
     double *gbps;              /* per worker that completed (nok), owned by the caller */
     bool interrupted, started;
 } round_t;
@@ -263,7 +266,8 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
     const int n = cc->procs;
     const size_t bytes = mc_slice_bytes(cfg->size_bytes, n, 4096);
     memset(out, 0, sizeof *out);
-    out->total = out->pmin = out->pmax = out->ratio = out->cv = out->jain = NAN;
+    for (int f = 0; f < NFIG; f++)
+        out->fig[f] = NAN;
     size_t shbytes = sizeof(shared_t) + (size_t)n * sizeof(slot_t);
     shared_t *sh = mmap(NULL, shbytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)
@@ -411,20 +415,19 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
     /* the round's summary */
     out->nok = nok;
     out->gbps = gbps;
-    out->total = out->pmin = out->pmax = out->ratio = out->cv = out->jain = NAN;
     if (nok) {
         mb_stats_t st;
         double sum = 0;
         for (int i = 0; i < nok; i++)
             sum += gbps[i];
-        out->total = sum;
+        out->fig[F_TOTAL] = sum;
         if (mb_stats_compute(gbps, (size_t)nok, 0, &st) == 0) {
-            out->pmin = st.min;
-            out->pmax = st.max;
-            out->ratio = st.min > 0 ? st.max / st.min : NAN;
-            out->cv = st.cv;
+            out->fig[F_PMIN] = st.min;
+            out->fig[F_PMAX] = st.max;
+            out->fig[F_RATIO] = st.min > 0 ? st.max / st.min : NAN;
+            out->fig[F_CV] = st.cv;
         }
-        out->jain = mb_jain_index(gbps, (size_t)nok);
+        out->fig[F_JAIN] = mb_jain_index(gbps, (size_t)nok);
     }
     if (last) {
         mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
@@ -460,12 +463,12 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
 /* A figure over the rounds: the value with median/min/max/CV across them
  * when --reps > 1, else the one round's value. */
 static void round_metric(mc_result_t *res, const char *name, const char *unit,
-                         const round_t *r, int nr, size_t off, const char *why)
+                         const round_t *r, int nr, int fig, const char *why)
 {
     double v[1000];
     size_t k = 0;
     for (int i = 0; i < nr && k < sizeof v / sizeof v[0]; i++) {
-        double x = *(const double *)((const char *)&r[i] + off);
+        double x = r[i].fig[fig];
         if (isfinite(x))
             v[k++] = x;
     }
@@ -497,14 +500,14 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
                                               ? "interrupted before the workers started"
                                               : "no worker completed");
     {
-        round_metric(res, "total_bandwidth", "GB/s", r, nr, offsetof(round_t, total), none);
+        round_metric(res, "total_bandwidth", "GB/s", r, nr, F_TOTAL, none);
         mc_metric_samples(res, "per_process_bandwidth", "GB/s", lr->gbps, (size_t)lr->nok, none);
-        round_metric(res, "per_process_min", "GB/s", r, nr, offsetof(round_t, pmin), none);
-        round_metric(res, "per_process_max", "GB/s", r, nr, offsetof(round_t, pmax), none);
-        round_metric(res, "max_min_ratio", "", r, nr, offsetof(round_t, ratio),
+        round_metric(res, "per_process_min", "GB/s", r, nr, F_PMIN, none);
+        round_metric(res, "per_process_max", "GB/s", r, nr, F_PMAX, none);
+        round_metric(res, "max_min_ratio", "", r, nr, F_RATIO,
                      "a worker moved no data");
-        round_metric(res, "cv", "", r, nr, offsetof(round_t, cv), none);
-        round_metric(res, "fairness_jain", "", r, nr, offsetof(round_t, jain),
+        round_metric(res, "cv", "", r, nr, F_CV, none);
+        round_metric(res, "fairness_jain", "", r, nr, F_JAIN,
                      "no worker moved data");
         mc_metric(res, "rounds", "", nr);
         if (reps > 1)

@@ -62,13 +62,13 @@ static int fill_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     const size_t total = slice * (size_t)nt;
     char why[256];
     void *buf;
-    if (mc_buffer_alloc(total, cfg->hugepages, &buf, why, sizeof why) != 0)
+    if (mc_buffer_alloc(cfg, total, &buf, why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     mc_measure_t m;
     double *gbps = calloc((size_t)cfg->reps, sizeof *gbps);
     if (!gbps || mc_measure_init(&m, cfg, res, cfg->reps) != 0) {
         free(gbps);
-        mc_buffer_free(buf, total);
+        mc_buffer_free(cfg, buf, total);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
 #pragma omp parallel num_threads(nt)
