@@ -84,7 +84,7 @@ static int stability_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msg
     c->iterations = (int)c->iterations_opt;
     /* --duration without --interval: an interval that fits (10 samples)
      * when the default 10 s would not ('run all --duration 2') */
-    if (du && !iv && c->interval_s > c->duration_s)
+    if (du && !it && !iv && c->interval_s > c->duration_s)
         c->interval_s = c->duration_s / 10;
     if (cfg->running_all && !it && !iv && !du) {
         c->short_profile = true;

@@ -202,7 +202,7 @@ static int run_capture(const char *cmd, char *out, size_t outlen)
 
 static void jq_check(const char *file, const char *filter, const char *want)
 {
-    char cmd[512], out[512];
+    char cmd[512], out[2048];
     snprintf(cmd, sizeof cmd, "jq -c '%s' %s 2>&1", filter, file);
     int st = run_capture(cmd, out, sizeof out);
     out[strcspn(out, "\n")] = '\0';
@@ -266,7 +266,11 @@ static void test_json(void)
           "\"pages_not_present\":0,\"pages_per_node\":{\"0\":3,\"1\":0,\"2\":5}}}" },
         { ".counters",
           "{\"hardware\":{\"available\":true,\"threads_counted\":false,\"events\":{\"PAPI_TOT_CYC\":123,\"PAPI_L3_TCM\":null,"
-          "\"PAPI_L3_TCM_unavailable\":\"unavailable: event not supported\"}},\"software\":null,"
+          "\"PAPI_L3_TCM_unavailable\":\"unavailable: event not supported\"},"
+          "\"mapping\":{\"PAPI_TOT_CYC\":\"PAPI_TOT_CYC\",\"PAPI_L3_TCM\":\"PAPI_L3_TCM\"},"
+          "\"rates\":{\"ipc\":null,\"ipc_unavailable\":\"unavailable: instructions is not in the "
+          "--counters list; add it\",\"cache_miss_pct\":null,\"cache_miss_pct_unavailable\":"
+          "\"unavailable: PAPI_L3_TCM was not counted (its reason is given with it)\"}},\"software\":null,"
           "\"software_unavailable\":\"perf_event_paranoid is 3\",\"rusage\":{\"minflt\":10,"
           "\"majflt\":0,\"maxrss_kib\":2048}}" },
         { ".llc",

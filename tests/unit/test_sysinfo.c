@@ -119,10 +119,11 @@ static const typed_case_t typed_cases[] = {
 static const char *const all_keys[] = {
     "hostname", "kernel", "utc_time", "cpu_model", "sockets", "cores", "cpus_online", "smt",
     "governor", "thp_enabled", "thp_defrag", "thp_khugepaged_defrag", "numa_balancing",
-    "numa_balancing_cmdline", "swappiness", "zone_reclaim_mode", "overcommit_memory",
+    "numa_balancing_cmdline", "swappiness", "dirty_ratio", "dirty_background_ratio",
+    "zone_reclaim_mode", "overcommit_memory",
     "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "llc",
     "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "ld_preload",
-    "allocator", "dimms",
+    "allocator", "dimms", "virtualization",
 };
 
 static mb_sysinfo_t si;      /* large: static */
