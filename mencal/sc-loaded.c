@@ -471,7 +471,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     void *buf;
-    if (mc_buffer_alloc(slice * (size_t)nt, cfg->hugepages, &buf, why, sizeof why) != 0) {
+    if (mc_buffer_alloc(cfg, slice * (size_t)nt, &buf, why, sizeof why) != 0) {
         mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     }
@@ -487,7 +487,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
             mc_measure_free(&m[p]);
         free(m);
         free_state(&L);
-        mc_buffer_free(buf, slice * (size_t)nt);
+        mc_buffer_free(cfg, buf, slice * (size_t)nt);
         mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }

@@ -357,7 +357,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     void *buf;
-    if (mc_buffer_alloc(bytes, cfg->hugepages, &buf, why, sizeof why) != 0) {
+    if (mc_buffer_alloc(cfg, bytes, &buf, why, sizeof why) != 0) {
         mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     }
@@ -368,7 +368,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         ok = (curves[s] = mc_result_alloc(res, c->nsizes * sizeof(double))) != NULL;
     if (!ok) {
         free(one);
-        mc_buffer_free(buf, bytes);
+        mc_buffer_free(cfg, buf, bytes);
         mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
