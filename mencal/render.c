@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "buffer.h"
+#include "counter_names.h"
 #include "render.h"
 #include "scenario.h"
 
@@ -165,6 +166,8 @@ static void result_text(FILE *f, const mc_result_t *res)
         table_text(f, res, &res->tables[i]);
     for (size_t i = 0; i < res->nnotes; i++)
         fprintf(f, "%s: note: %s\n", res->rec.name, res->notes[i]);
+    if (res->counters_used && res->counters.hw_requested)
+        mb_counters_text(f, "", res->rec.name, &res->counters);
     if (res->status)
         fprintf(f, "%s: FAILED: %s\n", res->rec.name, res->why);
     else if (!res->complete)

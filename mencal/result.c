@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter_names.h"
 #include "json.h"
 #include "result.h"
 #include "scenario.h"
@@ -225,10 +226,18 @@ void mc_counters_end(mc_result_t *res, const mc_config_t *cfg)
     d->maxrss_kib = now->maxrss_kib;
 }
 
+/* The event `name` (a PAPI preset) as requested: by that name, or by the
+ * perf-style alias that maps to it (dTLB-load-misses for PAPI_TLB_DM). */
+static bool same_event(const char *requested, const char *name)
+{
+    const mb_counter_alias_t *a = mb_counter_alias_of(requested);
+    return strcmp(requested, name) == 0 || (a && a->preset && strcmp(a->preset, name) == 0);
+}
+
 static const mb_counter_t *find_event(const mb_counters_t *c, const char *name)
 {
     for (int i = 0; i < c->n && i < MB_COUNTERS_MAX; i++)
-        if (strcmp(c->ev[i].name, name) == 0)
+        if (same_event(c->ev[i].name, name))
             return c->hw_available && c->ev[i].available ? &c->ev[i] : NULL;
     return NULL;
 }
@@ -251,7 +260,7 @@ static const char *event_why(mc_result_t *res, const char *name)
     if (!c->hw_requested)
         return "not requested (pass --counters)";
     for (int i = 0; i < c->n && i < MB_COUNTERS_MAX; i++)
-        if (strcmp(c->ev[i].name, name) == 0)
+        if (same_event(c->ev[i].name, name))
             return unavailable(res, c->ev[i].why[0] ? c->ev[i].why
                                     : c->hw_why[0] ? c->hw_why : "not counted");
     if (!c->hw_available)

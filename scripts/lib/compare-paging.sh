@@ -71,3 +71,24 @@ ms_paging_policy() {
     [ -n "$v" ] || v=$(jq -r '[.facts[]? | select(.key == "thp") | .value][0] // empty' "$1/env.json" 2>/dev/null)
     printf '%s\n' "${v:-?}"
 }
+
+# ms_compare_tool_env A B: "key<TAB>A<TAB>B" for what the tools themselves
+# saw and env.json cannot know: the allocator in effect inside them
+# (sysinfo.allocator of the first cell with one: a preloaded jemalloc
+# shows here, not in the shell's environment).
+ms_compare_tool_env() {
+    local va vb
+    va=$(ms_paging_first_fact "$1" allocator) vb=$(ms_paging_first_fact "$2" allocator)
+    [ "$va" = "$vb" ] || printf 'allocator (in the tools)\t%s\t%s\n' "${va:-?}" "${vb:-?}"
+    return 0
+}
+
+ms_paging_first_fact() {     # DIR KEY: the first cell's sysinfo.KEY
+    local f v
+    for f in "$1"/cells/*.json; do
+        [ -f "$f" ] || continue
+        v=$(jq -r --arg k "$2" '.sysinfo[$k] // empty | tostring' "$f" 2>/dev/null) || v=""
+        [ -n "$v" ] && { printf '%s\n' "$v"; return 0; }
+    done
+    return 0
+}

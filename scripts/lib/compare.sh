@@ -70,7 +70,8 @@ ms_compare_dirs() {
         n=$((n + 1))
         if [ "$md" = 1 ]; then printf -- '- %s: `%s` -> `%s`\n' "$k" "$va" "$vb"
         else printf '  %-22s %s -> %s\n' "$k" "$va" "$vb"; fi
-    done < <(ms_compare_env "$a" "$b"; ms_compare_config "$a" "$b" | sed 's/^/run./')
+    done < <(ms_compare_env "$a" "$b"; ms_use compare-paging; ms_compare_tool_env "$a" "$b"
+             ms_compare_config "$a" "$b" | sed 's/^/run./')
     if [ "$n" = 0 ]; then
         if [ "$md" = 1 ]; then echo "- none"; else echo "  none"; fi
     fi

@@ -245,6 +245,10 @@ ms_facts_profile() {
     else
         ms_fact glibc_tunables ok "${t:-none}"
     fi
+    # a preloaded allocator (jemalloc, tcmalloc, mimalloc) replaces glibc's
+    # malloc in the benchmarks (mencal --buffer malloc, alloc); the tools
+    # themselves name the allocator in effect (sysinfo.allocator)
+    ms_fact ld_preload ok "${LD_PRELOAD:-none}"
 }
 
 ms_facts_collect() {

@@ -107,3 +107,14 @@ setup_file() {
     run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/same"
     refute_line --partial "Huge pages and TLB"
 }
+
+@test "the allocator the tools saw (sysinfo.allocator) is listed when it differs" {
+    cd "$BATS_FILE_TMPDIR"
+    FAKE_SYSINFO='{"allocator":"glibc 2.36"}' "$MS" run --sizes 4x --threads 1 --cooldown 0 --out glibc 2>/dev/null
+    FAKE_SYSINFO='{"allocator":"jemalloc 5.3.0"}' "$MS" run --sizes 4x --threads 1 --cooldown 0 --out je 2>/dev/null
+    run "$MS" compare glibc je
+    assert_success
+    assert_line --regexp '^  allocator \(in the tools\) glibc 2\.36 -> jemalloc 5\.3\.0$'
+    run "$MS" env
+    assert_line --regexp '^ok +ld_preload +none$'
+}

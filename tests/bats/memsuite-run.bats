@@ -556,3 +556,20 @@ esac'
     # the figures: before, after, change
     assert_line --regexp '^stream +128\.0 MiB +1 +Triad +best_rate_mbps +11100\.0 +12765\.0 +\+15\.0% +2\.8% \*$'
 }
+
+@test "real mencal: --hugepages never vs madvise in one compare table: THP share and the full-random latency side by side" {
+    [ -x "$ROOT/bin/mencal" ] || skip "bin/mencal not built"
+    export MEMSUITE_BIN="$ROOT/bin"
+    unset MEMSUITE_SYSFS MEMSUITE_PROCFS
+    local hp
+    for hp in never madvise; do
+        run "$MS" run --bench mencal:randread --sizes 4x --threads 1 --reps 1 --cooldown 0 \
+            --mencal-args "--hugepages $hp" --out "$hp"
+        assert_success
+    done
+    run "$MS" compare never madvise
+    assert_success
+    assert_line --regexp '^  run\.tool_args +\{"mencal":\["--hugepages","never"\]\} -> \{"mencal":\["--hugepages","madvise"\]\}$'
+    assert_line --regexp '^  cell +THP policy +hugepages +THP share +dTLB miss rate +full-random latency$'
+    assert_line --regexp '^  mencal-randread-s[0-9]+-t1 +[a-z]+ +never -> madvise +0\.0% -> [0-9.]+% +(unavailable|[0-9.]+% -> [0-9.]+%) +[0-9.]+ ns -> [0-9.]+ ns \([-+][0-9.]+%\)$'
+}

@@ -698,3 +698,19 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     run mencal run seqread --help
     assert_line "seqread has no options of its own."
 }
+
+@test "--counters with perf names: a counters block in the text, the aliases feed the per-load rates" {
+    run mencal run randread --size 16M --allow-cache --reps 1 -q --counters=dTLB-load-misses,dTLB-loads
+    assert_success
+    assert_line "counters (randread):"
+    assert_line --regexp '^  dTLB-load-misses \(PAPI_TLB_DM\) +([0-9]+|unavailable: .+)$'
+    assert_line --regexp '^  dTLB miss rate +([0-9.]+ % of dTLB loads|unavailable: .+)$'
+    run mencal run randread --size 16M --allow-cache --reps 1 -q --format json -O r.json \
+        --counters=dTLB-load-misses
+    assert_success
+    # the alias stands for PAPI_TLB_DM: counted, or unavailable for PAPI's reason, never "not in the list"
+    run jq -r '.records[0].metrics.dtlb_miss_rate | (.value // .value_unavailable) | tostring' r.json
+    refute_output --partial "not in the --counters list"
+    run mencal run randread --size 16M --allow-cache --reps 1 -q
+    refute_line "counters (randread):"
+}
