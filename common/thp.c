@@ -17,10 +17,14 @@ static bool is_header(const char *line, uintptr_t *lo, uintptr_t *hi)
     return sscanf(line, "%" SCNxPTR "-%" SCNxPTR, lo, hi) == 2;
 }
 
-int mb_thp_measure_file(const char *smaps, const void *p, size_t bytes, mb_thp_t *out)
+int mb_thp_measure_ranges(const char *smaps, const void *const *p, const size_t *bytes, int n,
+                          mb_thp_t *out)
 {
     memset(out, 0, sizeof *out);
-    out->range_bytes = bytes;
+    size_t range = 0;
+    for (int k = 0; k < n; k++)
+        range += bytes[k];
+    out->range_bytes = range;
     out->exact = true;
     FILE *f = fopen(smaps, "r");
     if (!f) {
@@ -28,19 +32,25 @@ int mb_thp_measure_file(const char *smaps, const void *p, size_t bytes, mb_thp_t
         snprintf(out->why, sizeof out->why, "cannot read %s: %s", smaps, strerror(e));
         return -e;
     }
-    const uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
     bool inside = false, any = false;
     unsigned long long huge_kib = 0, rss_kib = 0, v;
     char line[512];
     while (fgets(line, sizeof line, f)) {
         uintptr_t s, e;
         if (is_header(line, &s, &e)) {
-            inside = s < hi && e > lo;
+            /* a mapping overlapping any range counts once */
+            inside = false;
+            for (int k = 0; k < n; k++) {
+                const uintptr_t lo = (uintptr_t)p[k], hi = lo + bytes[k];
+                if (s < hi && e > lo) {
+                    inside = true;
+                    if (s < lo || e > hi)
+                        out->exact = false;
+                }
+            }
             if (inside) {
                 any = true;
                 out->mapping_bytes += (size_t)(e - s);
-                if (s < lo || e > hi)
-                    out->exact = false;
             }
             continue;
         }
@@ -58,7 +68,7 @@ int mb_thp_measure_file(const char *smaps, const void *p, size_t bytes, mb_thp_t
     }
     out->anon_huge_bytes = (size_t)(huge_kib * 1024);
     out->rss_bytes = (size_t)(rss_kib * 1024);
-    out->share = bytes ? (double)out->anon_huge_bytes / (double)bytes : 0.0;
+    out->share = range ? (double)out->anon_huge_bytes / (double)range : 0.0;
     if (out->share > 1.0)
         out->share = 1.0;
     out->share_resident = rss_kib ? (double)huge_kib / (double)rss_kib : 0.0;
@@ -66,6 +76,11 @@ int mb_thp_measure_file(const char *smaps, const void *p, size_t bytes, mb_thp_t
         out->share_resident = 1.0;
     out->valid = true;
     return 0;
+}
+
+int mb_thp_measure_file(const char *smaps, const void *p, size_t bytes, mb_thp_t *out)
+{
+    return mb_thp_measure_ranges(smaps, &p, &bytes, 1, out);
 }
 
 int mb_thp_measure(const void *p, size_t bytes, mb_thp_t *out)

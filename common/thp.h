@@ -29,5 +29,9 @@ typedef struct {
  * overlaps [p, p+bytes)). */
 int mb_thp_measure(const void *p, size_t bytes, mb_thp_t *out);
 int mb_thp_measure_file(const char *smaps, const void *p, size_t bytes, mb_thp_t *out);
+/* Several ranges at once (mbw's two arrays): a mapping that overlaps any
+ * of them counts once; range_bytes is their sum. */
+int mb_thp_measure_ranges(const char *smaps, const void *const *p, const size_t *bytes, int n,
+                          mb_thp_t *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* arrays: allocation policy, first touch, THP probe and --verify. */
 #include "arrays.h"
+#include "thp.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -162,39 +163,22 @@ void mbw_arrays_clear_dst(mbw_arrays_t *a, int threads)
     mbw_fill(a, threads, false);
 }
 
-/* Sum "AnonHugePages:" over the smaps entries that overlap an array. */
+/* AnonHugePages of both arrays (common/thp reads this process's own
+ * /proc/self/smaps; a fixture MEMSUITE_PROCFS does not apply to it). */
 void mbw_arrays_huge_probe(mbw_arrays_t *a)
 {
-    char path[4096], line[512];
-    mb_procfs_path(path, sizeof path, "/self/smaps");
-    FILE *f = fopen(path, "r");
+    const void *const p[2] = { a->src, a->dst };
+    const size_t b[2] = { a->bytes, a->bytes };
+    mb_thp_t t;
     a->huge_known = false;
     a->huge_bytes = 0;
-    if (!f) {
-        snprintf(a->huge_why, sizeof a->huge_why, "unavailable: %.200s: %s", path, strerror(errno));
+    if (mb_thp_measure_ranges("/proc/self/smaps", p, b, 2, &t) != 0) {
+        snprintf(a->huge_why, sizeof a->huge_why, "unavailable: %.200s", t.why);
         return;
     }
-    uintptr_t s0 = (uintptr_t)a->src, s1 = s0 + a->bytes;
-    uintptr_t d0 = (uintptr_t)a->dst, d1 = d0 + a->bytes;
-    bool inside = false, seen_field = false;
-    while (fgets(line, sizeof line, f)) {
-        uintptr_t lo, hi;
-        unsigned long long kib;
-        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && strchr(line, '-')) {
-            inside = (lo < s1 && hi > s0) || (lo < d1 && hi > d0);
-        } else if (inside && sscanf(line, "AnonHugePages: %llu kB", &kib) == 1) {
-            a->huge_bytes += (size_t)kib * 1024;
-            seen_field = true;
-        }
-    }
-    fclose(f);
-    if (seen_field) {
-        a->huge_known = true;
-        a->huge_why[0] = '\0';
-    } else {
-        snprintf(a->huge_why, sizeof a->huge_why,
-                 "unavailable: no AnonHugePages field for the arrays in %.200s", path);
-    }
+    a->huge_bytes = t.anon_huge_bytes;
+    a->huge_known = true;
+    a->huge_why[0] = '\0';
 }
 
 /* FNV-1a over 64-bit words: order-sensitive. */

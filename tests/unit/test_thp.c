@@ -45,6 +45,16 @@ int main(void)
           fabs(t.share - 1.0) < 1e-12, "a buffer inside a larger mapping: not exact, capped at 1");
     CHECK(mb_thp_measure_file(path, (void *)0x1000, 4096, &t) == -ENOENT && !t.valid &&
           strstr(t.why, "no mapping"), "outside every mapping: %s", t.why);
+    /* two ranges in one mapping count it once; ranges in two mappings sum */
+    const void *one[2] = { (void *)m1, (void *)(m1 + (1 << 20)) };
+    const size_t ob[2] = { 1 << 20, 1 << 20 };
+    CHECK(mb_thp_measure_ranges(path, one, ob, 2, &t) == 0 && t.anon_huge_bytes == 4u << 20 &&
+          t.range_bytes == 2u << 20 && t.mapping_bytes == 4u << 20,
+          "two ranges inside one mapping: its 4 MiB counted once (%zu)", t.anon_huge_bytes);
+    const void *two[2] = { (void *)m1, (void *)m2 };
+    const size_t tb[2] = { 4 << 20, 4 << 20 };
+    CHECK(mb_thp_measure_ranges(path, two, tb, 2, &t) == 0 && t.anon_huge_bytes == 6u << 20 &&
+          fabs(t.share - 0.75) < 1e-12, "ranges in two mappings: 4 + 2 MiB of 8");
     unlink(path);
     CHECK(mb_thp_measure_file(path, (void *)m1, 4096, &t) == -ENOENT && strstr(t.why, "cannot read"),
           "unreadable smaps: %s", t.why);
