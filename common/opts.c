@@ -40,8 +40,10 @@ static void range_text(char *buf, size_t len, long long lo, long long hi, bool u
         snprintf(buf, len, "in %lld..%lld", unsigned_kind && lo < 0 ? 0 : lo, hi);
 }
 
+/* Each set_* converts arg into the entry's field; ranged false skips the
+ * range check (a table's default, mb_opts_defaults). */
 static int set_int(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
-                   char *msg, size_t msglen)
+                   char *msg, size_t msglen, bool ranged)
 {
     char q[64], r[64];
     range_text(r, sizeof r, o->min, o->max, false);
@@ -54,7 +56,7 @@ static int set_int(const mb_opt_t *o, const char *name, const char *arg, void *c
         v = strtoll(arg, &end, 10);
         syntax_ok = end != arg && *end == '\0';
     }
-    if (!syntax_ok || errno == ERANGE || v < o->min || v > hi) {
+    if (!syntax_ok || errno == ERANGE || (ranged && (v < o->min || v > hi))) {
         snprintf(msg, msglen, "%s: invalid value '%s': %s; must be an integer %s", name,
                  shown(arg, q, sizeof q),
                  syntax_ok ? "out of range" : "not an integer",
@@ -66,10 +68,10 @@ static int set_int(const mb_opt_t *o, const char *name, const char *arg, void *c
 }
 
 static int set_double(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
-                      char *msg, size_t msglen)
+                      char *msg, size_t msglen, bool ranged)
 {
     char q[64], r[96];
-    bool bounded = !(o->dmin == 0.0 && o->dmax == 0.0);
+    bool bounded = ranged && !(o->dmin == 0.0 && o->dmax == 0.0);
     if (bounded)
         snprintf(r, sizeof r, "a number in %g..%g", o->dmin, o->dmax);
     else
@@ -101,7 +103,7 @@ static int set_double(const mb_opt_t *o, const char *name, const char *arg, void
 }
 
 static int set_scaled(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
-                      char *msg, size_t msglen)
+                      char *msg, size_t msglen, bool ranged)
 {
     bool is_size = o->type == MB_OPT_SIZE;
     char perr[256], q[64], r[64];
@@ -114,7 +116,7 @@ static int set_scaled(const mb_opt_t *o, const char *name, const char *arg, void
     }
     size_t lo = o->min > 0 ? (size_t)o->min : 0;
     size_t hi = o->max > 0 ? (size_t)o->max : SIZE_MAX;
-    if (v < lo || v > hi) {
+    if (ranged && (v < lo || v > hi)) {
         range_text(r, sizeof r, o->min, o->max, true);
         snprintf(msg, msglen, "%s: invalid value '%s': out of range; must be %s %s%s", name,
                  shown(arg, q, sizeof q), is_size ? "a size" : "a count", r,
@@ -125,21 +127,48 @@ static int set_scaled(const mb_opt_t *o, const char *name, const char *arg, void
     return 0;
 }
 
-static int set_choice(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
-                      char *msg, size_t msglen)
+/* Index of arg in a '|'-separated list, or -1 ("" never matches). */
+static int choice_index(const char *choices, const char *arg)
 {
-    const char *c = o->choices ? o->choices : "";
+    const char *c = choices ? choices : "";
     size_t alen = strlen(arg);
-    for (; alen > 0; c++) {    /* "" never matches */
+    for (int idx = 0; alen > 0; c++, idx++) {
         const char *bar = strchr(c, '|');
         size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == alen && strncmp(c, arg, len) == 0) {
-            *(const char **)field(cfg, o) = arg;
-            return 0;
-        }
+        if (len == alen && strncmp(c, arg, len) == 0)
+            return idx;
         if (!bar)
             break;
         c = bar;
+    }
+    return -1;
+}
+
+const char *mb_opts_choice_name(const char *choices, int idx, char *buf, size_t len)
+{
+    const char *c = choices ? choices : "";
+    for (int i = 0; i < idx && c; i++) {
+        c = strchr(c, '|');
+        c = c ? c + 1 : NULL;
+    }
+    if (!c || idx < 0 || len == 0)
+        return NULL;
+    const char *bar = strchr(c, '|');
+    int w = bar ? (int)(bar - c) : (int)strlen(c);
+    snprintf(buf, len, "%.*s", w, c);
+    return buf;
+}
+
+static int set_choice(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
+                      char *msg, size_t msglen)
+{
+    int idx = choice_index(o->choices, arg);
+    if (idx >= 0) {
+        if (o->type == MB_OPT_CHOICE)
+            *(int *)field(cfg, o) = idx;
+        else
+            *(const char **)field(cfg, o) = arg;
+        return 0;
     }
     char q[64];
     snprintf(msg, msglen, "%s: invalid value '%s': must be one of %s", name,
@@ -155,7 +184,11 @@ static int set_callback(const mb_opt_t *o, const char *name, const char *arg, vo
     char why[512] = "";
     if (o->cb(cfg, arg, why, sizeof why) == 0)
         return 0;
-    char q[64];
+    char q[64], both[136];
+    if (name[0] == '-' && name[1] != '-' && o->long_name) {
+        snprintf(both, sizeof both, "%s/--%s", name, o->long_name);
+        name = both;
+    }
     if (why[0])
         snprintf(msg, msglen, "%s: %s", name, why);
     else
@@ -182,7 +215,7 @@ static int set_string(const mb_opt_t *o, const char *name, const char *arg, void
 
 /* Stores arg (NULL: an optional argument left out) into the entry. */
 static int apply(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
-                 char *msg, size_t msglen)
+                 char *msg, size_t msglen, bool ranged)
 {
     if (o->type == MB_OPT_FLAG) {
         *(bool *)field(cfg, o) = true;
@@ -193,17 +226,52 @@ static int apply(const mb_opt_t *o, const char *name, const char *arg, void *cfg
     if (!arg)                  /* optional_arg without "=VAL": seen only */
         return 0;
     switch (o->type) {
-    case MB_OPT_INT:    return set_int(o, name, arg, cfg, msg, msglen);
-    case MB_OPT_DOUBLE: return set_double(o, name, arg, cfg, msg, msglen);
+    case MB_OPT_INT:    return set_int(o, name, arg, cfg, msg, msglen, ranged);
+    case MB_OPT_DOUBLE: return set_double(o, name, arg, cfg, msg, msglen, ranged);
     case MB_OPT_SIZE:
-    case MB_OPT_COUNT:  return set_scaled(o, name, arg, cfg, msg, msglen);
-    case MB_OPT_CHOICE: return set_choice(o, name, arg, cfg, msg, msglen);
+    case MB_OPT_COUNT:  return set_scaled(o, name, arg, cfg, msg, msglen, ranged);
+    case MB_OPT_CHOICE:
+    case MB_OPT_CHOICE_STR: return set_choice(o, name, arg, cfg, msg, msglen);
     case MB_OPT_STRING:
         return set_string(o, name, arg, cfg, msg, msglen);
     default:
         snprintf(msg, msglen, "%s: internal error: unknown option type %d", name, (int)o->type);
         return 2;
     }
+}
+
+int mb_opts_apply(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
+                  char *msg, size_t msglen)
+{
+    char own[136];
+    if (!name) {
+        if (o->long_name)
+            snprintf(own, sizeof own, "--%s", o->long_name);
+        else
+            snprintf(own, sizeof own, "-%c", o->short_name);
+        name = own;
+    }
+    return apply(o, name, arg, cfg, msg, msglen, true);
+}
+
+int mb_opts_defaults(const mb_opt_t *table, size_t n, void *cfg, char *msg, size_t msglen)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mb_opt_t *o = &table[i];
+        char name[136], why[512];
+        if (!o->def) {
+            if (o->type == MB_OPT_CHOICE)
+                *(int *)field(cfg, o) = -1;
+            continue;
+        }
+        snprintf(name, sizeof name, "--%s", o->long_name ? o->long_name : "?");
+        if (o->type == MB_OPT_FLAG || apply(o, name, o->def, cfg, why, sizeof why, false)) {
+            snprintf(msg, msglen, "internal error: the default of %s does not convert: %s",
+                     name, o->type == MB_OPT_FLAG ? "a flag has no default" : why);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 int mb_opts_index(const mb_opt_t *table, size_t n, const char *long_name)
@@ -277,7 +345,7 @@ static int parse_long(const mb_opt_t *table, size_t n, int argc, char **argv, in
     }
     if (out && out->seen)
         out->seen[idx] = true;
-    return apply(o, name, arg, cfg, msg, msglen);
+    return apply(o, name, arg, cfg, msg, msglen, true);
 }
 
 /* One "-x", "-xVAL", "-x VAL" or a cluster of flags "-abc". */
@@ -306,7 +374,7 @@ static int parse_short(const mb_opt_t *table, size_t n, int argc, char **argv, i
         if (out && out->seen)
             out->seen[idx] = true;
         if (!takes_value(o) || o->optional_arg) {
-            int rc = apply(o, name, NULL, cfg, msg, msglen);
+            int rc = apply(o, name, NULL, cfg, msg, msglen, true);
             if (rc)
                 return rc;
             continue;
@@ -321,7 +389,7 @@ static int parse_short(const mb_opt_t *table, size_t n, int argc, char **argv, i
                      o->metavar ? o->metavar : "VALUE");
             return 2;
         }
-        return apply(o, name, arg, cfg, msg, msglen);
+        return apply(o, name, arg, cfg, msg, msglen, true);
     }
     return 0;
 }
@@ -367,11 +435,11 @@ static const char *default_metavar(const mb_opt_t *o)
     static const char *const names[] = {
         [MB_OPT_FLAG] = NULL, [MB_OPT_INT] = "N", [MB_OPT_DOUBLE] = "X",
         [MB_OPT_SIZE] = "SIZE", [MB_OPT_COUNT] = "N", [MB_OPT_STRING] = "STR",
-        [MB_OPT_CHOICE] = NULL, [MB_OPT_CALLBACK] = "VALUE",
+        [MB_OPT_CHOICE] = NULL, [MB_OPT_CALLBACK] = "VALUE", [MB_OPT_CHOICE_STR] = NULL,
     };
     if (o->metavar)
         return o->metavar;
-    if (o->type == MB_OPT_CHOICE)
+    if (o->type == MB_OPT_CHOICE || o->type == MB_OPT_CHOICE_STR)
         return o->choices ? o->choices : "CHOICE";
     if ((unsigned)o->type < sizeof names / sizeof names[0])
         return names[o->type];
@@ -403,6 +471,14 @@ static int left_column(const mb_opt_t *o, char *buf, size_t len)
 
 void mb_opts_help(FILE *f, const char *usage, const mb_opt_t *table, size_t n)
 {
+    if (usage)
+        fprintf(f, "Usage: %s\n\n", usage);
+    fprintf(f, "Options:\n");
+    mb_opts_help_lines(f, table, n);
+}
+
+void mb_opts_help_lines(FILE *f, const mb_opt_t *table, size_t n)
+{
     char left[256];
     int col = 0;
     for (size_t i = 0; i < n; i++) {
@@ -411,9 +487,6 @@ void mb_opts_help(FILE *f, const char *usage, const mb_opt_t *table, size_t n)
             col = w;
     }
     col += 2;
-    if (usage)
-        fprintf(f, "Usage: %s\n\n", usage);
-    fprintf(f, "Options:\n");
     for (size_t i = 0; i < n; i++) {
         const mb_opt_t *o = &table[i];
         int w = left_column(o, left, sizeof left);
@@ -423,10 +496,12 @@ void mb_opts_help(FILE *f, const char *usage, const mb_opt_t *table, size_t n)
         else
             fprintf(f, "%*s", col - w, "");
         fputs(o->help ? o->help : "", f);
-        if (o->type == MB_OPT_CHOICE && o->metavar && o->choices)
+        if ((o->type == MB_OPT_CHOICE || o->type == MB_OPT_CHOICE_STR) && o->metavar &&
+            o->choices)
             fprintf(f, " (one of %s)", o->choices);
-        if (o->def)
-            fprintf(f, " (default: %s)", o->def);
+        const char *def = o->def_text ? o->def_text : o->def;
+        if (def && *def)
+            fprintf(f, " (default: %s)", def);
         fputc('\n', f);
     }
 }

@@ -18,14 +18,27 @@
  *   DOUBLE   double    (finite; checked against [dmin, dmax] unless both are 0)
  *   SIZE     size_t    bytes via mb_parse_size, checked against [min, max]
  *   COUNT    size_t    via mb_parse_count, checked against [min, max]
- *   STRING   const char * (points into argv)
- *   CHOICE   const char * (one of the '|'-separated `choices`)
- *   CALLBACK calls cb(cfg, arg, msg, msglen); nonzero = usage error
+ *   STRING   const char * (points into argv, or at the table's def)
+ *   CHOICE   int: the index of the value in the '|'-separated `choices`
+ *            ("text|json|csv": json is 1), so it can be an enum directly
+ *   CHOICE_STR const char *: the matched text (legacy, for tables not yet
+ *            moved to indexes; new code uses CHOICE)
+ *   CALLBACK calls cb(cfg, arg, msg, msglen); nonzero = usage error.  This
+ *            is how a tool adds a typed option of its own (stream's
+ *            N|SIZE|auto): the callback converts and stores.
  *   (INT min applies also when max is 0; SIZE/COUNT treat min <= 0 as 0)
  * Every error message names the option as the user spelt it (-n or
  * --ntimes), the bad value and the accepted form, e.g.
  * "--ntimes: invalid value '1': out of range; must be an integer in 2..1000000".
- * A CALLBACK's msg is prefixed with the option name. */
+ * A CALLBACK's msg is prefixed with the option name (a short spelling
+ * with its long name too: "-s/--array-size: ...").
+ *
+ * Defaults are data: `def` is the default as the user would type it, and
+ * mb_opts_defaults stores every entry's def through the same conversion
+ * (without the range check, so a default may be a "not given" value
+ * outside the range: mbw's --numa-node -1).  A CHOICE without a def holds
+ * -1 (not given).  --help shows def_text when set ("" shows nothing),
+ * else def. */
 #ifndef MB_OPTS_H
 #define MB_OPTS_H
 
@@ -35,7 +48,7 @@
 
 typedef enum {
     MB_OPT_FLAG, MB_OPT_INT, MB_OPT_DOUBLE, MB_OPT_SIZE, MB_OPT_COUNT,
-    MB_OPT_STRING, MB_OPT_CHOICE, MB_OPT_CALLBACK,
+    MB_OPT_STRING, MB_OPT_CHOICE, MB_OPT_CALLBACK, MB_OPT_CHOICE_STR,
 } mb_opt_type_t;
 
 typedef struct mb_opt {
@@ -47,10 +60,12 @@ typedef struct mb_opt {
     double dmin, dmax;         /* DOUBLE range */
     const char *choices;       /* CHOICE: "text|json|csv" */
     const char *metavar;       /* shown in help: "N", "SIZE", "LIST" */
-    const char *def;           /* default shown in help, or NULL */
+    const char *def;           /* the default, as typed ("10", "text"); NULL: none */
     const char *help;
     int (*cb)(void *cfg, const char *arg, char *msg, size_t msglen);
     bool optional_arg;         /* argument only via --name=VAL (may be absent: arg NULL) */
+    const char *def_text;      /* help's "(default: X)" when not def ("OMP_NUM_THREADS");
+                                * "" shows none */
 } mb_opt_t;
 
 typedef struct {
@@ -64,6 +79,20 @@ typedef struct {
  * are reset first. */
 int mb_opts_parse(const mb_opt_t *table, size_t n, int argc, char **argv,
                   void *cfg, mb_opts_out_t *out, char *msg, size_t msglen);
+/* Stores each entry's def into cfg (a CHOICE without one: -1); entries
+ * without a def are left alone.  Returns 0, or 2 when a def does not
+ * convert (a table bug; msg names the option). */
+int mb_opts_defaults(const mb_opt_t *table, size_t n, void *cfg, char *msg, size_t msglen);
+/* Converts, checks and stores one value for one entry, as the parser
+ * does: a front end with its own scanner (mbw's getopt) calls it per
+ * option.  name is the option as spelt (NULL: "--long_name", or "-c" for
+ * a short-only entry); arg NULL means no value (a FLAG, or an optional
+ * argument left out).  Returns 0, or 2 with msg filled. */
+int mb_opts_apply(const mb_opt_t *o, const char *name, const char *arg, void *cfg,
+                  char *msg, size_t msglen);
+/* The idx-th name of a '|'-separated choices list into buf; returns buf,
+ * or NULL when idx is out of range. */
+const char *mb_opts_choice_name(const char *choices, int idx, char *buf, size_t len);
 /* Index of the entry with this long name, or -1. */
 int mb_opts_index(const mb_opt_t *table, size_t n, const char *long_name);
 /* Prints "Usage: <usage>\n\nOptions:\n" (usage NULL: no Usage line) and
@@ -72,5 +101,7 @@ int mb_opts_index(const mb_opt_t *table, size_t n, const char *long_name);
  * Optional arguments show as --name[=META]; very long option columns put
  * the help on the next line. */
 void mb_opts_help(FILE *f, const char *usage, const mb_opt_t *table, size_t n);
+/* The option lines alone, without the Usage and Options headers. */
+void mb_opts_help_lines(FILE *f, const mb_opt_t *table, size_t n);
 
 #endif

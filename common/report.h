@@ -26,6 +26,9 @@
 #define MB_MAX_WARNINGS 16
 
 typedef enum { MB_FMT_TEXT = 0, MB_FMT_JSON, MB_FMT_CSV } mb_format_t;
+/* The names in mb_format_t order: an option table's CHOICE list, whose
+ * index is then the mb_format_t. */
+#define MB_FORMAT_CHOICES "text|json|csv"
 /* "text" | "json" | "csv" -> 0, else -EINVAL. */
 int mb_format_parse(const char *s, mb_format_t *out);
 

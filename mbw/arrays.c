@@ -16,29 +16,20 @@
 #define MBW_HUGE_ALIGN_BYTES (2u << 20)   /* x86-64 / arm64 PMD huge page */
 #define MBW_NO_ADVICE (-1)
 
-typedef struct {
+/* In mbw_huge_t order (MBW_HUGEPAGES_CHOICES). */
+static const struct {
     const char *name;
     int advice;          /* madvise() advice, MBW_NO_ADVICE for none */
-} mbw_huge_mode_t;
-
-static const mbw_huge_mode_t mbw_huge_modes[] = {
-    { "never",   MADV_NOHUGEPAGE },
-    { "thp",     MBW_NO_ADVICE },      /* aligned; /sys/kernel/mm/transparent_hugepage decides */
-    { "madvise", MADV_HUGEPAGE },
+} mbw_huge_modes[] = {
+    [MBW_HP_NEVER]   = { "never",   MADV_NOHUGEPAGE },
+    [MBW_HP_THP]     = { "thp",     MBW_NO_ADVICE },  /* aligned; the system THP setting decides */
+    [MBW_HP_MADVISE] = { "madvise", MADV_HUGEPAGE },
 };
+#define MBW_NHUGE (int)(sizeof mbw_huge_modes / sizeof mbw_huge_modes[0])
 
-static const mbw_huge_mode_t *mbw_huge_find(const char *name)
+const char *mbw_huge_name(mbw_huge_t huge)
 {
-    for (size_t i = 0; i < sizeof mbw_huge_modes / sizeof mbw_huge_modes[0]; i++) {
-        if (name && strcmp(name, mbw_huge_modes[i].name) == 0)
-            return &mbw_huge_modes[i];
-    }
-    return NULL;
-}
-
-bool mbw_huge_mode_valid(const char *name)
-{
-    return name == NULL || mbw_huge_find(name) != NULL;
+    return (int)huge >= 0 && (int)huge < MBW_NHUGE ? mbw_huge_modes[huge].name : NULL;
 }
 
 /* One anonymous mapping of `len` bytes (a multiple of the alignment),
@@ -59,14 +50,16 @@ static void *mbw_map_aligned(size_t len)
     return (void *)start;
 }
 
-int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, const char *huge, char *msg, size_t msglen)
+int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, mbw_huge_t huge, char *msg, size_t msglen)
 {
+    const char *name = mbw_huge_name(huge);
+
     memset(a, 0, sizeof *a);
     a->bytes = bytes;
-    a->huge_mode = huge ? huge : "default";
+    a->huge_mode = name ? name : "default";
     snprintf(a->huge_why, sizeof a->huge_why, "not probed");
 
-    if (!huge) {
+    if (huge == MBW_HP_DEFAULT) {
         a->src = calloc(bytes / sizeof(long), sizeof(long));
         a->dst = calloc(bytes / sizeof(long), sizeof(long));
         if (!a->src || !a->dst) {
@@ -77,11 +70,11 @@ int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, const char *huge, char *msg,
         return 0;
     }
 
-    const mbw_huge_mode_t *mode = mbw_huge_find(huge);
-    if (!mode) {
-        snprintf(msg, msglen, "--hugepages %s: unknown mode; use never, thp or madvise", huge);
+    if (!name) {
+        snprintf(msg, msglen, "--hugepages: unknown mode %d; use never, thp or madvise", (int)huge);
         return -EINVAL;
     }
+    const int advice = mbw_huge_modes[huge].advice;
     size_t len;
     if (!mb_add_size(bytes, MBW_HUGE_ALIGN_BYTES - 1, &len)) {
         snprintf(msg, msglen, "Error allocating memory: %s", strerror(ENOMEM));
@@ -96,11 +89,11 @@ int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, const char *huge, char *msg,
         mbw_arrays_free(a);
         return -ENOMEM;
     }
-    if (mode->advice != MBW_NO_ADVICE &&
-        (madvise(a->src, len, mode->advice) != 0 || madvise(a->dst, len, mode->advice) != 0)) {
+    if (advice != MBW_NO_ADVICE &&
+        (madvise(a->src, len, advice) != 0 || madvise(a->dst, len, advice) != 0)) {
         int e = errno;
         snprintf(msg, msglen, "--hugepages %s: madvise failed: %s; the kernel may lack "
-                 "transparent huge pages (CONFIG_TRANSPARENT_HUGEPAGE)", huge, strerror(e));
+                 "transparent huge pages (CONFIG_TRANSPARENT_HUGEPAGE)", name, strerror(e));
         mbw_arrays_free(a);
         return -EINVAL;
     }

@@ -23,13 +23,16 @@ typedef struct {
     char huge_why[320];           /* why huge_bytes is unknown */
 } mbw_arrays_t;
 
-/* Is `name` a --hugepages mode?  NULL counts as the calloc default. */
-bool mbw_huge_mode_valid(const char *name);
+/* --hugepages modes; the enum is the index in the choices list. */
+typedef enum { MBW_HP_DEFAULT = -1, MBW_HP_NEVER, MBW_HP_THP, MBW_HP_MADVISE } mbw_huge_t;
+#define MBW_HUGEPAGES_CHOICES "never|thp|madvise"
 
-/* Allocate both arrays (not yet touched).  huge: NULL or a mode name.
- * 0, or -ENOMEM / -EINVAL with msg. */
-int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, const char *huge,
-                     char *msg, size_t msglen);
+/* The mode's name ("never"), or NULL for MBW_HP_DEFAULT (calloc). */
+const char *mbw_huge_name(mbw_huge_t huge);
+
+/* Allocate both arrays (not yet touched).  0, or -ENOMEM / -EINVAL with
+ * msg. */
+int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, mbw_huge_t huge, char *msg, size_t msglen);
 /* Write every element of both arrays (src: a position-dependent non-zero
  * pattern; dst: 0), by `threads` threads on the slices they will copy, so
  * that first touch places pages where they are used. */

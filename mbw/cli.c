@@ -15,6 +15,7 @@
 #include "log.h"
 #include "numa.h"
 #include "opts.h"
+#include "report.h"
 #include "sizing.h"
 
 /* getopt_long returns MBW_LONG_BASE + table index for a long option. */
@@ -22,9 +23,7 @@
 
 /* ---- value parsing ------------------------------------------------- */
 
-/* A plain unsigned decimal: digits only (no sign, space, suffix or
- * exponent).  0, -EINVAL (empty or not digits) or -ERANGE (> 2^64-1). */
-static int mbw_parse_u64(const char *s, unsigned long long *v)
+int mbw_parse_u64(const char *s, unsigned long long *v)
 {
     unsigned long long x = 0;
     if (!s || !*s)
@@ -50,6 +49,7 @@ typedef struct {
     char name;
     bool takes_arg;
     mbw_short_fn fn;      /* 0: go on; 1: stop with *exit_code */
+    const char *def;      /* the default, given to fn by mbw_cfg_defaults; NULL: none */
 } mbw_short_opt_t;
 
 static int mbw_opt_help(mbw_cfg_t *cfg, const char *arg, int *exit_code)
@@ -57,7 +57,7 @@ static int mbw_opt_help(mbw_cfg_t *cfg, const char *arg, int *exit_code)
     (void)cfg;
     (void)arg;
     mbw_cli_usage(stdout);
-    *exit_code = MBW_EXIT_FAIL;       /* mbw -h exits 1 */
+    *exit_code = MB_EXIT_FAIL;        /* mbw -h exits 1 */
     return 1;
 }
 
@@ -82,7 +82,7 @@ static int mbw_opt_runs(mbw_cfg_t *cfg, const char *arg, int *exit_code)
     unsigned long long v;
     if (mbw_parse_u64(arg, &v) != 0 || v > (unsigned long long)MBW_MAX_RUNS) {
         printf("Error: number of runs must be between 0 and %lld\n", MBW_MAX_RUNS);
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     cfg->runs = (long long)v;
@@ -94,7 +94,7 @@ static int mbw_opt_test(mbw_cfg_t *cfg, const char *arg, int *exit_code)
     unsigned long long v;
     if (mbw_parse_u64(arg, &v) != 0 || v >= MBW_NMETHODS) {
         printf("Error: test number must be between 0 and %d\n", MBW_NMETHODS - 1);
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     cfg->test[v] = true;
@@ -106,7 +106,7 @@ static int mbw_opt_block(mbw_cfg_t *cfg, const char *arg, int *exit_code)
     unsigned long long v;
     if (mbw_parse_u64(arg, &v) != 0 || v == 0) {
         printf("Error: what block size do you mean?\n");
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     cfg->block_bytes = v;
@@ -115,12 +115,12 @@ static int mbw_opt_block(mbw_cfg_t *cfg, const char *arg, int *exit_code)
 
 /* Order gives the optstring "haqn:t:b:". */
 static const mbw_short_opt_t mbw_short_opts[] = {
-    { 'h', false, mbw_opt_help },
-    { 'a', false, mbw_opt_no_avg },
-    { 'q', false, mbw_opt_quiet },
-    { 'n', true,  mbw_opt_runs },
-    { 't', true,  mbw_opt_test },
-    { 'b', true,  mbw_opt_block },
+    { 'h', false, mbw_opt_help,   NULL },
+    { 'a', false, mbw_opt_no_avg, NULL },
+    { 'q', false, mbw_opt_quiet,  NULL },
+    { 'n', true,  mbw_opt_runs,   "10" },
+    { 't', true,  mbw_opt_test,   NULL },     /* none given: all tests */
+    { 'b', true,  mbw_opt_block,  "262144" }, /* MCBLOCK */
 };
 #define MBW_NSHORT (sizeof mbw_short_opts / sizeof mbw_short_opts[0])
 
@@ -143,8 +143,7 @@ static const char *const mbw_usage_lines[] = {
 
 /* ---- long options: memsuite extensions ----------------------------- */
 
-/* --counters[=LIST]: the list is copied, since the value may live in a
- * temporary "--counters=LIST" word. */
+/* --counters[=LIST]: the list is copied into cfg, bounded. */
 static int mbw_counters_cb(void *cfgp, const char *arg, char *msg, size_t msglen)
 {
     mbw_cfg_t *cfg = cfgp;
@@ -172,17 +171,17 @@ static const mb_opt_t mbw_long_opts[] = {
       .help = "split each copy across N OpenMP threads, each copying its own slice "
               "(placement per OMP_PLACES/OMP_PROC_BIND); 1 keeps the classic figure" },
     { .long_name = "numa-node", .type = MB_OPT_INT, .offset = offsetof(mbw_cfg_t, numa_node),
-      .min = 0, .max = MB_NUMA_MAX_NODES - 1, .metavar = "N",
+      .min = 0, .max = MB_NUMA_MAX_NODES - 1, .metavar = "N", .def = "-1", .def_text = "",
       .help = "bind CPUs and memory to NUMA node N (libnuma)" },
     { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = offsetof(mbw_cfg_t, hugepages),
-      .choices = "never|thp|madvise", .metavar = "MODE",
+      .choices = MBW_HUGEPAGES_CHOICES, .metavar = "MODE",
       .help = "never: MADV_NOHUGEPAGE; thp: 2 MiB aligned arrays, the system THP setting "
               "decides; madvise: 2 MiB aligned + MADV_HUGEPAGE (default: calloc, as mbw)" },
     { .long_name = "format", .type = MB_OPT_CHOICE, .offset = offsetof(mbw_cfg_t, format),
-      .choices = "text|json|csv", .metavar = "FMT", .def = "text",
+      .choices = MB_FORMAT_CHOICES, .metavar = "FMT", .def = "text",
       .help = "result format; json and csv follow docs/result.schema.json" },
     { .long_name = "output", .type = MB_OPT_STRING, .offset = offsetof(mbw_cfg_t, output),
-      .metavar = "FILE", .def = "stdout",
+      .metavar = "FILE", .def_text = "stdout",
       .help = "write the result to FILE (atomically); with json/csv the mbw lines "
               "still go to stdout" },
     { .long_name = "counters", .type = MB_OPT_CALLBACK, .cb = mbw_counters_cb,
@@ -203,19 +202,23 @@ static const mb_opt_t mbw_long_opts[] = {
 };
 #define MBW_NLONG (sizeof mbw_long_opts / sizeof mbw_long_opts[0])
 
+/* The tables' defaults are constants that convert: a failure here is a
+ * table bug, caught by the unit tests. */
 void mbw_cfg_defaults(mbw_cfg_t *cfg)
 {
+    char msg[256];
+    int code;
+
     memset(cfg, 0, sizeof *cfg);
-    cfg->runs = MBW_DEFAULT_RUNS;
-    cfg->block_bytes = MBW_DEFAULT_BLOCK_BYTES;
-    cfg->threads = 1;
-    cfg->numa_node = -1;
-    cfg->format = "text";
+    for (size_t i = 0; i < MBW_NSHORT; i++)
+        if (mbw_short_opts[i].def)
+            (void)mbw_short_opts[i].fn(cfg, mbw_short_opts[i].def, &code);
+    (void)mb_opts_defaults(mbw_long_opts, MBW_NLONG, cfg, msg, sizeof msg);
 }
 
 int mbw_exit_code(const mbw_cfg_t *cfg, int strict_code)
 {
-    return cfg->strict ? strict_code : MBW_EXIT_FAIL;
+    return cfg->strict ? strict_code : MB_EXIT_FAIL;
 }
 
 void mbw_cli_usage(FILE *f)
@@ -223,23 +226,13 @@ void mbw_cli_usage(FILE *f)
     for (size_t i = 0; i < sizeof mbw_usage_lines / sizeof mbw_usage_lines[0]; i++)
         fprintf(f, "%s\n", mbw_usage_lines[i]);
 
-    /* The long options' lines come from the table through common/opts;
-     * its own "Usage:" header is dropped (mbw's is above). */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *ms = open_memstream(&text, &len);
-    if (!ms)
-        return;
-    mb_opts_help(ms, "mbw [options] array_size_in_MiB", mbw_long_opts, MBW_NLONG);
-    fclose(ms);
-    const char *body = text ? strstr(text, "Options:\n") : NULL;
-    body = body ? body + strlen("Options:\n") : text;
-    fprintf(f, "\nmemsuite extensions (long options only; short options keep mbw's meaning):\n%s",
-            body ? body : "");
+    /* The long options' lines come from the table through common/opts,
+     * under a heading of mbw's own. */
+    fprintf(f, "\nmemsuite extensions (long options only; short options keep mbw's meaning):\n");
+    mb_opts_help_lines(f, mbw_long_opts, MBW_NLONG);
     fprintf(f, "\nExit status: 0 ok; 1 any error (mbw compatible); with --strict "
                "2 usage (or arrays under 4x the LLC), 3 resource, 4 feature not built; "
                "130 interrupted.\n");
-    free(text);
 }
 
 /* Is "--strict" among the options?  Looked for before parsing, so that the
@@ -255,31 +248,15 @@ static bool mbw_strict_requested(int argc, char **argv)
     return false;
 }
 
-/* One long option through common/opts: converted and range-checked by the
- * table, with its message.  A required value is passed as its own word, so
- * that stored strings point into the real argv. */
+/* One long option through common/opts: converted, range-checked and
+ * stored by its table entry, named "--name" in messages. */
 static int mbw_long_one(mbw_cfg_t *cfg, size_t idx, char *arg, int *exit_code)
 {
-    const mb_opt_t *o = &mbw_long_opts[idx];
-    char word[4200];
-    char *mini[4] = { "mbw", word, NULL, NULL };
-    int mini_argc = 2;
-    char *pos[3] = { NULL, NULL, NULL };
-    bool seen[MBW_NLONG];
-    mb_opts_out_t out = { .npos = 0, .pos = pos, .seen = seen };
     char msg[512];
 
-    memset(seen, 0, sizeof seen);
-    if (arg && o->optional_arg) {
-        snprintf(word, sizeof word, "--%s=%s", o->long_name, arg);
-    } else {
-        snprintf(word, sizeof word, "--%s", o->long_name);
-        if (arg)
-            mini[mini_argc++] = arg;
-    }
-    if (mb_opts_parse(mbw_long_opts, MBW_NLONG, mini_argc, mini, cfg, &out, msg, sizeof msg) != 0) {
+    if (mb_opts_apply(&mbw_long_opts[idx], NULL, arg, cfg, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     return 0;
@@ -293,13 +270,13 @@ static int mbw_parse_size_arg(mbw_cfg_t *cfg, const char *text, int *exit_code)
 
     if (rc == -EINVAL || (rc == 0 && mib == 0)) {
         printf("Error: array size wrong!\n");
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     if (rc != 0 || mib > SIZE_MAX || !mb_mul_size((size_t)mib, MBW_MIB_BYTES, &bytes) ||
         !mb_mul_size(bytes, 2, &total) || total > (size_t)PTRDIFF_MAX) {
         printf("Error: array size too large (%s MiB overflows the byte count)!\n", text);
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     cfg->size_mib = mib;
@@ -313,7 +290,7 @@ static int mbw_check_combination(mbw_cfg_t *cfg, int *exit_code)
 {
     if ((unsigned long long)cfg->array_bytes < cfg->block_bytes) {
         printf("Error: array size larger than block size (%llu bytes)!\n", cfg->block_bytes);
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     cfg->ntests = 0;
@@ -326,7 +303,7 @@ static int mbw_check_combination(mbw_cfg_t *cfg, int *exit_code)
     }
     if (cfg->runs == 0 && cfg->ntests != 1) {
         printf("Error: -n 0 (run until interrupted) needs exactly one test (-t 0, 1 or 2)\n");
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     return 0;
@@ -365,12 +342,12 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
                 return 1;
             if (cfg->help) {
                 mbw_cli_usage(stdout);
-                *exit_code = MBW_EXIT_OK;
+                *exit_code = MB_EXIT_OK;
                 return 1;
             }
             if (cfg->version) {
                 mb_print_version("mbw");
-                *exit_code = MBW_EXIT_OK;
+                *exit_code = MB_EXIT_OK;
                 return 1;
             }
             continue;
@@ -381,7 +358,7 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
              * argument; otherwise a short one (mbw carries on). */
             if (optopt == 0 || optopt >= MBW_LONG_BASE) {
                 mb_error("bad long option; run 'mbw --help' for the list");
-                *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+                *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
                 return 1;
             }
             if (cfg->strict) {
@@ -390,7 +367,7 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
                              "are -n N, -t 0|1|2, -b BYTES, -q, -a, -h; run 'mbw --help'", optopt);
                 else
                     mb_error("unknown option (--strict); run 'mbw --help' for the list");
-                *exit_code = MBW_EXIT_USAGE;
+                *exit_code = MB_EXIT_USAGE;
                 return 1;
             }
             continue;
@@ -406,13 +383,13 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
 
     if (optind >= argc) {
         printf("Error: no array size given!\n");
-        *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }
     if (cfg->strict && optind + 1 < argc) {
         mb_error("unexpected argument '%s' after the array size (--strict); "
                  "mbw takes one size in MiB", argv[optind + 1]);
-        *exit_code = MBW_EXIT_USAGE;
+        *exit_code = MB_EXIT_USAGE;
         return 1;
     }
     if (mbw_parse_size_arg(cfg, argv[optind], exit_code))
@@ -427,7 +404,7 @@ size_t mbw_cli_tuned_reasons(const mbw_cfg_t *cfg, const char **reasons, size_t 
         reasons[n++] = "--threads: copy split across several threads";
     if (cfg->numa_node >= 0 && n < max)
         reasons[n++] = "--numa-node: CPUs and memory bound to one node";
-    if (cfg->hugepages && n < max)
+    if (cfg->hugepages != MBW_HP_DEFAULT && n < max)
         reasons[n++] = "--hugepages: arrays allocated with an explicit huge page policy";
     return n;
 }

@@ -22,22 +22,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "arrays.h"
+#include "exitcodes.h"
 #include "methods.h"
 
-#define MBW_DEFAULT_RUNS 10
 #define MBW_MAX_RUNS 1000000ll
-#define MBW_DEFAULT_BLOCK_BYTES 262144ull
 #define MBW_MIB_BYTES 1048576ull
 
-/* Exit statuses. */
-enum {
-    MBW_EXIT_OK = 0,
-    MBW_EXIT_FAIL = 1,          /* compatible mode uses this for every error */
-    MBW_EXIT_USAGE = 2,         /* --strict only */
-    MBW_EXIT_RESOURCE = 3,      /* --strict only */
-    MBW_EXIT_UNBUILT = 4,       /* --strict only */
-    MBW_EXIT_INTERRUPTED = 130, /* SIGINT stopped a run of -n N > 0 */
-};
+/* Exit statuses: memsuite's (common/exitcodes.h).  Compatible mode (no
+ * --strict) turns every error into MB_EXIT_FAIL, as mbw (mbw_exit_code);
+ * MB_EXIT_INTERRUPTED: SIGINT stopped a run of -n N > 0. */
 
 typedef struct {
     /* mbw's own options */
@@ -54,8 +48,8 @@ typedef struct {
     /* extensions (long options) */
     long long threads;              /* --threads: OpenMP threads per copy */
     long long numa_node;            /* --numa-node; -1 = not asked */
-    const char *hugepages;          /* --hugepages never|thp|madvise; NULL = not asked */
-    const char *format;             /* --format text|json|csv */
+    int hugepages;                  /* --hugepages: mbw_huge_t; MBW_HP_DEFAULT = not asked */
+    int format;                     /* --format: mb_format_t */
     const char *output;             /* --output FILE; NULL = stdout */
     bool counters;                  /* --counters given */
     const char *counter_list;       /* its LIST, or "default" */
@@ -65,7 +59,12 @@ typedef struct {
     bool help, version;             /* --help, --version */
 } mbw_cfg_t;
 
+/* cfg = the defaults of both option tables (short and long). */
 void mbw_cfg_defaults(mbw_cfg_t *cfg);
+
+/* A plain unsigned decimal: digits only (no sign, space, suffix or
+ * exponent).  0, -EINVAL (empty or not digits) or -ERANGE (> 2^64-1). */
+int mbw_parse_u64(const char *s, unsigned long long *v);
 
 /* Parse argv into cfg and check every value and their combinations
  * (array size, overflow, block size against the array, -n 0 with one

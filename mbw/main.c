@@ -17,10 +17,12 @@
 #include "log.h"
 #include "measure.h"
 #include "numa.h"
+#include "opts.h"
 #include "outfile.h"
 #include "render.h"
 #include "report.h"
 #include "session.h"
+#include "signals.h"
 #include "threads.h"
 #include "sizing.h"
 #include "timer.h"
@@ -30,29 +32,10 @@
 #define MBW_MIN_SAMPLE_TICKS 100u      /* nor under 100 clock steps */
 #define MBW_GRANULARITY_TRIALS 20
 
-/* Set by SIGINT or SIGTERM: the only mutable global. */
-static volatile sig_atomic_t mbw_stop;
-
-static void mbw_on_sigint(int sig)
-{
-    (void)sig;
-    mbw_stop = 1;
-}
-
-/* The first SIGINT (or SIGTERM: a batch system's kill, `timeout`) asks
- * for a clean stop after the current run, so --output is committed or its
- * temporary file removed; a second one (handler reset) ends the process as
- * usual. */
-static void mbw_install_sigint(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = mbw_on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
+/* Set by SIGINT or SIGTERM (common/signals): the first one asks for a
+ * clean stop after the current run, so --output is committed or its
+ * temporary file removed; a second one ends the process as usual. */
+static const volatile sig_atomic_t *mbw_stop;
 
 typedef struct {
     FILE *f;
@@ -108,7 +91,7 @@ static int mbw_size_rule(const mbw_cfg_t *cfg, mbw_session_t *s)
 
     if (mb_llc_detect(NULL, &s->llc, err, sizeof err) != 0) {
         mb_error("%s", err);
-        return mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return mbw_exit_code(cfg, MB_EXIT_USAGE);
     }
     snprintf(given, sizeof given, "array size %llu MiB", cfg->size_mib);
     mb_rule_query_t q = { &s->llc, cfg->array_bytes, "each array", given, cfg->strict,
@@ -118,7 +101,7 @@ static int mbw_size_rule(const mbw_cfg_t *cfg, mbw_session_t *s)
         return 0;
     case MB_RULE_REFUSED:
         mb_error("%s", s->size_rule.message);
-        return MBW_EXIT_USAGE;      /* only --strict refuses */
+        return MB_EXIT_USAGE;      /* only --strict refuses */
     case MB_RULE_UNCHECKED:
     case MB_RULE_UNDER:
         mb_warn("%s", s->size_rule.message);
@@ -145,7 +128,7 @@ static int mbw_numa(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_code)
         rc = mb_numa_apply(&req, msg, sizeof msg);
     if (rc != 0) {
         mb_error("--numa-node %lld: %s", cfg->numa_node, msg);
-        *exit_code = mbw_exit_code(cfg, rc == -ENOSYS ? MBW_EXIT_UNBUILT : MBW_EXIT_USAGE);
+        *exit_code = mbw_exit_code(cfg, rc == -ENOSYS ? MB_EXIT_UNBUILT : MB_EXIT_USAGE);
         return rc;
     }
     mb_numa_describe(&req, s->numa_desc, sizeof s->numa_desc);
@@ -165,7 +148,7 @@ static int mbw_counters_setup(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_
             continue;
         if (mb_counters_init(&r->counters, cfg->counter_list, msg, sizeof msg) != 0) {
             mb_error("--counters: %s", msg);
-            *exit_code = mbw_exit_code(cfg, MBW_EXIT_USAGE);
+            *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
             return -EINVAL;
         }
         r->counters_on = true;
@@ -187,7 +170,7 @@ static int mbw_run_method(const mbw_cfg_t *cfg, mbw_session_t *s, mbw_method_run
         .threads = (int)cfg->threads,
         .min_ns = s->min_sample_ns,
         .runs = cfg->runs,
-        .stop = &mbw_stop,
+        .stop = mbw_stop,
         .counters = r->counters_on ? &r->counters : NULL,
         .on_sample = mbw_print_sample,
         .ctx = &line,
@@ -257,18 +240,14 @@ static void mbw_abort_out(void *out)
 /* Everything after the command line.  Returns the exit status. */
 static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
 {
-    mb_format_t fmt = MB_FMT_TEXT;
+    const mb_format_t fmt = (mb_format_t)cfg->format;
     mb_out_t out;
     char msg[512];
-    int code = MBW_EXIT_OK;
+    int code = MB_EXIT_OK;
 
-    if (mb_format_parse(cfg->format, &fmt) != 0) {
-        mb_error("--format %s: unknown format; use text, json or csv", cfg->format);
-        return mbw_exit_code(cfg, MBW_EXIT_USAGE);
-    }
     if (mb_threads_env_check(msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return mbw_exit_code(cfg, MBW_EXIT_USAGE);
+        return mbw_exit_code(cfg, MB_EXIT_USAGE);
     }
     if (mbw_numa(cfg, s, &code) != 0)
         return code;
@@ -278,7 +257,7 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
         return code;
     if (mb_out_open(&out, cfg->output, msg, sizeof msg) != 0) {
         mb_error("--output %s: %s", cfg->output, msg);
-        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+        return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
     }
     /* mbw's lines go where the result goes in text mode; beside a json/csv
      * document they go to stdout unless the document itself does. */
@@ -288,10 +267,10 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
     mbw_text_alloc_line(info_f, cfg);
     if (mbw_check_memory(cfg) != 0) {
         mb_out_abort(&out);
-        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+        return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
     }
     omp_set_num_threads((int)cfg->threads);
-    int got = mb_threads_start((int)cfg->threads, mbw_exit_code(cfg, MBW_EXIT_RESOURCE),
+    int got = mb_threads_start((int)cfg->threads, mbw_exit_code(cfg, MB_EXIT_RESOURCE),
                                mbw_abort_out, &out);
     if (mb_threads_shortfall((int)cfg->threads, got, msg, sizeof msg))
         mb_warn("--threads: %s", msg);
@@ -302,7 +281,7 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
         else
             mb_error("%s", msg);
         mb_out_abort(&out);
-        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+        return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
     }
     mbw_arrays_fill(&s->arrays, (int)cfg->threads);
     mbw_arrays_huge_probe(&s->arrays);
@@ -317,59 +296,60 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
                        ? gran_ns * MBW_MIN_SAMPLE_TICKS : MBW_MIN_SAMPLE_NS;
 
     mbw_text_start_lines(info_f, cfg);
-    mbw_install_sigint();
+    mbw_stop = mb_signals_catch(true);
     bool verify_failed = false;
-    for (int i = 0; i < MBW_NMETHODS && !mbw_stop; i++) {
+    for (int i = 0; i < MBW_NMETHODS && !*mbw_stop; i++) {
         mbw_method_run_t *r = &s->run[i];
         if (!r->selected)
             continue;
         if (mbw_run_method(cfg, s, r, text_f) != 0) {
-            code = MBW_EXIT_FAIL;
+            code = MB_EXIT_FAIL;
             break;
         }
         if (r->verified && !r->verify_ok)
             verify_failed = true;
     }
-    if (mbw_stop && cfg->runs > 0)
+    if (*mbw_stop && cfg->runs > 0)
         s->complete = false;
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    mb_signals_restore();
 
     int we = fmt != MB_FMT_TEXT ? -mbw_render_doc(s, fmt, out.f) : 0;
     if (!we)
         we = mb_write_status(out.f);
     if (we) {
+        char fmt_name[8];
         /* the stream's own errno: "No space left on device", not a guess */
         mb_error("--output %s: writing the %s result failed: %s; free disk space or choose "
-                 "another path", cfg->output ? cfg->output : "-", cfg->format,
+                 "another path", cfg->output ? cfg->output : "-",
+                 mb_opts_choice_name(MB_FORMAT_CHOICES, fmt, fmt_name, sizeof fmt_name),
                  strerror(we > 0 ? we : EIO));
         mb_out_abort(&out);
-        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+        return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
     }
     if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("--output %s: %s", cfg->output ? cfg->output : "-", msg);
-        return mbw_exit_code(cfg, MBW_EXIT_RESOURCE);
+        return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
     }
-    if (code != MBW_EXIT_OK)
+    if (code != MB_EXIT_OK)
         return code;
     if (verify_failed)
-        return MBW_EXIT_FAIL;
+        return MB_EXIT_FAIL;
     if (!s->complete)
-        return MBW_EXIT_INTERRUPTED;
-    return MBW_EXIT_OK;
+        return MB_EXIT_INTERRUPTED;
+    return MB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
     mbw_cfg_t cfg;
-    int code = MBW_EXIT_OK;
+    int code = MB_EXIT_OK;
     /* getopt permutes argv; the result document records it as given. */
     char **given = calloc((size_t)argc + 1, sizeof *given);
 
     mb_log_init("mbw");
     if (!given) {
         fprintf(stderr, "Error allocating memory: %s\n", strerror(ENOMEM));
-        return MBW_EXIT_FAIL;
+        return MB_EXIT_FAIL;
     }
     memcpy(given, argv, (size_t)argc * sizeof *given);
     mbw_cfg_defaults(&cfg);

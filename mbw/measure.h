@@ -25,7 +25,7 @@ typedef struct {
     int threads;                   /* 1: no parallel region at all */
     uint64_t min_ns;               /* shortest measurable sample */
     long long runs;                /* samples; 0: until *stop */
-    volatile sig_atomic_t *stop;   /* set by SIGINT */
+    const volatile sig_atomic_t *stop; /* set by SIGINT (common/signals) */
     mb_counters_t *counters;       /* NULL: none */
     void (*on_sample)(void *ctx, size_t index, double time_s);
     void *ctx;

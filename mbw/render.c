@@ -174,11 +174,11 @@ static void mbw_result_warnings(mb_result_t *res, const mbw_session_t *s)
     if (allowed > 0 && c->threads > allowed)
         mb_result_warn(res, "--threads %lld exceeds the %d CPUs this process may use: "
                        "threads share CPUs", c->threads, allowed);
-    if (c->hugepages && strcmp(c->hugepages, "never") != 0 && s->arrays.huge_known &&
+    if (c->hugepages != MBW_HP_DEFAULT && c->hugepages != MBW_HP_NEVER && s->arrays.huge_known &&
         s->arrays.huge_bytes == 0)
         mb_result_warn(res, "--hugepages %s: no transparent huge page backs the arrays "
-                       "(see thp_enabled in sysinfo)", c->hugepages);
-    if (!c->hugepages && s->arrays.huge_known && s->arrays.huge_bytes > 0)
+                       "(see thp_enabled in sysinfo)", s->arrays.huge_mode);
+    if (c->hugepages == MBW_HP_DEFAULT && s->arrays.huge_known && s->arrays.huge_bytes > 0)
         mb_result_warn(res, "transparent huge pages back %s of the arrays (system THP "
                        "setting); a small-page run may differ",
                        mb_format_bytes(s->arrays.huge_bytes, a, sizeof a));

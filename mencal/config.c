@@ -31,11 +31,11 @@ static const mb_opt_t options[] = {
     { .long_name = "reps", .short_name = 'r', .type = MB_OPT_INT, .offset = OFF(reps), .min = 1,
       .max = 1000, .metavar = "N", .def = "5",
       .help = "repetitions per measurement (median, min, max, CV reported)" },
-    { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = OFF(hugepages),
+    { .long_name = "hugepages", .type = MB_OPT_CHOICE_STR, .offset = OFF(hugepages),
       .choices = "thp|never|madvise", .def = "thp",
       .help = "thp: no advice, the system THP policy decides (as for any program); never: "
               "MADV_NOHUGEPAGE; madvise: MADV_HUGEPAGE (never and madvise are tuned)" },
-    { .long_name = "buffer", .type = MB_OPT_CHOICE, .offset = OFF(buffer),
+    { .long_name = "buffer", .type = MB_OPT_CHOICE_STR, .offset = OFF(buffer),
       .choices = "mmap|malloc", .def = "mmap",
       .help = "mmap: a 2 MiB aligned mapping of its own, the allocator plays no part; malloc: "
               "the process's allocator (GLIBC_TUNABLES, LD_PRELOAD) provides it" },
@@ -49,7 +49,7 @@ static const mb_opt_t options[] = {
       .optional_arg = true, .metavar = "LIST",
       .help = "hardware counters (PAPI names; default: cycles, instructions, LLC and dTLB "
               "misses)" },
-    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE, .offset = OFF(format),
+    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE_STR, .offset = OFF(format),
       .choices = "text|json|csv", .def = "text", .help = "output format" },
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
       .metavar = "FILE", .def = "stdout", .help = "write the result to FILE (atomically)" },
@@ -101,7 +101,8 @@ static size_t opt_bytes(mb_opt_type_t t)
     case MB_OPT_SIZE:
     case MB_OPT_COUNT: return sizeof(size_t);
     case MB_OPT_STRING:
-    case MB_OPT_CHOICE: return sizeof(const char *);
+    case MB_OPT_CHOICE_STR: return sizeof(const char *);
+    case MB_OPT_CHOICE: return sizeof(int);
     case MB_OPT_CALLBACK: return 0;
     }
     return 0;

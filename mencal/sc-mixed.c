@@ -29,7 +29,7 @@ static const mb_opt_t mixed_opts[] = {
     { .long_name = "read-pct", .type = MB_OPT_INT, .offset = offsetof(mixed_conf_t, read_pct),
       .min = 0, .max = 100, .metavar = "P", .def = "70",
       .help = "mixed, concurrent: percentage of accesses that are loads" },
-    { .long_name = "pattern", .type = MB_OPT_CHOICE, .offset = offsetof(mixed_conf_t, pattern),
+    { .long_name = "pattern", .type = MB_OPT_CHOICE_STR, .offset = offsetof(mixed_conf_t, pattern),
       .choices = "random|sequential", .def = "random", .help = "mixed: access order" },
 };
 

@@ -47,6 +47,10 @@ for f in "${csrc[@]}"; do
             "${an[@]}" "${flags[@]}" -Itests/unit -Imencal -O1 -c "$f" -o /dev/null || status=1 ;;
         tests/fuzz/*)   # libFuzzer targets: the parsers they include live in stream/ too
             "${an[@]}" "${flags[@]}" -Itests/fuzz -Istream -O1 -c "$f" -o /dev/null || status=1 ;;
+        tests/unit/test_*.c)   # a tool's own test sees the tool's headers
+            tool=${f#tests/unit/test_}; tool=${tool%.c}
+            inc=(); [ -d "$tool" ] && inc=(-I"$tool")
+            "${an[@]}" "${flags[@]}" -Itests/unit "${inc[@]}" -O1 -c "$f" -o /dev/null || status=1 ;;
         *)
             "${an[@]}" "${flags[@]}" -Itests/unit -O1 -c "$f" -o /dev/null || status=1 ;;
     esac

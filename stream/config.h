@@ -12,11 +12,29 @@
 #include "report.h"
 #include "sizing.h"
 
+/* Each enum below is the index of its option's choice, so the choices
+ * lists (the *_CHOICES strings, used by the option table) follow its order. */
 typedef enum { ST_DOUBLE = 0, ST_FLOAT = 1, ST_NTYPES } st_type_t;
+#define ST_TYPE_CHOICES "double|float"
 
 /* Huge-page treatment of the arrays.  THP (the default) leaves them to the
  * system's transparent-huge-page policy; the other two are tuning. */
 typedef enum { ST_HP_THP = 0, ST_HP_NEVER, ST_HP_MADVISE } st_hugepages_t;
+#define ST_HUGEPAGES_CHOICES "thp|never|madvise"
+
+/* --nt-isa: 0 is auto, the others name a variant of nt.c (st_nt_select). */
+#define ST_NT_ISA_CHOICES "auto|avx512|avx2|sse2|portable"
+
+/* Which sizing path produced the element count. */
+typedef enum { ST_SIZE_DEFAULT = 0, ST_SIZE_ELEMENTS, ST_SIZE_BYTES, ST_SIZE_AUTO } st_size_source_t;
+
+/* --array-size as given (N|SIZE|auto), converted by the option table's
+ * callback; the plan turns it into elements once the type is known. */
+typedef struct {
+    st_size_source_t kind;     /* DEFAULT: not given */
+    size_t value;              /* ELEMENTS: elements (>= 1); BYTES: bytes; else 0 */
+    const char *text;          /* as given (points into argv), for messages */
+} st_size_arg_t;
 
 #define ST_MAX_KERNELS 6
 #define ST_NTIMES_MAX 1000000
@@ -27,23 +45,24 @@ typedef enum { ST_HP_THP = 0, ST_HP_NEVER, ST_HP_MADVISE } st_hugepages_t;
 #define ST_SCALAR 3.0
 #define ST_MPI_SCALAR 0.42
 
-/* Raw command-line values.  Pointers point into argv. */
+/* Command-line values, defaults from the option table (options.c).
+ * Pointers point into argv or at the table's default texts. */
 typedef struct {
-    const char *array_size;    /* -s text; NULL: build-time default */
+    st_size_arg_t array_size;  /* -s; kind DEFAULT: the build-time default */
     long long ntimes;          /* -n */
     long long offset;          /* -o */
-    const char *type;          /* "double" | "float" */
+    int type;                  /* st_type_t */
     long long threads;         /* -t; 0 when not given */
     const char *cpunodebind;
     const char *membind;
     const char *interleave;
-    const char *format;        /* "text" | "json" | "csv" */
+    int format;                /* mb_format_t */
     const char *output;        /* -O; NULL: stdout */
     const char *counters;      /* NULL: off; "default" or a PAPI list */
     const char *llc;           /* --llc override text */
     const char *kernels;       /* --kernels list */
-    const char *nt_isa;        /* "auto" | "avx512" | "avx2" | "sse2" | "portable" */
-    const char *hugepages;     /* "thp" | "never" | "madvise" */
+    int nt_isa;                /* index in ST_NT_ISA_CHOICES (0: auto) */
+    int hugepages;             /* st_hugepages_t */
     const char *inject;        /* NULL or "a" | "b" | "c" | "dot" */
     bool allow_small;          /* accepted, no effect: an explicit size always runs */
     bool strict;               /* refuse a size under the 4x LLC rule (exit 2) */
@@ -68,9 +87,6 @@ typedef struct {
     const int *host_rank_ids;  /* their ranks (host_ranks entries) */
     bool star;                 /* every rank runs the full size */
 } st_split_t;
-
-/* Which sizing path produced the element count. */
-typedef enum { ST_SIZE_DEFAULT = 0, ST_SIZE_ELEMENTS, ST_SIZE_BYTES, ST_SIZE_AUTO } st_size_source_t;
 
 struct st_nt_isa;
 
@@ -108,7 +124,7 @@ typedef struct {
     bool nt;                    /* non-temporal store kernels */
     const struct st_nt_isa *nt_isa;
     st_hugepages_t hugepages;
-    const char *hugepages_name;
+    char hugepages_name[16];    /* its choice name, for the result */
 
     mb_numa_request_t numa;
     bool numa_requested;

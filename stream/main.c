@@ -19,6 +19,7 @@
 #include "affinity.h"
 #include "arrays.h"
 #include "buildinfo.h"
+#include "exitcodes.h"
 #include "kernels.h"
 #include "log.h"
 #include "numa.h"
@@ -29,37 +30,12 @@
 #include "report.h"
 #include "result.h"
 #include "run.h"
+#include "signals.h"
 #include "sysinfo.h"
 #include "text.h"
 #include "threads.h"
 #include "validate.h"
 #include "warns.h"
-
-/* Set by SIGINT/SIGTERM: the only mutable global. */
-static volatile sig_atomic_t st_stop;
-
-static void st_on_signal(int sig)
-{
-    (void)sig;
-    st_stop = 1;
-}
-
-/* The first SIGINT or SIGTERM asks for a stop after the current round (the
- * temporary result file is then removed); a second one (handler reset)
- * ends the process as usual. */
-static void st_install_signals(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = st_on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    /* Like mbw: also when the parent ignored SIGINT (a background job), so
-     * `kill -INT` stops a scripted run cleanly. */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* mb_threads_start's cleanup: the temporary result file goes. */
 static void abort_out(void *out)
@@ -91,24 +67,25 @@ int main(int argc, char **argv)
     st_block_t block;
     mb_out_t out;
     st_outcome_t oc;
+    const volatile sig_atomic_t *stop;
     int rc;
 
     mb_log_init("stream");
     if (st_options_parse(argc, argv, &opts, msg, sizeof msg) != 0)
-        return fail(NULL, 2, msg);
+        return fail(NULL, MB_EXIT_USAGE, msg);
     if (opts.help) {
         st_options_help(stdout);
-        return 0;
+        return MB_EXIT_OK;
     }
     if (opts.version) {
         mb_print_version("stream");
-        return 0;
+        return MB_EXIT_OK;
     }
     mb_log_quiet(opts.quiet);
 
     /* Every refusal happens here, before anything is allocated. */
     if (mb_threads_env_check(msg, sizeof msg) != 0)
-        return fail(NULL, 2, msg);
+        return fail(NULL, MB_EXIT_USAGE, msg);
     if ((rc = st_plan_build(&opts, &plan, msg, sizeof msg)) != 0)
         return fail(NULL, rc, msg);
     if ((rc = st_run_prepare(&plan, &run, msg, sizeof msg)) != 0) {
@@ -118,15 +95,18 @@ int main(int argc, char **argv)
     /* An unwritable output path fails now, not after the measurement. */
     if (mb_out_open(&out, plan.output, msg, sizeof msg) != 0) {
         st_run_free(&plan, &run);
-        return fail(NULL, 3, msg);
+        return fail(NULL, MB_EXIT_RESOURCE, msg);
     }
-    st_install_signals();
-    run.stop = &st_stop;
+    /* The first SIGINT or SIGTERM stops after the current round (the
+     * temporary result file is then removed); a second one kills. */
+    stop = mb_signals_catch(true);
+    run.stop = stop;
     if (plan.numa_requested) {
         rc = mb_numa_apply(&plan.numa, msg, sizeof msg);
         if (rc != 0) {
             st_run_free(&plan, &run);
-            return fail(&out, rc == -ENOSYS ? 4 : rc == -EINVAL ? 2 : 3, msg);
+            return fail(&out, rc == -ENOSYS ? MB_EXIT_UNBUILT
+                              : rc == -EINVAL ? MB_EXIT_USAGE : MB_EXIT_RESOURCE, msg);
         }
     }
     st_plan_finish(&plan);
@@ -139,28 +119,28 @@ int main(int argc, char **argv)
         omp_set_num_threads(plan.threads);
     {
         char why[256];
-        int got = mb_threads_start(plan.threads, 3, abort_out, &out);
+        int got = mb_threads_start(plan.threads, MB_EXIT_RESOURCE, abort_out, &out);
         if (mb_threads_shortfall(plan.threads, got, why, sizeof why))
             st_warn(&warns, "%s", why);
     }
 
     if (st_block_alloc(&plan, &block, msg, sizeof msg) != 0) {
         st_run_free(&plan, &run);
-        return fail(&out, 3, msg);
+        return fail(&out, MB_EXIT_RESOURCE, msg);
     }
     if (st_block_advise(&plan, &block, msg, sizeof msg) != 0) {
         st_block_free(&block);
         st_run_free(&plan, &run);
-        return fail(&out, 3, msg);
+        return fail(&out, MB_EXIT_RESOURCE, msg);
     }
 
     /* Measure. */
     st_run_init(&plan, &block.x, &run);
     mb_affinity_record(&aff);
     st_run_calibrate(&plan, &block.x, &run);
-    if (!st_stop)
+    if (!*stop)
         st_run_kernels(&plan, &block.x, &run);
-    if (st_stop) {
+    if (*stop) {
         /* A partial run has no valid STREAM figures: nothing is written. */
         bool to_file = plan.output && strcmp(plan.output, "-") != 0;
         snprintf(msg, sizeof msg, "interrupted by a signal after %d of %d rounds: no result "
@@ -168,7 +148,7 @@ int main(int argc, char **argv)
                  to_file ? plan.output : "");
         st_block_free(&block);
         st_run_free(&plan, &run);
-        return fail(&out, 130, msg);
+        return fail(&out, MB_EXIT_INTERRUPTED, msg);
     }
 
     st_run_summarize(&plan, &run, sum);
@@ -215,11 +195,11 @@ int main(int argc, char **argv)
     if (rc != 0) {
         mb_out_abort(&out);
         mb_error("writing the result failed; check the output path and free disk space");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     if (mb_out_commit(&out, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
-    return val.ok ? 0 : 1;
+    return val.ok ? MB_EXIT_OK : MB_EXIT_FAIL;
 }

@@ -23,6 +23,7 @@
 #include "affinity.h"
 #include "arrays.h"
 #include "buildinfo.h"
+#include "exitcodes.h"
 #include "kernels.h"
 #include "log.h"
 #include "mpi_options.h"
@@ -103,12 +104,12 @@ static int check_ranks(const st_mpi_ctx_t *c, char *msg, size_t msglen)
     if (o->inject_rank >= c->w.ranks) {
         snprintf(msg, msglen, "--inject-rank %lld: there are only %d ranks (0..%d)",
                  o->inject_rank, c->w.ranks, c->w.ranks - 1);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     if (o->fault != ST_FAULT_NONE && o->fault_rank >= c->w.ranks) {
         snprintf(msg, msglen, "--fault: rank %lld does not exist; there are %d ranks (0..%d)",
                  o->fault_rank, c->w.ranks, c->w.ranks - 1);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     return 0;
 }
@@ -215,7 +216,7 @@ static int report(st_mpi_ctx_t *c, int argc, char **argv, const mb_affinity_t *a
     if (st_mpi_summary_build(&s, &c->plan, &c->run, c->times_all, c->ranks, c->w.ranks) != 0) {
         st_mpi_summary_free(&s);
         mb_error("out of memory building the summary of %d ranks", c->w.ranks);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     s.inject_rank = c->plan.inject >= 0 ? (int)c->opts.inject_rank : -1;
     st_check_ticks(&s.agg, &s.agg_run, s.sum, "timer", warns);
@@ -264,12 +265,12 @@ static int report(st_mpi_ctx_t *c, int argc, char **argv, const mb_affinity_t *a
     st_mpi_summary_free(&s);
     if (rc != 0) {
         mb_error("writing the result failed; check the output path and free disk space");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     c->out_open = false;
     if (mb_out_commit(&c->out, msg, sizeof msg) != 0) {
         mb_error("%s", msg);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     return s.val.ok ? 0 : 1;
 }
@@ -301,7 +302,7 @@ int main(int argc, char **argv)
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "stream_mpi: error: MPI_Init failed; run it with mpirun or srun from a "
                         "working MPI installation\n");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     mb_log_init("stream_mpi");
     if (st_mpi_world_init(&c.w, msg, sizeof msg) != 0) {
@@ -360,14 +361,14 @@ int main(int argc, char **argv)
     if (rc == 0 && !(c.kernel_only_s = calloc(c.plan.nkernels * (size_t)c.plan.ntimes,
                                                sizeof *c.kernel_only_s))) {
         snprintf(msg, sizeof msg, "cannot allocate the time table");
-        rc = 3;
+        rc = MB_EXIT_RESOURCE;
     }
     if ((rc = st_mpi_agree(&c.w, rc, msg, true)) != 0)
         return finish(&c, rc);
     rc = 0;
     if (c.w.rank == 0) {
         if (mb_out_open(&c.out, c.plan.output, msg, sizeof msg) != 0)
-            rc = 3;
+            rc = MB_EXIT_RESOURCE;
         else
             c.out_open = true;
     }
@@ -375,7 +376,7 @@ int main(int argc, char **argv)
         return finish(&c, rc);
     if (c.plan.numa_requested) {
         rc = mb_numa_apply(&c.plan.numa, msg, sizeof msg);
-        rc = rc == 0 ? 0 : rc == -ENOSYS ? 4 : rc == -EINVAL ? 2 : 3;
+        rc = rc == 0 ? MB_EXIT_OK : rc == -ENOSYS ? MB_EXIT_UNBUILT : rc == -EINVAL ? MB_EXIT_USAGE : MB_EXIT_RESOURCE;
     }
     if ((rc = st_mpi_agree(&c.w, rc, msg, true)) != 0)
         return finish(&c, rc);
@@ -400,7 +401,7 @@ int main(int argc, char **argv)
     rc = st_block_alloc(&c.plan, &c.block, msg, sizeof msg) != 0 ? 3 : 0;
     c.have_block = rc == 0;
     if (rc == 0 && st_block_advise(&c.plan, &c.block, msg, sizeof msg) != 0)
-        rc = 3;
+        rc = MB_EXIT_RESOURCE;
     if ((rc = st_mpi_agree(&c.w, rc, msg, true)) != 0)
         return finish(&c, rc);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "options.h"
 #include "opts.h"
 
@@ -30,23 +31,25 @@ static int cb_fault(void *cfg, const char *arg, char *msg, size_t msglen)
     return 0;
 bad:
     snprintf(msg, msglen, "invalid value '%s': use die:RANK or hang:RANK", arg ? arg : "");
-    return 2;
+    return MB_EXIT_USAGE;
 }
 
 #define OFF(f) offsetof(st_mpi_options_t, f)
 
+/* inject-rank -1: not given (--inject-error then corrupts rank 0's). */
 static const mb_opt_t st_mpi_opts[] = {
-    { "star", 0, MB_OPT_FLAG, OFF(star), 0, 0, 0, 0, NULL, NULL, NULL,
-      "StarSTREAM: every rank runs its own full-size STREAM at the same time (the size is "
-      "per rank); reports min/avg/max over the ranks", NULL, false },
-    { "inject-rank", 0, MB_OPT_INT, OFF(inject_rank), 0, INT_MAX, 0, 0, NULL, "RANK", "0",
-      "the rank whose array --inject-error corrupts (implies --inject-error=a)", NULL, false },
-    { "timeout", 0, MB_OPT_DOUBLE, OFF(timeout_s), 0, 0, 0.1, 1e7, NULL, "SECONDS", "300",
-      "give up when another rank has not answered within this time (it died or hangs)",
-      NULL, false },
-    { "fault", 0, MB_OPT_CALLBACK, 0, 0, 0, 0, 0, NULL, "KIND:RANK", NULL,
-      "testing: rank RANK dies (die:RANK, SIGKILL) or hangs (hang:RANK) after the "
-      "initialisation", cb_fault, false },
+    { .long_name = "star", .type = MB_OPT_FLAG, .offset = OFF(star),
+      .help = "StarSTREAM: every rank runs its own full-size STREAM at the same time (the size "
+              "is per rank); reports min/avg/max over the ranks" },
+    { .long_name = "inject-rank", .type = MB_OPT_INT, .offset = OFF(inject_rank), .min = 0,
+      .max = INT_MAX, .metavar = "RANK", .def = "-1", .def_text = "0",
+      .help = "the rank whose array --inject-error corrupts (implies --inject-error=a)" },
+    { .long_name = "timeout", .type = MB_OPT_DOUBLE, .offset = OFF(timeout_s), .dmin = 0.1,
+      .dmax = 1e7, .metavar = "SECONDS", .def = ST_MPI_TIMEOUT_DEFAULT_TEXT,
+      .help = "give up when another rank has not answered within this time (it died or hangs)" },
+    { .long_name = "fault", .type = MB_OPT_CALLBACK, .cb = cb_fault, .metavar = "KIND:RANK",
+      .help = "testing: rank RANK dies (die:RANK, SIGKILL) or hangs (hang:RANK) after the "
+              "initialisation" },
 };
 #define ST_MPI_NOPTS (sizeof st_mpi_opts / sizeof st_mpi_opts[0])
 
@@ -55,9 +58,7 @@ int st_mpi_options_parse(int argc, char **argv, st_mpi_options_t *o, char *msg, 
     int rc;
 
     memset(o, 0, sizeof *o);
-    o->inject_rank = -1;
-    o->timeout_s = ST_MPI_TIMEOUT_DEFAULT_S;
-    o->fault_rank = -1;
+    o->fault_rank = -1;        /* the table fills the rest */
     rc = st_options_parse_ext(argc, argv, &o->st, st_mpi_opts, ST_MPI_NOPTS, msg, msglen);
     if (rc != 0)
         return rc;

@@ -26,7 +26,7 @@ typedef struct {
     long long fault_rank;
 } st_mpi_options_t;
 
-#define ST_MPI_TIMEOUT_DEFAULT_S 300.0
+#define ST_MPI_TIMEOUT_DEFAULT_TEXT "300"   /* seconds, the --timeout default */
 
 /* 0, or 2 (usage; msg filled) / 3 (no memory). */
 int st_mpi_options_parse(int argc, char **argv, st_mpi_options_t *o, char *msg, size_t msglen);

@@ -1,6 +1,7 @@
 /* options: the mb_opt_t table for stream. */
 #include "options.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,7 +10,11 @@
 
 #include "affinity.h"
 #include "counters.h"
+#include "exitcodes.h"
+#include "log.h"
 #include "opts.h"
+#include "report.h"
+#include "sizing.h"
 
 #ifndef STREAM_ARRAY_SIZE
 #define STREAM_ARRAY_SIZE 10000000
@@ -37,9 +42,6 @@ _Static_assert(sizeof(STREAM_TYPE) == 4 || sizeof(STREAM_TYPE) == 8,
 #define ST_STR(x) ST_STR_(x)
 
 size_t st_default_array_size(void) { return (size_t)(STREAM_ARRAY_SIZE); }
-int st_default_ntimes(void) { return NTIMES; }
-long long st_default_offset(void) { return OFFSET; }
-const char *st_default_type(void) { return sizeof(STREAM_TYPE) == 4 ? "float" : "double"; }
 
 /* The list is checked here, with every tool's rule (common/counters), so
  * a malformed one is a usage error before anything is set up. */
@@ -48,7 +50,7 @@ static int cb_counters(void *cfg, const char *arg, char *msg, size_t msglen)
     st_options_t *o = cfg;
     const char *list = (arg && *arg) ? arg : "default";
     if (mb_counters_check_list(list, msg, msglen) != 0)
-        return 2;
+        return MB_EXIT_USAGE;
     o->counters = list;
     return 0;
 }
@@ -67,88 +69,147 @@ static int cb_inject(void *cfg, const char *arg, char *msg, size_t msglen)
             return 0;
         }
     }
-    snprintf(msg, msglen, "--inject-error: invalid value '%s': must be one of a|b|c|dot", arg);
-    return 2;
+    char q[64];
+    snprintf(msg, msglen, "invalid value '%s': must be one of a|b|c|dot",
+             mb_shown(arg, 0, q, sizeof q));
+    return MB_EXIT_USAGE;
+}
+
+/* A size text ending in 'b'/'B' is bytes (2GiB, 800MB, 64B); anything
+ * else counts elements (2e7, 20M). */
+static bool is_byte_size(const char *s)
+{
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    return len > 0 && (s[len - 1] == 'b' || s[len - 1] == 'B');
+}
+
+/* --array-size N|SIZE|auto: the typed entry (st_size_arg_t). */
+int st_options_parse_size(const char *arg, st_size_arg_t *out, char *msg, size_t msglen)
+{
+    st_size_arg_t a = { ST_SIZE_AUTO, 0, arg };
+
+    if (strcmp(arg, "auto") == 0) {
+        *out = a;
+        return 0;
+    }
+    if (is_byte_size(arg)) {
+        a.kind = ST_SIZE_BYTES;
+        if (mb_parse_size(arg, &a.value, msg, msglen) != 0)
+            return MB_EXIT_USAGE;
+    } else {
+        a.kind = ST_SIZE_ELEMENTS;
+        if (mb_parse_count(arg, &a.value, msg, msglen) != 0)
+            return MB_EXIT_USAGE;
+        if (a.value == 0) {
+            char q[64];
+            snprintf(msg, msglen, "invalid value '%s': must be at least 1 element; "
+                     "use e.g. 20000000, 2e7, 2GiB or auto", mb_shown(arg, 0, q, sizeof q));
+            return MB_EXIT_USAGE;
+        }
+    }
+    *out = a;
+    return 0;
+}
+
+static int cb_array_size(void *cfg, const char *arg, char *msg, size_t msglen)
+{
+    st_options_t *o = cfg;
+    return st_options_parse_size(arg, &o->array_size, msg, msglen);
 }
 
 #define OFF(f) offsetof(st_options_t, f)
 
+/* The last ST_NTAIL entries (quiet, help, version) stay last: stream_mpi's
+ * extra entries go before them (joined_table). */
 static const mb_opt_t st_opts[] = {
-    { "array-size", 's', MB_OPT_STRING, OFF(array_size), 0, 0, 0, 0, NULL, "N|SIZE|auto",
-      ST_STR(STREAM_ARRAY_SIZE),
-      "elements per array (20000000, 2e7, 20M = 20 million); a size ending in B is bytes "
-      "per array (2GiB, 800MB); auto = each array at least 4x the total last-level cache",
-      NULL, false },
-    { "ntimes", 'n', MB_OPT_INT, OFF(ntimes), 2, ST_NTIMES_MAX, 0, 0, NULL, "N",
-      ST_STR(NTIMES), "passes per kernel; the first pass is not counted", NULL, false },
-    { "offset", 'o', MB_OPT_INT, OFF(offset), 0, ST_OFFSET_MAX, 0, 0, NULL, "N",
-      ST_STR(OFFSET), "extra elements between the arrays", NULL, false },
-    { "type", 0, MB_OPT_CHOICE, OFF(type), 0, 0, 0, 0, "double|float", "TYPE",
-      ST_STR(STREAM_TYPE), "element type", NULL, false },
-    { "threads", 't', MB_OPT_INT, OFF(threads), 1, MB_MAX_THREADS, 0, 0, NULL, "N",
-      "OMP_NUM_THREADS", "OpenMP threads; more than the allowed CPUs is labelled not-standard",
-      NULL, false },
-    { "cpunodebind", 0, MB_OPT_STRING, OFF(cpunodebind), 0, 0, 0, 0, NULL, "NODES", NULL,
-      "run threads only on these NUMA nodes (numactl syntax: 0, 0-1, 0,2)", NULL, false },
-    { "membind", 0, MB_OPT_STRING, OFF(membind), 0, 0, 0, 0, NULL, "NODES", NULL,
-      "allocate the arrays only on these NUMA nodes", NULL, false },
-    { "interleave", 0, MB_OPT_STRING, OFF(interleave), 0, 0, 0, 0, NULL, "NODES", NULL,
-      "interleave the arrays' pages over these nodes (all = every node)", NULL, false },
-    { "format", 0, MB_OPT_CHOICE, OFF(format), 0, 0, 0, 0, "text|json|csv", "FMT", "text",
-      "text is STREAM 5.10's output; json and csv are the memsuite result", NULL, false },
-    { "output", 'O', MB_OPT_STRING, OFF(output), 0, 0, 0, 0, NULL, "FILE", "stdout",
-      "write the result to FILE (atomically; checked before measuring)", NULL, false },
-    { "counters", 0, MB_OPT_CALLBACK, 0, 0, 0, 0, 0, NULL, "LIST", NULL,
-      "hardware counters per kernel through PAPI (--counters=PAPI_TOT_CYC,...; "
-      "without a list: " MB_COUNTERS_DEFAULT ")", cb_counters, true },
-    { "llc", 0, MB_OPT_STRING, OFF(llc), 0, 0, 0, 0, NULL, "SIZE", "detected",
-      "total last-level cache for the 4x rule (e.g. 32MiB), instead of detecting it",
-      NULL, false },
-    { "strict", 0, MB_OPT_FLAG, OFF(strict), 0, 0, 0, 0, NULL, NULL, NULL,
-      "refuse (exit 2) an --array-size under 4x the LLC instead of running it with a "
-      "warning, labelled not-standard", NULL, false },
-    { "allow-small", 0, MB_OPT_FLAG, OFF(allow_small), 0, 0, 0, 0, NULL, NULL, NULL,
-      "accepted for old scripts; does nothing (an explicit size always runs)", NULL, false },
-    { "kernels", 0, MB_OPT_STRING, OFF(kernels), 0, 0, 0, 0, NULL, "LIST",
-      "copy,scale,add,triad",
-      "kernels in run order: copy,scale,add,triad,dot,nstream (any other set is tuned)",
-      NULL, false },
-    { "nt-stores", 0, MB_OPT_FLAG, OFF(nt_stores), 0, 0, 0, 0, NULL, NULL, NULL,
-      "non-temporal stores (tuned)", NULL, false },
-    { "nt-isa", 0, MB_OPT_CHOICE, OFF(nt_isa), 0, 0, 0, 0, "auto|avx512|avx2|sse2|portable",
-      "ISA", "auto", "non-temporal store variant (implies --nt-stores)", NULL, false },
-    { "hugepages", 0, MB_OPT_CHOICE, OFF(hugepages), 0, 0, 0, 0, "thp|never|madvise", "MODE",
-      "thp", "thp: the system's THP policy; never: MADV_NOHUGEPAGE; madvise: MADV_HUGEPAGE "
-      "(never and madvise are tuned)", NULL, false },
-    { "inject-error", 0, MB_OPT_CALLBACK, 0, 0, 0, 0, 0, NULL, "ARRAY", NULL,
-      "corrupt one element of a (or --inject-error=b|c|dot) after the run, to test the "
-      "failure path", cb_inject, true },
-    { "quiet", 'q', MB_OPT_FLAG, OFF(quiet), 0, 0, 0, 0, NULL, NULL, NULL,
-      "no warnings or notes on stderr (errors still print)", NULL, false },
-    { "help", 'h', MB_OPT_FLAG, OFF(help), 0, 0, 0, 0, NULL, NULL, NULL,
-      "print this help and exit", NULL, false },
-    { "version", 'V', MB_OPT_FLAG, OFF(version), 0, 0, 0, 0, NULL, NULL, NULL,
-      "print the version and build summary and exit", NULL, false },
+    { .long_name = "array-size", .short_name = 's', .type = MB_OPT_CALLBACK, .cb = cb_array_size,
+      .metavar = "N|SIZE|auto", .def_text = ST_STR(STREAM_ARRAY_SIZE),
+      .help = "elements per array (20000000, 2e7, 20M = 20 million); a size ending in B is "
+              "bytes per array (2GiB, 800MB); auto = each array at least 4x the total "
+              "last-level cache" },
+    { .long_name = "ntimes", .short_name = 'n', .type = MB_OPT_INT, .offset = OFF(ntimes),
+      .min = 2, .max = ST_NTIMES_MAX, .metavar = "N", .def = ST_STR(NTIMES),
+      .help = "passes per kernel; the first pass is not counted" },
+    { .long_name = "offset", .short_name = 'o', .type = MB_OPT_INT, .offset = OFF(offset),
+      .min = 0, .max = ST_OFFSET_MAX, .metavar = "N", .def = ST_STR(OFFSET),
+      .help = "extra elements between the arrays" },
+    { .long_name = "type", .type = MB_OPT_CHOICE, .offset = OFF(type), .choices = ST_TYPE_CHOICES,
+      .metavar = "TYPE", .def = sizeof(STREAM_TYPE) == 4 ? "float" : "double",
+      .def_text = ST_STR(STREAM_TYPE), .help = "element type" },
+    { .long_name = "threads", .short_name = 't', .type = MB_OPT_INT, .offset = OFF(threads),
+      .min = 1, .max = MB_MAX_THREADS, .metavar = "N", .def_text = "OMP_NUM_THREADS",
+      .help = "OpenMP threads; more than the allowed CPUs is labelled not-standard" },
+    { .long_name = "cpunodebind", .type = MB_OPT_STRING, .offset = OFF(cpunodebind),
+      .metavar = "NODES",
+      .help = "run threads only on these NUMA nodes (numactl syntax: 0, 0-1, 0,2)" },
+    { .long_name = "membind", .type = MB_OPT_STRING, .offset = OFF(membind), .metavar = "NODES",
+      .help = "allocate the arrays only on these NUMA nodes" },
+    { .long_name = "interleave", .type = MB_OPT_STRING, .offset = OFF(interleave),
+      .metavar = "NODES",
+      .help = "interleave the arrays' pages over these nodes (all = every node)" },
+    { .long_name = "format", .type = MB_OPT_CHOICE, .offset = OFF(format),
+      .choices = MB_FORMAT_CHOICES, .metavar = "FMT", .def = "text",
+      .help = "text is STREAM 5.10's output; json and csv are the memsuite result" },
+    { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
+      .metavar = "FILE", .def_text = "stdout",
+      .help = "write the result to FILE (atomically; checked before measuring)" },
+    { .long_name = "counters", .type = MB_OPT_CALLBACK, .cb = cb_counters, .optional_arg = true,
+      .metavar = "LIST",
+      .help = "hardware counters per kernel through PAPI (--counters=PAPI_TOT_CYC,...; "
+              "without a list: " MB_COUNTERS_DEFAULT ")" },
+    { .long_name = "llc", .type = MB_OPT_STRING, .offset = OFF(llc), .metavar = "SIZE",
+      .def_text = "detected",
+      .help = "total last-level cache for the 4x rule (e.g. 32MiB), instead of detecting it" },
+    { .long_name = "strict", .type = MB_OPT_FLAG, .offset = OFF(strict),
+      .help = "refuse (exit 2) an --array-size under 4x the LLC instead of running it with a "
+              "warning, labelled not-standard" },
+    { .long_name = "allow-small", .type = MB_OPT_FLAG, .offset = OFF(allow_small),
+      .help = "accepted for old scripts; does nothing (an explicit size always runs)" },
+    { .long_name = "kernels", .type = MB_OPT_STRING, .offset = OFF(kernels), .metavar = "LIST",
+      .def = "copy,scale,add,triad",
+      .help = "kernels in run order: copy,scale,add,triad,dot,nstream (any other set is tuned)" },
+    { .long_name = "nt-stores", .type = MB_OPT_FLAG, .offset = OFF(nt_stores),
+      .help = "non-temporal stores (tuned)" },
+    { .long_name = "nt-isa", .type = MB_OPT_CHOICE, .offset = OFF(nt_isa),
+      .choices = ST_NT_ISA_CHOICES, .metavar = "ISA", .def = "auto",
+      .help = "non-temporal store variant (implies --nt-stores)" },
+    { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = OFF(hugepages),
+      .choices = ST_HUGEPAGES_CHOICES, .metavar = "MODE", .def = "thp",
+      .help = "thp: the system's THP policy; never: MADV_NOHUGEPAGE; madvise: MADV_HUGEPAGE "
+              "(never and madvise are tuned)" },
+    { .long_name = "inject-error", .type = MB_OPT_CALLBACK, .cb = cb_inject, .optional_arg = true,
+      .metavar = "ARRAY",
+      .help = "corrupt one element of a (or --inject-error=b|c|dot) after the run, to test "
+              "the failure path" },
+    { .long_name = "quiet", .short_name = 'q', .type = MB_OPT_FLAG, .offset = OFF(quiet),
+      .help = "no warnings or notes on stderr (errors still print)" },
+    { .long_name = "help", .short_name = 'h', .type = MB_OPT_FLAG, .offset = OFF(help),
+      .help = "print this help and exit" },
+    { .long_name = "version", .short_name = 'V', .type = MB_OPT_FLAG, .offset = OFF(version),
+      .help = "print the version and build summary and exit" },
 };
 #define ST_NOPTS (sizeof st_opts / sizeof st_opts[0])
+#define ST_NTAIL 3             /* quiet, help, version */
 
 int st_options_parse(int argc, char **argv, st_options_t *o, char *msg, size_t msglen)
 {
     return st_options_parse_ext(argc, argv, o, NULL, 0, msg, msglen);
 }
 
-/* stream's table followed by the caller's entries. */
+/* stream's table with the caller's entries before its last ST_NTAIL. */
 static mb_opt_t *joined_table(const mb_opt_t *extra, size_t nextra, size_t *n)
 {
+    const size_t head = ST_NOPTS - ST_NTAIL;
     mb_opt_t *t = calloc(ST_NOPTS + nextra, sizeof *t);
 
     if (!t)
         return NULL;
-    /* help, version stay last: the extra entries go before them. */
-    memcpy(t, st_opts, (ST_NOPTS - 3) * sizeof *t);
+    memcpy(t, st_opts, head * sizeof *t);
     if (nextra)
-        memcpy(t + ST_NOPTS - 3, extra, nextra * sizeof *t);
-    memcpy(t + ST_NOPTS - 3 + nextra, st_opts + ST_NOPTS - 3, 3 * sizeof *t);
+        memcpy(t + head, extra, nextra * sizeof *t);
+    memcpy(t + head + nextra, st_opts + head, ST_NTAIL * sizeof *t);
     *n = ST_NOPTS + nextra;
     return t;
 }
@@ -164,28 +225,22 @@ int st_options_parse_ext(int argc, char **argv, st_options_t *o, const mb_opt_t 
     int rc;
 
     memset(o, 0, sizeof *o);
-    o->ntimes = NTIMES;
-    o->offset = OFFSET;
-    o->type = st_default_type();
-    o->format = "text";
-    o->kernels = "copy,scale,add,triad";
-    o->nt_isa = "auto";
-    o->hugepages = "thp";
     if (!table || !seen) {
         free(table);
         free(seen);
         snprintf(msg, msglen, "out of memory parsing the options");
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
-
-    rc = mb_opts_parse(table, n, argc, argv, o, &out, msg, msglen);
+    rc = mb_opts_defaults(table, n, o, msg, msglen);
+    if (rc == 0)
+        rc = mb_opts_parse(table, n, argc, argv, o, &out, msg, msglen);
     if (rc == 0 && out.npos > 0) {
         snprintf(msg, msglen, "unexpected argument '%s'; %s takes options only (see --help)",
                  out.pos[0], argv[0] ? (strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0])
                                      : "stream");
-        rc = 2;
+        rc = MB_EXIT_USAGE;
     } else if (rc != 0) {
-        rc = 2;
+        rc = MB_EXIT_USAGE;
     }
     if (rc == 0 && seen[mb_opts_index(table, n, "nt-isa")])
         o->nt_stores = true;

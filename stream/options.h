@@ -8,14 +8,18 @@
 
 #include "config.h"
 
-/* Build-time defaults (make STREAM_ARRAY_SIZE= NTIMES= OFFSET= STREAM_TYPE=). */
+/* Build-time default of --array-size (make STREAM_ARRAY_SIZE=), elements.
+ * The other build-time defaults (NTIMES, OFFSET, STREAM_TYPE) are the
+ * option table's defaults. */
 size_t st_default_array_size(void);
-int st_default_ntimes(void);
-long long st_default_offset(void);
-const char *st_default_type(void);       /* "double" | "float" */
 
-/* Fills opts with the defaults, then parses argv.  Returns 0, or 2 with
- * msg filled (usage error).  Positional arguments are a usage error. */
+/* --array-size's grammar: "auto", a size ending in B (bytes per array,
+ * mb_parse_size) or an element count (mb_parse_count, >= 1).  Returns 0,
+ * or 2 with msg ("invalid value 'x': ...", without the option name). */
+int st_options_parse_size(const char *arg, st_size_arg_t *out, char *msg, size_t msglen);
+
+/* Fills opts with the table's defaults, then parses argv.  Returns 0, or
+ * 2 with msg filled (usage error).  Positional arguments are a usage error. */
 int st_options_parse(int argc, char **argv, st_options_t *opts, char *msg, size_t msglen);
 /* --help text, generated from the same table. */
 void st_options_help(FILE *f);

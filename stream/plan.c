@@ -1,7 +1,6 @@
 /* plan: every check that can refuse a run, before allocation. */
 #include "plan.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <omp.h>
 #include <stdarg.h>
@@ -11,9 +10,11 @@
 #include <string.h>
 
 #include "affinity.h"
+#include "exitcodes.h"
 #include "kernels.h"
 #include "nt.h"
 #include "options.h"
+#include "opts.h"
 #include "sizing.h"
 #include "validate.h"
 
@@ -51,16 +52,6 @@ int st_plan_reason_is_tuning(const st_plan_t *p, size_t i)
     return i < 32 && (p->reason_tuning >> i) & 1u;
 }
 
-/* A size text ending in 'b'/'B' is bytes (2GiB, 800MB, 64B); anything
- * else counts elements (2e7, 20M). */
-static int is_byte_size(const char *s)
-{
-    size_t len = strlen(s);
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        len--;
-    return len > 0 && (s[len - 1] == 'b' || s[len - 1] == 'B');
-}
-
 /* Overflow-checked byte sizes for n elements; false on overflow. */
 static bool compute_bytes(st_plan_t *p)
 {
@@ -80,53 +71,42 @@ static size_t rule_elements(const st_plan_t *p)
     return p->min_array_bytes / p->elem_bytes + (p->min_array_bytes % p->elem_bytes != 0);
 }
 
+/* --array-size (converted by the option table) into elements. */
 static int resolve_size(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
 {
-    char err[256];
-    const char *s = o->array_size;
+    const st_size_arg_t *a = &o->array_size;
 
-    if (!s) {
+    p->size_source = a->kind;
+    switch (a->kind) {
+    case ST_SIZE_DEFAULT:
         p->n = st_default_array_size();
-        p->size_source = ST_SIZE_DEFAULT;
-    } else if (strcmp(s, "auto") == 0) {
+        break;
+    case ST_SIZE_AUTO:
         if (p->min_array_bytes == 0) {
             snprintf(msg, msglen, "--array-size auto: the last-level cache size is unknown (%s); "
                      "pass --llc SIZE or an explicit --array-size",
                      p->llc.note[0] ? p->llc.note : "nothing reported it");
-            return 2;
+            return MB_EXIT_USAGE;
         }
         if (p->min_array_bytes == SIZE_MAX) {
             snprintf(msg, msglen, "--array-size auto: 4x the last-level cache (%s) exceeds the "
                      "largest size there is; check --llc or MEMSUITE_LLC, or pass an explicit "
                      "--array-size", p->llc.note);
-            return 2;
+            return MB_EXIT_USAGE;
         }
         p->n = rule_elements(p);
-        p->size_source = ST_SIZE_AUTO;
-    } else if (is_byte_size(s)) {
-        size_t bytes;
-        if (mb_parse_size(s, &bytes, err, sizeof err) != 0) {
-            snprintf(msg, msglen, "--array-size: %s", err);
-            return 2;
-        }
-        p->n = bytes / p->elem_bytes;
-        p->size_source = ST_SIZE_BYTES;
+        break;
+    case ST_SIZE_BYTES:
+        p->n = a->value / p->elem_bytes;
         if (p->n == 0) {
             snprintf(msg, msglen, "--array-size: invalid value '%s': smaller than one %zu-byte "
-                     "element; use e.g. 800MB or 2GiB", s, p->elem_bytes);
-            return 2;
+                     "element; use e.g. 800MB or 2GiB", a->text, p->elem_bytes);
+            return MB_EXIT_USAGE;
         }
-    } else {
-        if (mb_parse_count(s, &p->n, err, sizeof err) != 0) {
-            snprintf(msg, msglen, "--array-size: %s", err);
-            return 2;
-        }
-        p->size_source = ST_SIZE_ELEMENTS;
-        if (p->n == 0) {
-            snprintf(msg, msglen, "--array-size: invalid value '%s': must be at least 1 element; "
-                     "use e.g. 20000000, 2e7, 2GiB or auto", s);
-            return 2;
-        }
+        break;
+    case ST_SIZE_ELEMENTS:
+        p->n = a->value;
+        break;
     }
     return 0;
 }
@@ -180,14 +160,14 @@ static int check_llc_rule(const st_options_t *o, const st_split_t *sp, st_plan_t
     if (p->size_source == ST_SIZE_DEFAULT)
         snprintf(given, sizeof given, "--array-size not given (%zu elements)", p->n_total);
     else
-        snprintf(given, sizeof given, "--array-size %s", o->array_size);
+        snprintf(given, sizeof given, "--array-size %s", o->array_size.text);
     mb_rule_query_t q = { &p->llc, host_bytes, what, given, o->strict, suggest_size, &ctx };
     switch (mb_size_rule(&q, &rule)) {
     case MB_RULE_MET:
         return 0;
     case MB_RULE_REFUSED:
         snprintf(msg, msglen, "%s", rule.message);
-        return 2;
+        return MB_EXIT_USAGE;
     case MB_RULE_UNCHECKED:
     case MB_RULE_UNDER:
         st_plan_add_reason(p, 0, "%s", rule.message);
@@ -252,7 +232,7 @@ static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t ms
             p->n_total = p->host_n = p->n;
             if (!compute_bytes(p)) {
                 snprintf(msg, msglen, "--array-size: size arithmetic overflows");
-                return 3;
+                return MB_EXIT_RESOURCE;
             }
             mb_format_bytes(old * p->elem_bytes, want, sizeof want);
             mb_format_bytes(p->array_bytes, got, sizeof got);
@@ -279,7 +259,7 @@ static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t ms
             snprintf(msg, msglen, "arrays do not fit in memory (nothing was allocated): %s; "
                      "for stream that is --array-size %zu or less", fit, cap);
         }
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     return 0;
 }
@@ -317,7 +297,7 @@ static int apply_split(const st_split_t *sp, st_plan_t *p, char *msg, size_t msg
         snprintf(msg, msglen, "--array-size %zu: fewer elements than the %d MPI ranks; every rank "
                  "needs at least one: use --array-size %d or more", p->n_total, sp->ranks,
                  sp->ranks);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     st_static_chunk(p->n_total, sp->rank, sp->ranks, &lo, &hi);
     p->n = hi - lo;
@@ -330,7 +310,7 @@ static int apply_split(const st_split_t *sp, st_plan_t *p, char *msg, size_t msg
 overflow:
     snprintf(msg, msglen, "--array-size: %zu elements x %d ranks overflows the address space; "
              "use a smaller --array-size", p->n, sp->ranks);
-    return 3;
+    return MB_EXIT_RESOURCE;
 }
 
 static int check_numa(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
@@ -347,20 +327,20 @@ static int check_numa(const st_options_t *o, st_plan_t *p, char *msg, size_t msg
     if (o->membind && o->interleave) {
         snprintf(msg, msglen, "--membind and --interleave conflict: a page is either bound or "
                  "interleaved; give one of them");
-        return 2;
+        return MB_EXIT_USAGE;
     }
     if (!mb_numa_built()) {
         snprintf(msg, msglen, "NUMA binding: %s", mb_numa_why_unbuilt());
-        return 4;
+        return MB_EXIT_UNBUILT;
     }
     rc = mb_numa_check_request(&p->numa, why, sizeof why);
     if (rc == -ENOSYS) {
         snprintf(msg, msglen, "NUMA binding: %s", why);
-        return 4;
+        return MB_EXIT_UNBUILT;
     }
     if (rc != 0) {
         snprintf(msg, msglen, "%s", why);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     return 0;
 }
@@ -384,7 +364,7 @@ static int check_tuning(const st_options_t *o, st_plan_t *p, char *msg, size_t m
     size_t used = 0;
 
     if (st_kernels_parse(o->kernels, p->kernel, &p->nkernels, msg, msglen) != 0)
-        return 2;
+        return MB_EXIT_USAGE;
     p->standard_kernels = p->nkernels == 4;
     for (size_t i = 0; i < p->nkernels && p->standard_kernels; i++)
         p->standard_kernels = p->kernel[i] == (int)i;
@@ -396,20 +376,18 @@ static int check_tuning(const st_options_t *o, st_plan_t *p, char *msg, size_t m
     if (o->nt_stores) {
         bool unknown;
         p->nt = true;
-        p->nt_isa = st_nt_select(o->nt_isa, &unknown, msg, msglen);
+        char isa[16];
+        p->nt_isa = st_nt_select(mb_opts_choice_name(ST_NT_ISA_CHOICES, o->nt_isa, isa, sizeof isa),
+                                 &unknown, msg, msglen);
         if (!p->nt_isa)
-            return unknown ? 2 : 4;
+            return unknown ? MB_EXIT_USAGE : MB_EXIT_UNBUILT;
         st_plan_add_reason(p, 1, "non-temporal stores (%s%s)", p->nt_isa->name,
                            p->nt_isa->nontemporal ? "" : ": plain stores, no streaming instruction");
     }
 
-    p->hugepages_name = o->hugepages;
-    if (strcmp(o->hugepages, "never") == 0)
-        p->hugepages = ST_HP_NEVER;
-    else if (strcmp(o->hugepages, "madvise") == 0)
-        p->hugepages = ST_HP_MADVISE;
-    else
-        p->hugepages = ST_HP_THP;
+    p->hugepages = (st_hugepages_t)o->hugepages;
+    mb_opts_choice_name(ST_HUGEPAGES_CHOICES, o->hugepages, p->hugepages_name,
+                        sizeof p->hugepages_name);
     if (p->hugepages == ST_HP_NEVER)
         st_plan_add_reason(p, 1, "huge pages off (MADV_NOHUGEPAGE)");
     else if (p->hugepages == ST_HP_MADVISE)
@@ -441,7 +419,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
 
     memset(p, 0, sizeof *p);
     p->inject = -1;
-    p->type = strcmp(o->type, "float") == 0 ? ST_FLOAT : ST_DOUBLE;
+    p->type = (st_type_t)o->type;
     p->elem_bytes = p->type == ST_FLOAT ? sizeof(float) : sizeof(double);
     p->ntimes = (int)o->ntimes;
     p->scalar = sp ? ST_MPI_SCALAR : ST_SCALAR;
@@ -450,10 +428,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
     p->counters = o->counters;
     if (o->inject)
         p->inject = strcmp(o->inject, "dot") == 0 ? 3 : o->inject[0] - 'a';
-    if (mb_format_parse(o->format, &p->format) != 0) {
-        snprintf(msg, msglen, "--format: invalid value '%s': must be one of text|json|csv", o->format);
-        return 2;
-    }
+    p->format = (mb_format_t)o->format;
 
     /* Usage errors first (exit 2), then feature (4), then resources (3). */
     if ((rc = check_tuning(o, p, msg, msglen)) != 0)
@@ -461,7 +436,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
 
     if (mb_llc_detect(o->llc, &p->llc, err, sizeof err) != 0) {
         snprintf(msg, msglen, "%s", err);
-        return 2;
+        return MB_EXIT_USAGE;
     }
     p->min_array_bytes = mb_min_array_bytes(&p->llc);
     if ((rc = resolve_size(o, p, msg, msglen)) != 0)
@@ -472,7 +447,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
         snprintf(msg, msglen, "--array-size: %zu elements x 3 arrays x %zu bytes overflows the "
                  "address space; it cannot fit in memory: use a smaller --array-size",
                  p->n, p->elem_bytes);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
 
     /* A run whose values overflow cannot validate: refuse it now rather
@@ -484,7 +459,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
                  p->ntimes, p->type == ST_FLOAT ? "float" : "double", rounds,
                  rounds == 1 ? "" : "s", rounds,
                  p->type == ST_FLOAT ? " (or --type double)" : "");
-        return 2;
+        return MB_EXIT_USAGE;
     }
 
     p->threads_given = o->threads > 0;
@@ -496,7 +471,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
         if (!has_dot) {
             snprintf(msg, msglen, "--inject-error=dot: Dot is not in --kernels; add it, e.g. "
                      "--kernels copy,scale,add,triad,dot");
-            return 2;
+            return MB_EXIT_USAGE;
         }
     }
 

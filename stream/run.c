@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "nt.h"
 #include "timer.h"
 
@@ -19,13 +20,13 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
         !(run->times_s = calloc(cells, sizeof *run->times_s))) {
         snprintf(msg, msglen, "cannot allocate the time table for %d rounds; use a smaller --ntimes",
                  plan->ntimes);
-        return 3;
+        return MB_EXIT_RESOURCE;
     }
     for (size_t i = 0; i < plan->nkernels; i++)
         run->nt_used[i] = plan->nt && st_nt_has(plan->nt_isa, plan->type, plan->kernel[i]);
 
     if (mb_counters_init(&run->total, NULL, msg, msglen) != 0)
-        return 2;
+        return MB_EXIT_USAGE;
     if (plan->counters) {
         /* the whole-run set counts software events and rusage only */
         snprintf(run->total.hw_why, sizeof run->total.hw_why,
@@ -33,13 +34,13 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
         run->counters = calloc(plan->nkernels, sizeof *run->counters);
         if (!run->counters) {
             snprintf(msg, msglen, "cannot allocate the counter sets: %s", strerror(errno));
-            return 3;
+            return MB_EXIT_RESOURCE;
         }
         for (size_t i = 0; i < plan->nkernels; i++) {
             char why[256];
             if (mb_counters_init(&run->counters[i], plan->counters, why, sizeof why) != 0) {
                 snprintf(msg, msglen, "--counters: %s", why);
-                return 2;
+                return MB_EXIT_USAGE;
             }
         }
     }

@@ -48,7 +48,7 @@ static const mb_opt_t options[] = {
     { .long_name = "rss-interval", .type = MB_OPT_DOUBLE, .offset = OFF(rss_interval_s),
       .dmin = 0.001, .dmax = 60, .metavar = "SECONDS", .def = "0.05",
       .help = "period of the VmRSS samples taken from /proc/<child>/status" },
-    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE, .offset = OFF(format),
+    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE_STR, .offset = OFF(format),
       .choices = "text|json|csv", .def = "text", .help = "output format" },
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
       .metavar = "FILE", .def = "stdout", .help = "write the result to FILE (atomically)" },

@@ -8,11 +8,16 @@ MS_ENV_SCHEMA="memsuite/env/1"
 MS_REF_SCHEMA="memsuite/ref/1"
 MS_RESULT_SCHEMA="memsuite/result/1"
 
+# Exit codes: common/exitcodes.h's enum mb_exit by name (MB_EXIT_X is
+# MS_EX_X); tests/bats/memsuite-exitcodes.bats keeps the two lists in step.
 MS_EX_OK=0
 MS_EX_FAIL=1
 MS_EX_USAGE=2
-MS_EX_ENV=3
-export MS_EX_OK MS_EX_FAIL MS_EX_USAGE MS_EX_ENV
+MS_EX_RESOURCE=3
+MS_EX_UNBUILT=4
+MS_EX_INTERRUPTED=130
+MS_EX_ENV=$MS_EX_RESOURCE   # the environment lacks something: a resource
+export MS_EX_OK MS_EX_FAIL MS_EX_USAGE MS_EX_RESOURCE MS_EX_UNBUILT MS_EX_INTERRUPTED MS_EX_ENV
 
 MS_CMD="${MS_CMD:-}"        # the subcommand, for message prefixes
 MS_TMP=""                   # session temp directory (ms_tmpdir)

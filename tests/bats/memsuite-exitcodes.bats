@@ -158,3 +158,16 @@ EOF
 0	"$MC" list
 EOF
 }
+
+@test "the bash exit codes mirror common/exitcodes.h by name, both ways" {
+    # MB_EXIT_X = N in the C enum <-> MS_EX_X=N in scripts/lib/common.sh
+    c=$(sed -n 's/^ *MB_EXIT_\([A-Z_]*\) *= *\([0-9]*\).*/\1=\2/p' "$ROOT/common/exitcodes.h" | sort)
+    sh=$(sed -n 's/^MS_EX_\([A-Z_]*\)=\([0-9]*\)\( .*\)\{0,1\}$/\1=\2/p' "$ROOT/scripts/lib/common.sh" |
+         sort)
+    [ "$(printf '%s\n' "$c" | wc -l)" -ge 6 ] || { echo "C list: $c"; return 1; }
+    [ "$c" = "$sh" ] || { diff <(printf '%s\n' "$c") <(printf '%s\n' "$sh"); return 1; }
+    # the sourced values agree with the text
+    run bash -c ". '$ROOT/scripts/lib/common.sh' && for n in $(printf '%s\n' "$c" | cut -d= -f1 | tr '\n' ' '); do v=MS_EX_\$n; echo \"\$n=\${!v}\"; done"
+    assert_success
+    [ "$(printf '%s\n' "$output" | sort)" = "$c" ]
+}

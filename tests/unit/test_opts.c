@@ -13,7 +13,8 @@ typedef struct {
     long long ntimes, offset;
     double scale;
     size_t size, count;
-    const char *out, *format, *json;
+    const char *out, *json, *legacy;
+    int format, mode;          /* CHOICE indexes */
     unsigned tests;            /* bit mask from the -t callback */
     int cb_calls;
 } cfg_t;
@@ -38,33 +39,39 @@ static int silent_reject(void *cfg, const char *arg, char *msg, size_t msglen)
 }
 
 enum { O_QUIET, O_ALL, O_NTIMES, O_OFFSET, O_SCALE, O_SIZE, O_COUNT, O_OUT, O_FORMAT, O_JSON,
-       O_TEST, O_REJECT, O_N };
+       O_TEST, O_REJECT, O_LEGACY, O_MODE, O_N };
 
+#define OFF(f) offsetof(cfg_t, f)
 static const mb_opt_t table[O_N] = {
-    [O_QUIET] = {"quiet", 'q', MB_OPT_FLAG, offsetof(cfg_t, quiet), 0, 0, 0, 0, NULL, NULL, NULL,
-                 "fewer lines", NULL, false},
-    [O_ALL] = {NULL, 'a', MB_OPT_FLAG, offsetof(cfg_t, all), 0, 0, 0, 0, NULL, NULL, NULL,
-               "short only", NULL, false},
-    [O_NTIMES] = {"ntimes", 'n', MB_OPT_INT, offsetof(cfg_t, ntimes), 2, 1000000, 0, 0, NULL, "N",
-                  "10", "runs per kernel", NULL, false},
-    [O_OFFSET] = {"offset", 0, MB_OPT_INT, offsetof(cfg_t, offset), -64, 0, 0, 0, NULL, NULL, NULL,
-                  "unbounded above", NULL, false},
-    [O_SCALE] = {"scale", 0, MB_OPT_DOUBLE, offsetof(cfg_t, scale), 0, 0, 0.5, 4.0, NULL, "X",
-                 "3.0", "scalar", NULL, false},
-    [O_SIZE] = {"array-size", 's', MB_OPT_SIZE, offsetof(cfg_t, size), 4096, 1LL << 40, 0, 0,
-                NULL, "SIZE", NULL, "bytes per array", NULL, false},
-    [O_COUNT] = {"elements", 'e', MB_OPT_COUNT, offsetof(cfg_t, count), 1, 0, 0, 0, NULL, NULL,
-                 NULL, "elements", NULL, false},
-    [O_OUT] = {"output", 'o', MB_OPT_STRING, offsetof(cfg_t, out), 0, 0, 0, 0, NULL, "FILE", NULL,
-               "result file", NULL, false},
-    [O_FORMAT] = {"format", 'f', MB_OPT_CHOICE, offsetof(cfg_t, format), 0, 0, 0, 0,
-                  "text|json|csv", NULL, "text", "output format", NULL, false},
-    [O_JSON] = {"json", 0, MB_OPT_STRING, offsetof(cfg_t, json), 0, 0, 0, 0, NULL, "FILE", NULL,
-                "JSON to FILE or stdout", NULL, true},
-    [O_TEST] = {"test", 't', MB_OPT_CALLBACK, offsetof(cfg_t, tests), 0, 0, 0, 0, NULL, "0|1|2",
-                NULL, "test to run", add_test, false},
-    [O_REJECT] = {"reject", 0, MB_OPT_CALLBACK, 0, 0, 0, 0, 0, NULL, NULL, NULL, "always fails",
-                  silent_reject, false},
+    [O_QUIET] = {.long_name = "quiet", .short_name = 'q', .type = MB_OPT_FLAG, .offset = OFF(quiet),
+                 .help = "fewer lines"},
+    [O_ALL] = {.short_name = 'a', .type = MB_OPT_FLAG, .offset = OFF(all), .help = "short only"},
+    [O_NTIMES] = {.long_name = "ntimes", .short_name = 'n', .type = MB_OPT_INT, .offset = OFF(ntimes),
+                  .min = 2, .max = 1000000, .metavar = "N", .def = "10", .help = "runs per kernel"},
+    [O_OFFSET] = {.long_name = "offset", .type = MB_OPT_INT, .offset = OFF(offset), .min = -64,
+                  .help = "unbounded above"},
+    [O_SCALE] = {.long_name = "scale", .type = MB_OPT_DOUBLE, .offset = OFF(scale), .dmin = 0.5,
+                 .dmax = 4.0, .metavar = "X", .def = "3.0", .help = "scalar"},
+    [O_SIZE] = {.long_name = "array-size", .short_name = 's', .type = MB_OPT_SIZE, .offset = OFF(size),
+                .min = 4096, .max = 1LL << 40, .metavar = "SIZE", .def = "1KiB",
+                .def_text = "", .help = "bytes per array"},
+    [O_COUNT] = {.long_name = "elements", .short_name = 'e', .type = MB_OPT_COUNT, .offset = OFF(count),
+                 .min = 1, .help = "elements"},
+    [O_OUT] = {.long_name = "output", .short_name = 'o', .type = MB_OPT_STRING, .offset = OFF(out),
+               .metavar = "FILE", .def_text = "stdout", .help = "result file"},
+    [O_FORMAT] = {.long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE,
+                  .offset = OFF(format), .choices = "text|json|csv", .def = "text",
+                  .help = "output format"},
+    [O_JSON] = {.long_name = "json", .type = MB_OPT_STRING, .offset = OFF(json), .metavar = "FILE",
+                .help = "JSON to FILE or stdout", .optional_arg = true},
+    [O_TEST] = {.long_name = "test", .short_name = 't', .type = MB_OPT_CALLBACK, .offset = OFF(tests),
+                .metavar = "0|1|2", .help = "test to run", .cb = add_test},
+    [O_REJECT] = {.long_name = "reject", .type = MB_OPT_CALLBACK, .help = "always fails",
+                  .cb = silent_reject},
+    [O_LEGACY] = {.long_name = "legacy", .type = MB_OPT_CHOICE_STR, .offset = OFF(legacy),
+                  .choices = "a|bb", .help = "stores the text"},
+    [O_MODE] = {.long_name = "mode", .type = MB_OPT_CHOICE, .offset = OFF(mode),
+                .choices = "x|y", .help = "no default"},
 };
 
 #define MAXARG 12
@@ -84,6 +91,9 @@ static void v_defaults(const cfg_t *c, const mb_opts_out_t *o, const char *name)
     for (int i = 0; i < O_N; i++)
         any |= o->seen[i];
     CHECK(!any && o->npos == 0 && c->ntimes == 10 && !c->quiet, "%s: nothing set", name);
+    CHECK(c->scale == 3.0 && c->format == 0 && c->mode == -1 && c->size == 1024 && !c->out &&
+          !c->legacy, "%s: the table's defaults (a CHOICE without one is -1; a default may be "
+          "outside the range)", name);
 }
 static void v_short_forms(const cfg_t *c, const mb_opts_out_t *o, const char *name)
 {
@@ -93,7 +103,7 @@ static void v_short_forms(const cfg_t *c, const mb_opts_out_t *o, const char *na
 static void v_long_forms(const cfg_t *c, const mb_opts_out_t *o, const char *name)
 {
     CHECK(c->ntimes == 7 && c->scale == 2.5 && c->size == 64 * 1024 * 1024 &&
-          c->count == 2000000 && strcmp(c->out, "r.json") == 0 && strcmp(c->format, "csv") == 0 &&
+          c->count == 2000000 && strcmp(c->out, "r.json") == 0 && c->format == 2 &&
           c->offset == -8, "%s: values", name);
     (void)o;
 }
@@ -136,6 +146,13 @@ static void v_bounds(const cfg_t *c, const mb_opts_out_t *o, const char *name)
 static void v_negative_value(const cfg_t *c, const mb_opts_out_t *o, const char *name)
 {
     CHECK(c->offset == -64, "%s: a value may start with '-'", name);
+    (void)o;
+}
+
+static void v_choices(const cfg_t *c, const mb_opts_out_t *o, const char *name)
+{
+    CHECK(c->legacy && strcmp(c->legacy, "bb") == 0 && c->mode == 1,
+          "%s: CHOICE_STR keeps the text, CHOICE the index", name);
     (void)o;
 }
 
@@ -202,7 +219,11 @@ static const opts_case_t cases[] = {
     {{"--format", "tex", NULL}, 2, {"invalid value 'tex'"}, NULL},
     {{"--format", "text|json", NULL}, 2, {"invalid value 'text|json'"}, NULL},
     {{"--quiet=yes", NULL}, 2, {"--quiet", "takes no value", "'yes'"}, NULL},
-    {{"-t", "3", NULL}, 2, {"-t: invalid test '3'", "0, 1 or 2"}, NULL},
+    {{"-t", "3", NULL}, 2, {"-t/--test: invalid test '3'", "0, 1 or 2"}, NULL},
+    {{"--test", "3", NULL}, 2, {"--test: invalid test '3'"}, NULL},
+    {{"--legacy", "bb", "--mode", "y", NULL}, 0, {NULL}, v_choices},
+    {{"--legacy", "b", NULL}, 2, {"--legacy: invalid value 'b'", "a|bb"}, NULL},
+    {{"--mode=", NULL}, 2, {"--mode: invalid value ''", "x|y"}, NULL},
     {{"--reject=x", NULL}, 2, {"--reject: invalid value 'x'"}, NULL},
     /* an empty STRING never silently means "not given" (--membind '') */
     {{"-o", "", NULL}, 2, {"-o/--output: invalid value ''", "empty", "FILE"}, NULL},
@@ -227,7 +248,10 @@ static void run_case(size_t k, const opts_case_t *tc)
     if (argc == 1)
         snprintf(name, sizeof name, "argv: (none) #%zu", k);
 
-    cfg_t cfg = {.ntimes = 10};
+    cfg_t cfg = {0};
+    char dmsg[256] = "";
+    CHECK(mb_opts_defaults(table, O_N, &cfg, dmsg, sizeof dmsg) == 0, "%s: defaults: %s", name,
+          dmsg);
     char *pos[MAXARG + 1];
     bool seen[O_N];
     memset(seen, 1, sizeof seen);   /* the parser must reset them */
@@ -252,6 +276,59 @@ static void test_no_positionals(void)
     char *argv2[] = {"prog", "-q", NULL};
     CHECK(mb_opts_parse(table, O_N, 2, argv2, &cfg, NULL, NULL, 0) == 0 && cfg.quiet,
           "out and msg may be NULL");
+}
+
+/* mb_opts_apply: one option, as a front end with its own scanner calls it. */
+static void test_apply(void)
+{
+    cfg_t cfg = {0};
+    char msg[256] = "";
+    CHECK(mb_opts_apply(&table[O_NTIMES], NULL, "42", &cfg, msg, sizeof msg) == 0 &&
+          cfg.ntimes == 42, "apply --ntimes 42");
+    CHECK(mb_opts_apply(&table[O_NTIMES], NULL, "1", &cfg, msg, sizeof msg) == 2 &&
+          strstr(msg, "--ntimes: invalid value '1'") && cfg.ntimes == 42,
+          "apply names --long by default, checks the range, leaves the field: %s", msg);
+    CHECK(mb_opts_apply(&table[O_NTIMES], "-n", "x", &cfg, msg, sizeof msg) == 2 &&
+          strstr(msg, "-n: invalid value 'x'"), "apply names the option as given: %s", msg);
+    CHECK(mb_opts_apply(&table[O_ALL], NULL, NULL, &cfg, msg, sizeof msg) == 0 && cfg.all,
+          "apply a short-only flag");
+    CHECK(mb_opts_apply(&table[O_FORMAT], NULL, "json", &cfg, msg, sizeof msg) == 0 &&
+          cfg.format == 1, "apply a CHOICE stores its index");
+    CHECK(mb_opts_apply(&table[O_JSON], NULL, NULL, &cfg, msg, sizeof msg) == 0 && !cfg.json,
+          "an optional argument left out leaves the field");
+}
+
+/* A default that does not convert is a table bug, reported by name. */
+static void test_bad_default(void)
+{
+    static const mb_opt_t bad[] = {
+        {.long_name = "n", .type = MB_OPT_INT, .offset = offsetof(cfg_t, ntimes), .def = "ten"},
+    };
+    static const mb_opt_t flag[] = {
+        {.long_name = "q", .type = MB_OPT_FLAG, .offset = offsetof(cfg_t, quiet), .def = "1"},
+    };
+    cfg_t cfg = {0};
+    char msg[256] = "";
+    CHECK(mb_opts_defaults(bad, 1, &cfg, msg, sizeof msg) == 2 &&
+          strstr(msg, "default of --n") && strstr(msg, "'ten'"), "bad default: %s", msg);
+    CHECK(mb_opts_defaults(flag, 1, &cfg, msg, sizeof msg) == 2 && strstr(msg, "flag"),
+          "a flag has no default: %s", msg);
+}
+
+static void test_choice_name(void)
+{
+    static const struct { const char *choices; int idx; const char *want; } t[] = {
+        {"text|json|csv", 0, "text"}, {"text|json|csv", 1, "json"}, {"text|json|csv", 2, "csv"},
+        {"text|json|csv", 3, NULL}, {"text|json|csv", -1, NULL}, {"one", 0, "one"},
+        {"", 0, ""}, {NULL, 0, ""}, {"a||b", 2, "b"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char buf[16];
+        const char *got = mb_opts_choice_name(t[i].choices, t[i].idx, buf, sizeof buf);
+        CHECK(t[i].want ? got && strcmp(got, t[i].want) == 0 : got == NULL,
+              "choice %d of '%s' is '%s' (got '%s')", t[i].idx, t[i].choices ? t[i].choices : "NULL",
+              t[i].want ? t[i].want : "NULL", got ? got : "NULL");
+    }
 }
 
 static void test_index(void)
@@ -279,6 +356,7 @@ static void test_help(void)
         {"  -n, --ntimes N ", "runs per kernel (default: 10)"},
         {"      --offset N ", "unbounded above"},
         {"  -s, --array-size SIZE ", "bytes per array"},
+        {"  -o, --output FILE ", "result file (default: stdout)"},
         {"  -f, --format text|json|csv ", "output format (default: text)"},
         {"      --json[=FILE] ", "JSON to FILE or stdout"},
         {"  -t, --test 0|1|2 ", "test to run"},
@@ -314,6 +392,9 @@ int main(void)
         run_case(i, &cases[i]);
     test_no_positionals();
     test_index();
+    test_apply();
+    test_bad_default();
+    test_choice_name();
     test_help();
     return check_done();
 }
