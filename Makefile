@@ -51,11 +51,12 @@ UNIT_TESTS :=
 
 include common/module.mk
 include $(wildcard stream/module.mk mbw/module.mk mencal/module.mk)
+include helpers/module.mk
 include tests/module.mk
 include tests/fuzz/module.mk
 include mk/install.mk
 
-all: $(TOOLS)
+all: $(TOOLS) $(HELPERS)
 	@echo "memsuite: $(subst | OpenMP |,| OpenMP $(OPENMP_VERSION) |,$(BUILD_SUMMARY))"
 
 $(BUILD)/%.o: %.c $(BUILD)/build_config.h | $(BUILD)/.dirs

@@ -6,6 +6,7 @@
 #
 # Layout (FHS; the same under any PREFIX):
 #   bin/                          stream mbw mencal [stream_mpi] memsuite
+#   libexec/memsuite/             memsuite-size (helpers/: the bash side's C logic)
 #   share/man/man1/               one page per installed command
 #   share/memsuite/               result.schema.json
 #   share/memsuite/lib/           the memsuite script's library
@@ -21,6 +22,7 @@
 MS_VERSION_MK := $(shell sed -n 's/^\#define MB_VERSION "\(.*\)"/\1/p' common/buildinfo.h)
 
 D_BIN   = $(DESTDIR)$(PREFIX)/bin
+D_LIBEXEC = $(DESTDIR)$(PREFIX)/libexec/memsuite
 D_MAN1  = $(DESTDIR)$(PREFIX)/share/man/man1
 D_SHARE = $(DESTDIR)$(PREFIX)/share/memsuite
 D_COMP  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -35,9 +37,10 @@ INST_PEERS   = $(notdir $(wildcard scripts/peers-*.sh))
 INST_COMP_LINKS = $(INST_TOOL_NAMES)
 
 install: all
-	install -d $(D_BIN) $(D_MAN1) $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_COMP) $(D_MOD)
+	install -d $(D_BIN) $(D_LIBEXEC) $(D_MAN1) $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_COMP) $(D_MOD)
 	install -m 0755 $(TOOLS) $(D_BIN)/
 	install -m 0755 scripts/memsuite $(D_BIN)/memsuite
+	install -m 0755 $(HELPERS) $(D_LIBEXEC)/
 	for m in $(INST_MAN); do \
 	  sed 's#/usr/share/\(memsuite\|bash-completion\|modulefiles\)#$(PREFIX)/share/\1#g' docs/$$m >$(D_MAN1)/$$m && \
 	  chmod 0644 $(D_MAN1)/$$m || exit 1; done
@@ -53,6 +56,7 @@ install: all
 # shared directories (bin, man1, completions) are never removed.
 uninstall:
 	rm -f $(addprefix $(D_BIN)/,$(sort $(INST_BIN) stream_mpi))
+	rm -f $(addprefix $(D_LIBEXEC)/,$(notdir $(HELPERS)))
 	rm -f $(addprefix $(D_MAN1)/,$(sort $(INST_MAN) stream_mpi.1))
 	rm -f $(D_SHARE)/result.schema.json
 	rm -f $(addprefix $(D_SHARE)/lib/,$(INST_LIB))
@@ -60,7 +64,7 @@ uninstall:
 	rm -f $(addprefix $(D_SHARE)/peers/,$(INST_PEERS))
 	rm -f $(D_COMP)/memsuite $(addprefix $(D_COMP)/,$(sort $(INST_COMP_LINKS) stream_mpi))
 	rm -f $(D_MOD)/$(MS_VERSION_MK).lua
-	rmdir $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_SHARE) $(D_MOD) 2>/dev/null || true
+	rmdir $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_SHARE) $(D_MOD) $(D_LIBEXEC) 2>/dev/null || true
 	rmdir $(dir $(D_MOD)) $(D_COMP) $(dir $(D_COMP)) 2>/dev/null || true
 
 .PHONY: install uninstall

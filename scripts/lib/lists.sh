@@ -4,36 +4,39 @@
 # stdout, so it survives command substitution) and return 1:
 #   v=$(ms_parse_bytes "$x") || ms_usage_error "--size: $v"
 #
-# Size grammar (the same as the C tools' mb_parse_size):
-#   1000  1e9  2.5e3        bytes (must be integral)
-#   K M G T, KiB MiB GiB TiB  powers of 1024; KB MB GB TB powers of 1000
-# A size list entry may also be "<n>x": n times the last-level cache.
+# Size grammar: the C tools' own (mb_parse_size), through the helper
+# memsuite-size, so the two can never disagree (tests/fixtures/sizes.tsv
+# is fed to both): 1000, 1e9, 2.5e3, .5K, +7; K M G T and KiB.. TiB are
+# powers of 1024, KB MB GB TB powers of 1000; the bytes must be integral.
+# The bash side adds its own range: 1 .. MS_SIZE_MAX (bash arithmetic is
+# signed 64-bit).  A size list entry may also be "<n>x": n times the
+# last-level cache.
 
 MS_SIZE_MAX=$((1 << 60))
 
 # ms_parse_bytes TEXT -> bytes
 ms_parse_bytes() {
-    local t="$1" num unit mult
-    if [[ ! "$t" =~ ^([0-9]+([.][0-9]+)?([eE][+]?[0-9]+)?)([A-Za-z]*)$ ]]; then
-        printf "invalid size '%s'; use e.g. 512MiB, 2G, 1e9\n" "$t"
+    local t="$1" out helper
+    helper=$(ms_size_helper) || { printf '%s\n' "$MS_SIZE_HELPER_MISSING"; return 1; }
+    out=$("$helper" "$t") || true
+    case "$out" in
+        "ok "*) out=${out#ok } ;;
+        "error "*) printf '%s\n' "${out#error }"; return 1 ;;
+        *) printf "invalid size '%s': the size helper gave no answer\n" "$t"; return 1 ;;
+    esac
+    # past 2^63-1 bash cannot compare numbers: too large by length, or by
+    # lexical order, which is numeric order for digit strings of one length
+    # shellcheck disable=SC2071
+    if [ "${#out}" -gt 19 ] || { [ "${#out}" -eq 19 ] && [[ "$out" > 9223372036854775807 ]]; } ||
+       [ "$out" -gt "$MS_SIZE_MAX" ]; then
+        printf "invalid size '%s': too large\n" "$t"
         return 1
     fi
-    num="${BASH_REMATCH[1]}"
-    unit="${BASH_REMATCH[4]}"
-    case "${unit,,}" in
-        ""|b) mult=1 ;;
-        k|kib) mult=1024 ;;
-        m|mib) mult=$((1024 ** 2)) ;;
-        g|gib) mult=$((1024 ** 3)) ;;
-        t|tib) mult=$((1024 ** 4)) ;;
-        kb) mult=1000 ;;
-        mb) mult=$((1000 ** 2)) ;;
-        gb) mult=$((1000 ** 3)) ;;
-        tb) mult=$((1000 ** 4)) ;;
-        *) printf "invalid size '%s': unknown unit '%s'; use K, M, G, T, KiB.. or KB..\n" "$t" "$unit"
-           return 1 ;;
-    esac
-    ms_scale_bytes "$t" "$num" "$mult"
+    if [ "$out" -lt 1 ]; then
+        printf "invalid size '%s': must be at least 1 byte\n" "$t"
+        return 1
+    fi
+    printf '%s\n' "$out"
 }
 
 # ms_scale_bytes TEXT NUMBER MULTIPLIER -> integral bytes within range

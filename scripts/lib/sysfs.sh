@@ -116,63 +116,24 @@ ms_mem_available_bytes() {
     printf '%s\n' "$((kb * 1024))"
 }
 
-# Last-level cache.  Sets MS_LLC_BYTES, MS_LLC_SOURCE (override | sysfs |
-# sysconf | none) and MS_LLC_NOTE.  Order: MEMSUITE_LLC, sysfs cache
-# directories (distinct instances summed), getconf x sockets.
+# Last-level cache, as the C tools detect it (common/sizing through the
+# helper memsuite-size --llc): MEMSUITE_LLC, then the sysfs cache
+# directories (distinct instances summed), then sysconf x sockets.  Sets
+# MS_LLC_BYTES, MS_LLC_SOURCE (override | sysfs | sysconf | none) and
+# MS_LLC_NOTE; status 1 when nothing answered.  A MEMSUITE_LLC that does
+# not parse is a usage error.
 ms_llc_detect() {
     MS_LLC_BYTES=0 MS_LLC_SOURCE=none MS_LLC_NOTE=""
-    if [ -n "${MEMSUITE_LLC:-}" ]; then
-        ms_use lists
-        MS_LLC_BYTES=$(ms_parse_bytes "$MEMSUITE_LLC") ||
-            ms_usage_error "MEMSUITE_LLC: $MS_LLC_BYTES"
-        MS_LLC_SOURCE=override MS_LLC_NOTE="MEMSUITE_LLC=$MEMSUITE_LLC"
-        return 0
-    fi
-    local c idx level type size shared best=0 total=0 line
-    local -A seen=()
-    while IFS= read -r c; do
-        for idx in "$(ms_sysfs "/devices/system/cpu/cpu$c/cache")"/index[0-9]*; do
-            [ -d "$idx" ] || continue
-            ms_read_var level "$idx/level" || continue
-            ms_read_var type "$idx/type" || type=Unified
-            [ "$type" = Instruction ] && continue
-            ms_read_var size "$idx/size" || continue
-            # The kernel writes "3" and "32768K"; anything else (a broken
-            # or hostile tree) is skipped, never fed to arithmetic.
-            [[ "$level" =~ ^[0-9]{1,2}$ ]] || continue
-            [[ "$size" =~ ^[0-9]{1,12}[KkMmGg]?$ ]] || continue
-            ms_read_var shared "$idx/shared_cpu_list" || shared="cpu$c"
-            line="$((10#$level))|$shared|$size"
-            seen[$line]=1
-            [ "$((10#$level))" -gt "$best" ] && best=$((10#$level))
-        done
-    done < <(ms_cpu_online_list)
-    if [ "$best" -gt 0 ]; then
-        local key n
-        for key in "${!seen[@]}"; do
-            [ "${key%%|*}" = "$best" ] || continue
-            size="${key##*|}"
-            n=$((10#${size%[KkMmGg]}))
-            case "$size" in
-                *K|*k) n=$((n * 1024)) ;;
-                *M|*m) n=$((n * 1024 * 1024)) ;;
-                *G|*g) n=$((n * 1024 * 1024 * 1024)) ;;
-            esac
-            total=$((total + n))
-        done
-        MS_LLC_BYTES=$total MS_LLC_SOURCE=sysfs MS_LLC_NOTE="L$best, summed over distinct instances"
-        return 0
-    fi
-    local l3 sockets
-    l3=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null) || l3=""
-    if [ -n "$l3" ] && ms_is_uint "$l3" && [ "$l3" -gt 0 ]; then
-        ms_topology
-        sockets="$MS_TOPO_SOCKETS"
-        MS_LLC_BYTES=$((l3 * sockets))
-        MS_LLC_SOURCE=sysconf
-        MS_LLC_NOTE="no sysfs cache directory; sysconf L3 x $sockets socket(s) (a VM may report the host's L3)"
-        return 0
-    fi
-    MS_LLC_NOTE="no sysfs cache directory and sysconf reports no L3"
-    return 1
+    local key val out helper
+    helper=$(ms_size_helper) || ms_die "$MS_EX_ENV" "$MS_SIZE_HELPER_MISSING"
+    out=$("$helper" --llc) || true
+    while IFS=' ' read -r key val; do
+        case "$key" in
+            error) ms_usage_error "$val" ;;
+            bytes) [[ "$val" =~ ^[0-9]{1,19}$ ]] && MS_LLC_BYTES=$val ;;
+            source) MS_LLC_SOURCE=$val ;;
+            note) MS_LLC_NOTE=$val ;;
+        esac
+    done <<<"$out"
+    [ "$MS_LLC_SOURCE" != none ] && [ "$MS_LLC_BYTES" -gt 0 ]
 }

@@ -114,7 +114,7 @@ start_bg() {
 @test "malformed lists and options: exit 2 with a clear message, nothing created" {
     run "$MS" run --sizes 12Q --out x
     assert_failure 2
-    assert_output "memsuite: run: --sizes: in size list '12Q': invalid size '12Q': unknown unit 'Q'; use K, M, G, T, KiB.. or KB.."
+    assert_output "memsuite: run: --sizes: in size list '12Q': invalid size '12Q': trailing garbage 'Q'; use e.g. 512MiB, 2G, 64KB, 1e9 (K M G T = x1024, KB MB GB TB = x1000)"
     run "$MS" run --sizes 1M,,2M --out x
     assert_failure 2
     assert_output --partial "invalid size list '1M,,2M'"

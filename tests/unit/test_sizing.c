@@ -247,6 +247,41 @@ static void use_fixture(const char *name)
     setenv("MEMSUITE_PROCFS", p, 1);
 }
 
+/* tests/fixtures/sizes.tsv: the table the bash side is checked against
+ * too (tests/bats/memsuite-size.bats), so the two grammars agree. */
+static void test_shared_table(void)
+{
+    char path[PATH_MAX + 32], line[512];
+    snprintf(path, sizeof path, "%s/sizes.tsv", fixtures);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "shared size table %s opens", path);
+    if (!f)
+        return;
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        if (line[0] == '#' || !tab)
+            continue;
+        *tab = '\0';
+        const char *want = tab + 1;
+        size_t v = 0;
+        char err[512] = "";
+        int rc = mb_parse_size(line, &v, err, sizeof err);
+        char got[32];
+        snprintf(got, sizeof got, "%zu", v);
+        if (strcmp(want, "error") == 0)
+            CHECK(rc != 0 && strstr(err, "invalid size '"), "sizes.tsv '%s': refused (%s)", line,
+                  rc ? err : got);
+        else
+            CHECK(rc == 0 && strcmp(got, want) == 0, "sizes.tsv '%s' = %s (got %s%s)", line, want,
+                  rc ? "error: " : got, rc ? err : "");
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows >= 50, "sizes.tsv has its rows (%d)", rows);
+}
+
 static void test_paths(void)
 {
     char buf[64];
@@ -512,6 +547,7 @@ int main(void)
     run_parse_table("count", count_cases, sizeof count_cases / sizeof count_cases[0],
                     mb_parse_count, "2000000");
     test_parse_misc();
+    test_shared_table();
     test_format_bytes();
     test_paths();
     test_llc_fixtures();

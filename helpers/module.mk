@@ -1,0 +1,10 @@
+# helpers/: small binaries that scripts/memsuite calls, built on common/
+# so the bash side shares the tools' logic.  Installed under
+# PREFIX/libexec/memsuite (mk/install.mk), not on PATH.
+#   memsuite-size: the size grammar and the LLC detector (common/sizing)
+HELPERS :=
+
+$(BIN)/memsuite-size: $(BUILD)/helpers/memsuite-size.o $(LIBMB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+HELPERS += $(BIN)/memsuite-size
