@@ -6,7 +6,7 @@
 # row per cell and metric: A, B, the % change from A to B, the noise
 # (2 x sqrt(cvA^2 + cvB^2) from both runs' repetitions) and "*" where the
 # change exceeds the noise ("?" where a CV is unknown, "only A"/"only B"
-# where one run lacks the row; the last line counts both).  This is seed 000's before/after table:
+# where one run lacks the row; the last line counts both).  This is the before/after table:
 # `memsuite run --profile tuned --baseline` writes one itself.
 #
 #   --all        every metric, not only each record's headline metric

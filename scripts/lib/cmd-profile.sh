@@ -1,4 +1,4 @@
-# Summary: show, apply or restore an OS tuning profile (seed 000's before/after)
+# Summary: show, apply or restore an OS tuning profile (for before/after comparisons)
 # Usage: memsuite profile list
 #        memsuite profile show NAME
 #        memsuite profile apply NAME [--strict]

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# compare: two results directories side by side (seed 000's before/after
+# compare: two results directories side by side (the before/after
 # table): environment and run differences first, then metric by metric
 # with the % change and a marker where the change exceeds the noise.
 #

@@ -145,7 +145,7 @@ ms_facts_numa() {
     elif ! [[ "$v" =~ ^[0-9]{1,9}$ ]]; then
         ms_fact vm.swappiness unavailable "" "$(ms_knob_path vm.swappiness) holds $(printf '%q' "${v:0:40}"), not a number"
     elif [ "$v" -gt 10 ]; then
-        ms_fact vm.swappiness warn "$v" "anonymous memory may be swapped under pressure; seed 000's tuned profile uses 10" "sysctl -w vm.swappiness=10 (or memsuite profile apply tuned)"
+        ms_fact vm.swappiness warn "$v" "anonymous memory may be swapped under pressure; the tuned profile uses 10" "sysctl -w vm.swappiness=10 (or memsuite profile apply tuned)"
     else
         ms_fact vm.swappiness ok "$v"
     fi

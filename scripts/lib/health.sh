@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# health: the rules used to read a result (seed 001), each giving pass,
+# health: the rules used to read a result, each giving pass,
 # warn or skip with its numbers:
 #   kernel-order  Triad ~ Add >= Copy ~ Scale within a tolerance (stream)
 #   method-order  MEMCPY >= DUMB and MCBLOCK ~ MEMCPY within it (mbw)

@@ -1,4 +1,4 @@
-# Summary: common distribution defaults (seed 000's "before" state)
+# Summary: common distribution defaults (the "before" state of a tuning comparison)
 #
 # Puts the knobs the tuned profile changes back to typical distribution
 # values, for a clean "before" on a machine that was tuned by hand:

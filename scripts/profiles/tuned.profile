@@ -1,10 +1,10 @@
-# Summary: seed 000's "after" OS profile for memory-bound work
+# Summary: the "after" OS profile for memory-bound work
 #
-# The tuning seed 000 evaluates (KeyarchOS + mencal-2.3-3):
+# The tuning it applies (as evaluated on KeyarchOS with mencal 2.3-3):
 #   vm.swappiness 60 -> 10     keep anonymous memory out of swap under pressure
 #   kernel.numa_balancing 0    no automatic page migration during a run
 #   thp always                 2 MiB pages for large buffers: fewer TLB misses
-#                              (the seed saw the TLB miss rate fall 2.1% -> 1.4%)
+#                              (that evaluation saw the TLB miss rate fall 2.1% -> 1.4%)
 #   glibc.tunables             larger per-thread malloc caches (less lock
 #                              contention with many threads); passed to the
 #                              benchmarks as GLIBC_TUNABLES
