@@ -42,7 +42,7 @@ for f in "${csrc[@]}"; do
     case "$f" in
         stream/mpi*)
             [ ${#mpiflags[@]} -gt 0 ] || { echo "lint: skip $f (no mpicc; install openmpi-bin libopenmpi-dev)"; continue; }
-            "${an[@]}" "${flags[@]}" "${mpiflags[@]}" -O1 -c "$f" -o /dev/null || status=1 ;;
+            "${an[@]}" "${flags[@]}" "${mpiflags[@]}" -Istream -O1 -c "$f" -o /dev/null || status=1 ;;
         docs/examples/*|tests/unit/test_mencal*)   # mencal scenario example, mencal's unit test
             "${an[@]}" "${flags[@]}" -Itests/unit -Imencal -O1 -c "$f" -o /dev/null || status=1 ;;
         tests/fuzz/*)   # libFuzzer targets: the parsers they include live in stream/ too

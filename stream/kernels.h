@@ -34,6 +34,19 @@ typedef enum {
     ST_K_COPY = 0, ST_K_SCALE, ST_K_ADD, ST_K_TRIAD, ST_K_DOT, ST_K_NSTREAM, ST_K_COUNT
 } st_kernel_id_t;
 
+/* The one bandwidth formula (STREAM counting): bytes a kernel moves over
+ * n elements of elem_bytes, counting `words` elements per index
+ * (st_kernel_t.words, or words_wa), and the rate in MB/s (1e6 bytes/s)
+ * for a time in seconds.  A zero time gives inf; callers decide NaN. */
+static inline double st_kernel_bytes(unsigned words, size_t elem_bytes, size_t n)
+{
+    return (double)words * (double)elem_bytes * (double)n;
+}
+static inline double st_rate_mbps(double bytes, double seconds)
+{
+    return 1.0e-6 * bytes / seconds;
+}
+
 typedef struct {
     st_kernel_id_t id;
     const char *name;          /* "copy": the --kernels spelling */

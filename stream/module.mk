@@ -7,7 +7,7 @@
 # change rebuilds the object that uses them.
 #
 # MPI=auto|0|1 (default auto): bin/stream_mpi, built with Open MPI's mpicc
-# (MPICC=mpicc) from stream/mpi*.c plus every stream object but main.o.
+# (MPICC=mpicc) from stream/mpi/*.c plus every stream object but main.o.
 # auto builds it when mpicc works; 1 requires it; 0 never builds it.
 # mpicc drives $(CC) (OMPI_CC / MPICH_CC), so the flags are stream's.
 
@@ -25,15 +25,16 @@ endif
 STREAM_DEFS := -DSTREAM_ARRAY_SIZE=$(STREAM_ARRAY_SIZE) -DNTIMES=$(NTIMES) \
                -DOFFSET=$(OFFSET) -DSTREAM_TYPE=$(STREAM_TYPE)
 
-STREAM_MPI_SRC := $(wildcard stream/mpi*.c)
-STREAM_SRC := $(filter-out $(STREAM_MPI_SRC),$(wildcard stream/*.c))
+STREAM_MPI_SRC := $(wildcard stream/mpi/*.c)
+STREAM_SRC := $(wildcard stream/*.c)
 STREAM_OBJ := $(STREAM_SRC:%.c=$(BUILD)/%.o)
 STREAM_MPI_OBJ := $(STREAM_MPI_SRC:%.c=$(BUILD)/%.o)
 STREAM_STAMP := $(BUILD)/stream/defaults.stamp
 
-$(STREAM_OBJ) $(STREAM_MPI_OBJ): CFLAGS_EXTRA := $(STREAM_DEFS)
+$(STREAM_OBJ): CFLAGS_EXTRA := $(STREAM_DEFS)
+$(STREAM_MPI_OBJ): CFLAGS_EXTRA := $(STREAM_DEFS) -Istream
 
-# options.c is the one file that reads the macros.
+# options.c is the one stream file that reads the macros (defaults.h).
 $(BUILD)/stream/options.o: $(STREAM_STAMP)
 
 $(STREAM_STAMP): FORCE | $(BUILD)/.dirs

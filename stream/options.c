@@ -10,33 +10,12 @@
 
 #include "affinity.h"
 #include "counters.h"
+#include "defaults.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "opts.h"
 #include "report.h"
 #include "sizing.h"
-
-#ifndef STREAM_ARRAY_SIZE
-#define STREAM_ARRAY_SIZE 10000000
-#endif
-#ifndef NTIMES
-#define NTIMES 10
-#endif
-#ifndef OFFSET
-#define OFFSET 0
-#endif
-#ifndef STREAM_TYPE
-#define STREAM_TYPE double
-#endif
-
-#if NTIMES <= 1
-#error "NTIMES must be at least 2: the first iteration is not counted"
-#endif
-#if OFFSET < 0
-#error "OFFSET must not be negative"
-#endif
-_Static_assert(sizeof(STREAM_TYPE) == 4 || sizeof(STREAM_TYPE) == 8,
-               "STREAM_TYPE must be float or double");
 
 #define ST_STR_(x) #x
 #define ST_STR(x) ST_STR_(x)

@@ -129,7 +129,6 @@ int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *r
 void st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *sum)
 {
     const size_t nt = (size_t)plan->ntimes;
-    const double n = (double)plan->n, eb = (double)plan->elem_bytes;
 
     for (size_t i = 0; i < plan->nkernels; i++) {
         const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
@@ -139,14 +138,14 @@ void st_run_summarize(const st_plan_t *plan, const st_run_t *run, st_summary_t *
 
         memset(s, 0, sizeof *s);
         s->id = kd->id;
-        s->bytes = (double)kd->words * eb * n;
-        s->bytes_wa = (double)wa * eb * n;
+        s->bytes = st_kernel_bytes(kd->words, plan->elem_bytes, plan->n);
+        s->bytes_wa = st_kernel_bytes(wa, plan->elem_bytes, plan->n);
         s->samples = &run->times_s[i * nt];
         s->stats_ok = mb_stats_compute(s->samples, nt, 1, &s->stats) == 0;
         /* A zero minimum (too small to time) gives an infinite rate: it
          * renders as inf in text and null with a reason in JSON. */
-        s->best_rate_mbps = s->stats_ok ? 1.0e-6 * s->bytes / s->stats.min : NAN;
-        s->best_rate_wa_mbps = s->stats_ok ? 1.0e-6 * s->bytes_wa / s->stats.min : NAN;
+        s->best_rate_mbps = s->stats_ok ? st_rate_mbps(s->bytes, s->stats.min) : NAN;
+        s->best_rate_wa_mbps = s->stats_ok ? st_rate_mbps(s->bytes_wa, s->stats.min) : NAN;
     }
 }
 

@@ -49,19 +49,20 @@ static void header(const st_outcome_t *o, FILE *f)
     fputs(HLINE, f);
 }
 
-static void clock_block(const st_outcome_t *o, FILE *f)
+void st_text_clock_block(const st_run_t *run, const char *word, FILE *f)
 {
     st_ticks_t t;
 
-    st_text_ticks(o->run, &t);
+    st_text_ticks(run, &t);
     if (t.quantum_us >= 1)
-        fprintf(f, "Your clock granularity/precision appears to be %d microseconds.\n", t.quantum_us);
+        fprintf(f, "Your %s granularity/precision appears to be %d microseconds.\n", word,
+                t.quantum_us);
     else
-        fputs("Your clock granularity appears to be less than one microsecond.\n", f);
+        fprintf(f, "Your %s granularity appears to be less than one microsecond.\n", word);
     fprintf(f, "Each test below will take on the order of %d microseconds.\n", t.test_us);
-    fprintf(f, "   (= %d clock ticks)\n", t.ticks);
+    fprintf(f, "   (= %d %s ticks)\n", t.ticks, word);
     fputs("Increase the size of the arrays if this shows that\n", f);
-    fputs("you are not getting at least 20 clock ticks per test.\n", f);
+    fprintf(f, "you are not getting at least 20 %s ticks per test.\n", word);
     fputs(HLINE, f);
     fputs("WARNING -- The above is only a rough guideline.\n", f);
     fputs("For best results, please be sure you know the\n", f);
@@ -114,7 +115,7 @@ void st_text_validation(const st_validation_t *v, FILE *f)
 int st_text_render(const st_outcome_t *o, FILE *f)
 {
     header(o, f);
-    clock_block(o, f);
+    st_text_clock_block(o->run, "clock", f);
     table(o, f);
     st_text_validation(o->val, f);
     return ferror(f) ? -1 : 0;

@@ -21,6 +21,10 @@ typedef struct {
 } st_ticks_t;
 
 void st_text_ticks(const st_run_t *run, st_ticks_t *t);
+/* STREAM's clock block, from "Your <word> granularity..." to the HLINE
+ * after the WARNING: word is "clock" (STREAM 5.10) or "timer"
+ * (stream_mpi 1.8). */
+void st_text_clock_block(const st_run_t *run, const char *word, FILE *f);
 int st_text_render(const st_outcome_t *o, FILE *f);
 /* What the text format leaves out of STREAM's stdout, on `f` (stderr),
  * only when asked for: the counters block per kernel under --counters, and

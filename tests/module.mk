@@ -14,6 +14,7 @@ $(BUILD)/tests/unit/%.o: CFLAGS_EXTRA := -Itests/unit
 # and see its headers.
 $(BUILD)/tests/test_stream: $(filter-out $(BUILD)/stream/main.o,$(STREAM_OBJ))
 $(BUILD)/tests/unit/test_stream.o: CFLAGS_EXTRA := -Itests/unit -Istream $(STREAM_DEFS)
+$(BUILD)/tests/unit/test_stream.o: $(STREAM_STAMP)
 $(BUILD)/tests/test_mbw: $(filter-out $(BUILD)/mbw/main.o,$(MBW_OBJ))
 $(BUILD)/tests/unit/test_mbw.o: CFLAGS_EXTRA := -Itests/unit -Imbw
 

@@ -8,20 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "defaults.h"
 #include "kernels.h"
 #include "options.h"
 #include "opts.h"
 #include "plan.h"
 
-#ifndef NTIMES
-#define NTIMES 10
-#endif
-#ifndef OFFSET
-#define OFFSET 0
-#endif
-#ifndef STREAM_TYPE
-#define STREAM_TYPE double
-#endif
 
 /* ARGS("-s", "0"): the words after argv[0], NULL-terminated. */
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })

@@ -63,8 +63,8 @@ void st_mpi_rank_fill(st_mpi_rank_t *r, const st_mpi_world_t *w, const st_plan_t
                 best = t;
         }
         r->best_own_s[i] = best;
-        r->rate_mbps[i] = best > 0 ? 1.0e-6 * (double)kd->words * (double)p->elem_bytes *
-                                         (double)p->n / best
+        r->rate_mbps[i] = best > 0 ? st_rate_mbps(st_kernel_bytes(kd->words, p->elem_bytes, p->n),
+                                                  best)
                                    : NAN;
     }
     r->valid = v->ok;

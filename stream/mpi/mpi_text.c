@@ -64,23 +64,8 @@ static void header(const st_mpi_summary_t *s, const st_plan_t *p, const mb_affin
 
 static void timer_block(const st_run_t *run, FILE *f)
 {
-    st_ticks_t t;
-
-    st_text_ticks(run, &t);
     fputs(HLINE, f);
-    if (t.quantum_us >= 1)
-        fprintf(f, "Your timer granularity/precision appears to be %d microseconds.\n", t.quantum_us);
-    else
-        fputs("Your timer granularity appears to be less than one microsecond.\n", f);
-    fprintf(f, "Each test below will take on the order of %d microseconds.\n", t.test_us);
-    fprintf(f, "   (= %d timer ticks)\n", t.ticks);
-    fputs("Increase the size of the arrays if this shows that\n", f);
-    fputs("you are not getting at least 20 timer ticks per test.\n", f);
-    fputs(HLINE, f);
-    fputs("WARNING -- The above is only a rough guideline.\n", f);
-    fputs("For best results, please be sure you know the\n", f);
-    fputs("precision of your system timer.\n", f);
-    fputs(HLINE, f);
+    st_text_clock_block(run, "timer", f);
 }
 
 static void table(const st_mpi_summary_t *s, const st_plan_t *p, FILE *f)
