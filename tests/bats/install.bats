@@ -24,7 +24,7 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
 @test "make install: the FHS layout under PREFIX" {
     make_target install
     local f
-    for f in bin/stream bin/mbw bin/mencal bin/memsuite \
+    for f in bin/stream bin/mbw bin/mencal bin/memsuite libexec/memsuite/memsuite-size \
              share/man/man1/stream.1 share/man/man1/mbw.1 share/man/man1/mencal.1 share/man/man1/memsuite.1 \
              share/memsuite/result.schema.json share/memsuite/lib/common.sh \
              share/memsuite/profiles/tuned.profile share/memsuite/peers/peers-stream.sh \
@@ -62,6 +62,17 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     assert_output --regexp "ours MEMCPY / Debian \"DUMB\" +[0-9.]+ +[0-9.]+ MiB/s"
 }
 
+@test "installed memsuite: sizes through PREFIX/libexec/memsuite/memsuite-size" {
+    make_target install
+    unset MEMSUITE_BIN
+    run env PATH=/usr/bin:/bin "$P/bin/memsuite" run --sizes 64M,12Q --out x
+    assert_failure 2
+    assert_output --regexp "^memsuite: run: --sizes: in size list '64M,12Q': invalid size '12Q': trailing garbage 'Q'"
+    [ ! -e x ]
+    run env PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" run --sizes 64M,12Q --out x
+    assert_output --partial "$P/bin/../libexec/memsuite/memsuite-size 12Q"
+}
+
 @test "make uninstall removes exactly what make install installed" {
     mkdir -p "$P/bin" "$P/share/man/man1"
     echo keep >"$P/bin/other-tool"
@@ -71,6 +82,7 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     run bash -c "find '$DEST' -mindepth 1 \\( -type f -o -type l \\) -printf '%P\\n' | sort"
     assert_output "$(printf '%s\n' "${PREFIX#/}/bin/other-tool" "${PREFIX#/}/share/man/man1/other.1" | sort)"
     [ ! -e "$P/share/memsuite" ] && [ ! -e "$P/share/modulefiles" ] && [ ! -e "$P/share/bash-completion" ]
+    [ ! -e "$P/libexec/memsuite" ]
     # a second uninstall is harmless
     make_target uninstall
 }
