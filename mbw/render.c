@@ -1,6 +1,8 @@
 /* render: mbw's text lines and the memsuite result document. */
 #include "render.h"
 
+#include "counter_names.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -48,6 +50,15 @@ void mbw_text_counters(FILE *f, const char *name, const mb_counters_t *c)
         }
     } else if (c->hw_requested) {
         fprintf(f, " hardware unavailable (%s);", c->hw_why);
+    }
+    /* rates from pairs of events (the dTLB miss rate in % of loads, IPC) */
+    mb_counter_rate_t rt[MB_COUNTER_RATES_MAX];
+    int nr = mb_counter_rates(c, rt, MB_COUNTER_RATES_MAX);
+    for (int i = 0; i < nr; i++) {
+        if (rt[i].ok)
+            fprintf(f, " %s=%.2f", rt[i].key, rt[i].value);
+        else
+            fprintf(f, " %s=unavailable", rt[i].key);
     }
     if (c->sw_available)
         fprintf(f, " page_faults=%lld context_switches=%lld cpu_migrations=%lld",

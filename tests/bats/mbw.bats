@@ -544,6 +544,11 @@ check_long_error() {
     run --separate-stderr "$MBW" -q -n 1 -t0 --counters=PAPI_TOT_CYC 2
     assert_success
     [ "$(shape <<< "$output")" = "$(printf 'run 0 MEMCPY\nrun AVG MEMCPY')" ]
+    # perf's names; the dTLB miss rate (% of loads) or that it is unavailable
+    run --separate-stderr "$MBW" -q -n 1 -t0 --counters=dTLB-load-misses,dTLB-loads --format json --output r.json 2
+    assert_success
+    [[ $stderr =~ dtlb_load_miss_pct=([0-9.]+|unavailable) ]]
+    jq -e '.records[0].counters.hardware.mapping == {"dTLB-load-misses": "PAPI_TLB_DM", "dTLB-loads": "PAPI_LD_INS"}' r.json
 }
 
 @test "--numa-node 0 binds where libnuma is built; otherwise says so (exit 4 with --strict)" {
