@@ -19,6 +19,7 @@
 
 #include "buildinfo.h"
 #include "counters.h"
+#include "tunables.h"
 #include "virt.h"
 #include "json.h"
 #include "numa.h"
@@ -705,6 +706,29 @@ static void get_glibc_tunables(mb_fact_t *f, mb_sysinfo_t *si)
     env_fact(f, "GLIBC_TUNABLES");
 }
 
+/* GLIBC_TUNABLES names this glibc does not know (it ignores them silently). */
+static void get_glibc_tunables_check(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    const char *v = getenv("GLIBC_TUNABLES");
+    if (!v || !*v) {
+        fact_text(f, "GLIBC_TUNABLES not set");
+        return;
+    }
+    static mb_tunables_list_t l;   /* large: static */
+    mb_tunables_list(&l);
+    if (!l.ok) {
+        fact_why(f, "%s", l.why);
+        return;
+    }
+    char unknown[300];
+    if (mb_tunables_unknown(&l, v, unknown, sizeof unknown) > 0)
+        fact_text(f, "unknown to glibc %s (not in ld.so --list-tunables), which ignores them: %s",
+                  l.version, unknown);
+    else
+        fact_text(f, "every name known to glibc %s", l.version);
+}
+
 static void get_ld_preload(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
@@ -889,6 +913,7 @@ static const fact_desc_t fact_table[] = {
     { "papi", get_papi },
     { "glibc", get_glibc },
     { "glibc_tunables", get_glibc_tunables },
+    { "glibc_tunables_check", get_glibc_tunables_check },
     { "ld_preload", get_ld_preload },
     { "allocator", get_allocator },
     { "dimms", get_dimms },

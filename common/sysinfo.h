@@ -35,7 +35,7 @@ typedef struct {
  *   governor thp_enabled thp_defrag thp_khugepaged_defrag numa_balancing
  *   numa_balancing_cmdline swappiness zone_reclaim_mode overcommit_memory
  *   hugepages_total hugepage_size_kib mem_total_bytes numa_nodes llc
- *   compiler cflags openmp libnuma papi glibc glibc_tunables ld_preload
+ *   compiler cflags openmp libnuma papi glibc glibc_tunables glibc_tunables_check ld_preload
  *   allocator dimms virtualization (common/virt: "none|vm|<hypervisor> (evidence)") */
 void mb_sysinfo_collect(mb_sysinfo_t *si);
 /* Lookup by key; NULL when absent. */

@@ -283,6 +283,10 @@ static int cmd_run(const mc_cmd_t *c)
 
     static mb_sysinfo_t si;
     mb_sysinfo_collect(&si);
+    /* a tunable glibc ignores would make a before/after measure nothing */
+    const mb_fact_t *tc = mb_sysinfo_get(&si, "glibc_tunables_check");
+    if (tc && tc->ok && strncmp(tc->value, "unknown", 7) == 0)
+        mb_warn("GLIBC_TUNABLES: names %s", tc->value);
     static mb_affinity_t aff;
     (void)mb_threads_start(cfg->nthreads, 3, abort_out, &out);
     mc_team_record(cfg, &aff);

@@ -714,3 +714,15 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     run mencal run randread --size 16M --allow-cache --reps 1 -q
     refute_line "counters (randread):"
 }
+
+@test "GLIBC_TUNABLES: a name this glibc does not know is warned about, naming the glibc version" {
+    GLIBC_TUNABLES=glibc.malloc.max_total_thread_cache=1 run --separate-stderr \
+        mencal run seqread --size 16M --allow-cache --reps 1 --format json -O t.json
+    assert_success
+    if jq -e '.sysinfo.glibc_tunables_check == null' t.json >/dev/null; then
+        skip "this loader gives no tunables list: $(jq -r .sysinfo.glibc_tunables_check_unavailable t.json)"
+    fi
+    [[ $stderr == *"mencal: warning: GLIBC_TUNABLES: names unknown to glibc "*"which ignores them: glibc.malloc.max_total_thread_cache"* ]]
+    GLIBC_TUNABLES=glibc.malloc.arena_max=2 run mencal env
+    assert_line --regexp '^glibc_tunables_check +every name known to glibc [0-9.]+$'
+}

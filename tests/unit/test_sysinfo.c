@@ -122,7 +122,7 @@ static const char *const all_keys[] = {
     "numa_balancing_cmdline", "swappiness", "dirty_ratio", "dirty_background_ratio",
     "zone_reclaim_mode", "overcommit_memory",
     "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "llc",
-    "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "ld_preload",
+    "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "glibc_tunables_check", "ld_preload",
     "allocator", "dimms", "virtualization",
 };
 

@@ -1,0 +1,46 @@
+/* test_tunables: unknown GLIBC_TUNABLES names against a hand-made list
+ * (a table of values), and the real loader's list where it has one. */
+#include "check.h"
+#include "tunables.h"
+
+#include <string.h>
+
+typedef struct {
+    const char *value;
+    int n;
+    const char *unknown;
+} tun_case_t;
+
+static const tun_case_t cases[] = {
+    { "glibc.malloc.tcache_count=1024", 0, "" },
+    { "glibc.malloc.max_total_thread_cache=0", 1, "glibc.malloc.max_total_thread_cache" },
+    { "glibc.malloc.tcache_count=1:glibc.nosuch.knob=2:glibc.malloc.arena_max=2", 1,
+      "glibc.nosuch.knob" },
+    { "a=1:b", 2, "a b" },
+    { "", 0, "" },
+    { "::glibc.malloc.arena_max=4::", 0, "" },
+};
+
+int main(void)
+{
+    static mb_tunables_list_t l;
+    memset(&l, 0, sizeof l);
+    l.ok = true;
+    snprintf(l.names[l.n++], sizeof l.names[0], "glibc.malloc.tcache_count");
+    snprintf(l.names[l.n++], sizeof l.names[0], "glibc.malloc.arena_max");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[128];
+        int n = mb_tunables_unknown(&l, cases[i].value, out, sizeof out);
+        CHECK(n == cases[i].n && strcmp(out, cases[i].unknown) == 0, "'%s': %d unknown '%s'",
+              cases[i].value, n, out);
+    }
+    mb_tunables_list(&l);
+    CHECK(strlen(l.version) > 0, "glibc version %s", l.version);
+    if (l.ok)
+        CHECK(l.n > 5 && mb_tunables_known(&l, "glibc.malloc.arena_max") &&
+              !mb_tunables_known(&l, "glibc.malloc.max_total_thread_cache_x"),
+              "this loader lists %zu tunables, arena_max among them", l.n);
+    else
+        CHECK(strstr(l.why, "--list-tunables") != NULL, "no list, with why: %s", l.why);
+    return check_done();
+}
