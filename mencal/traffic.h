@@ -64,7 +64,7 @@ typedef struct mc_traffic {
     uint64_t stream_bytes; /* STREAM counting, since init */
     uint64_t written_bytes;/* the stores among them (the write-allocate reads) */
     uint64_t passes;       /* whole passes done (rw: lines / total lines) */
-    double acc[32];        /* read: the running sums (4 vectors of 8) */
+    double acc[64];        /* read: the running sums (8 vectors of 8) */
 } mc_traffic_t;
 
 /* Splits `bytes` at mem (64-byte aligned) into the kernel's arrays and
