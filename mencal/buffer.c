@@ -17,7 +17,7 @@
 
 const char *mc_hugepages_name(mc_hugepages_t hp)
 {
-    static const char *const names[] = { "never", "thp", "madvise" };
+    static const char *const names[] = { "thp", "never", "madvise" };   /* mc_hugepages_t order */
     return (unsigned)hp < 3 ? names[hp] : "unknown";
 }
 

@@ -23,20 +23,20 @@ static const mb_opt_t options[] = {
     /* common */
     { .long_name = "size", .short_name = 's', .type = MB_OPT_SIZE, .offset = OFF(size_bytes),
       .min = 16384, .metavar = "SIZE",
-      .def = "8GiB, raised to 8x LLC, at most MemAvailable/2",
+      .def = "8GiB", .def_text = "8GiB, raised to 8x LLC, at most MemAvailable/2",
       .help = "working set per scenario (split between threads or processes)" },
     { .long_name = "threads", .short_name = 't', .type = MB_OPT_INT, .offset = OFF(threads),
-      .min = 1, .max = MB_MAX_THREADS, .metavar = "N", .def = "one per physical core",
+      .min = 1, .max = MB_MAX_THREADS, .metavar = "N", .def_text = "one per physical core",
       .help = "worker threads, pinned one per CPU, physical cores before SMT siblings" },
     { .long_name = "reps", .short_name = 'r', .type = MB_OPT_INT, .offset = OFF(reps), .min = 1,
       .max = 1000, .metavar = "N", .def = "5",
       .help = "repetitions per measurement (median, min, max, CV reported)" },
-    { .long_name = "hugepages", .type = MB_OPT_CHOICE_STR, .offset = OFF(hugepages),
-      .choices = "thp|never|madvise", .def = "thp",
+    { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = OFF(hugepages),
+      .choices = MC_HUGEPAGES_CHOICES, .def = "thp",
       .help = "thp: no advice, the system THP policy decides (as for any program); never: "
               "MADV_NOHUGEPAGE; madvise: MADV_HUGEPAGE (never and madvise are tuned)" },
-    { .long_name = "buffer", .type = MB_OPT_CHOICE_STR, .offset = OFF(buffer),
-      .choices = "mmap|malloc", .def = "mmap",
+    { .long_name = "buffer", .type = MB_OPT_CHOICE, .offset = OFF(buffer),
+      .choices = MC_BUFFER_CHOICES, .def = "mmap",
       .help = "mmap: a 2 MiB aligned mapping of its own, the allocator plays no part; malloc: "
               "the process's allocator (GLIBC_TUNABLES, LD_PRELOAD) provides it" },
     { .long_name = "cpunodebind", .type = MB_OPT_STRING, .offset = OFF(cpunodebind),
@@ -49,10 +49,10 @@ static const mb_opt_t options[] = {
       .optional_arg = true, .metavar = "LIST",
       .help = "hardware counters (PAPI names; default: cycles, instructions, LLC and dTLB "
               "misses)" },
-    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE_STR, .offset = OFF(format),
-      .choices = "text|json|csv", .def = "text", .help = "output format" },
+    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE, .offset = OFF(format),
+      .choices = MB_FORMAT_CHOICES, .def = "text", .help = "output format" },
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
-      .metavar = "FILE", .def = "stdout", .help = "write the result to FILE (atomically)" },
+      .metavar = "FILE", .def_text = "stdout", .help = "write the result to FILE (atomically)" },
     { .long_name = "seed", .type = MB_OPT_INT, .offset = OFF(seed), .min = 0, .max = 0,
       .metavar = "N", .def = "1", .help = "seed of the random permutations and addresses" },
     { .long_name = "strict", .type = MB_OPT_FLAG, .offset = OFF(strict),
@@ -61,7 +61,7 @@ static const mb_opt_t options[] = {
     { .long_name = "allow-cache", .type = MB_OPT_FLAG, .offset = OFF(allow_cache),
       .help = "accepted for old scripts; does nothing (an explicit size always runs)" },
     { .long_name = "llc", .type = MB_OPT_STRING, .offset = OFF(llc), .metavar = "SIZE",
-      .def = "detected", .help = "last-level cache size to use for the size rule" },
+      .def_text = "detected", .help = "last-level cache size to use for the size rule" },
     { .long_name = "dry-run", .type = MB_OPT_FLAG, .offset = OFF(dry_run),
       .help = "print the resolved plan (size, threads, CPUs) and exit" },
     { .long_name = "quiet", .short_name = 'q', .type = MB_OPT_FLAG, .offset = OFF(quiet),
@@ -72,16 +72,6 @@ static const mb_opt_t options[] = {
       .help = "show version and build" },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
-
-/* The defaults of the common options. */
-static const mc_opts_t opts_defaults = {
-    .size_bytes = MC_DEFAULT_SIZE_BYTES,
-    .reps = 5,
-    .hugepages = "thp",
-    .buffer = "mmap",
-    .format = "text",
-    .seed = 1,
-};
 
 /* ---- the joined command line ------------------------------------------ */
 
@@ -100,9 +90,9 @@ static size_t opt_bytes(mb_opt_type_t t)
     case MB_OPT_DOUBLE: return sizeof(double);
     case MB_OPT_SIZE:
     case MB_OPT_COUNT: return sizeof(size_t);
+    case MB_OPT_CHOICE: return sizeof(int);
     case MB_OPT_STRING:
     case MB_OPT_CHOICE_STR: return sizeof(const char *);
-    case MB_OPT_CHOICE: return sizeof(int);
     case MB_OPT_CALLBACK: return 0;
     }
     return 0;
@@ -129,13 +119,17 @@ int mc_cli_init(mc_cli_t *cli)
         mc_cli_free(cli);
         return -ENOMEM;
     }
-    memcpy(cli->store, &opts_defaults, sizeof opts_defaults);
+    /* every default from the tables themselves, the shared names' too */
+    char msg[256];
+    if (mb_opts_defaults(options, NOPTIONS, cli->store, msg, sizeof msg) != 0)
+        return -EINVAL;
     memcpy(cli->table, options, sizeof options);
     cli->n = NOPTIONS;
     for (size_t s = 0; s < nsc; s++) {
         const mc_scenario_t *sc = mc_scenario_at(s);
-        if (sc->conf_size && sc->conf_defaults)
-            memcpy(cli->store + cli->conf_off[s], sc->conf_defaults, sc->conf_size);
+        if (sc->nopts && mb_opts_defaults(sc->opts, sc->nopts, cli->store + cli->conf_off[s], msg,
+                                          sizeof msg) != 0)
+            return -EINVAL;
         for (size_t k = 0; k < sc->nopts; k++) {
             mb_opt_t e = sc->opts[k];
             e.offset += cli->conf_off[s];
@@ -255,13 +249,6 @@ void mc_config_record(mc_config_t *cfg, const char *line)
     if (cfg->nrecord < sizeof cfg->record / sizeof cfg->record[0])
         snprintf(cfg->record[cfg->nrecord++], sizeof cfg->record[0], "%s", line);
 }
-
-static const struct {
-    const char *name;
-    mc_hugepages_t hp;
-} hugepage_modes[] = {
-    { "never", MC_HP_NEVER }, { "thp", MC_HP_THP }, { "madvise", MC_HP_MADVISE },
-};
 
 static int resolve_threads(mc_config_t *cfg, char *msg, size_t msglen)
 {
@@ -398,14 +385,9 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
 {
     const mc_opts_t *o = cfg->o;
     int rc;
-    if (mb_format_parse(o->format, &cfg->format) != 0) {
-        snprintf(msg, msglen, "--format: invalid value '%s'; use text, json or csv", o->format);
-        return MB_EXIT_USAGE;
-    }
-    for (size_t i = 0; i < sizeof hugepage_modes / sizeof hugepage_modes[0]; i++)
-        if (strcmp(o->hugepages, hugepage_modes[i].name) == 0)
-            cfg->hugepages = hugepage_modes[i].hp;
-    cfg->buffer = strcmp(o->buffer, "malloc") == 0 ? MC_BUF_MALLOC : MC_BUF_MMAP;
+    cfg->format = (mb_format_t)o->format;   /* CHOICE indexes follow the enums */
+    cfg->hugepages = (mc_hugepages_t)o->hugepages;
+    cfg->buffer = (mc_buffer_kind_t)o->buffer;
 
     /* counters: check the list now so a typo is a usage error */
     cfg->counters_on = mc_opt_seen(cfg, "counters");

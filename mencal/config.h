@@ -29,16 +29,19 @@
 
 struct mc_scenario;
 
-/* --hugepages */
+/* --hugepages; MC_HUGEPAGES_CHOICES names them in this order */
+#define MC_HUGEPAGES_CHOICES "thp|never|madvise"
 typedef enum {
-    MC_HP_NEVER = 0,   /* madvise(MADV_NOHUGEPAGE): 4 KiB pages whatever the system says */
-    MC_HP_THP,         /* no advice (the default): the system's THP policy decides, as for any
+    MC_HP_THP = 0,     /* no advice (the default): the system's THP policy decides, as for any
                         * program (enabled=always: huge pages; madvise: only if the allocator
                         * asks, e.g. glibc.malloc.hugetlb=1 with --buffer malloc) */
+    MC_HP_NEVER,       /* madvise(MADV_NOHUGEPAGE): 4 KiB pages whatever the system says */
     MC_HP_MADVISE,     /* madvise(MADV_HUGEPAGE): THP for this buffer when enabled != never */
 } mc_hugepages_t;
 
-/* --buffer: where the measured buffer comes from */
+/* --buffer: where the measured buffer comes from; MC_BUFFER_CHOICES names
+ * them in this order */
+#define MC_BUFFER_CHOICES "mmap|malloc"
 typedef enum {
     MC_BUF_MMAP = 0,   /* an anonymous mmap of its own, 2 MiB aligned: the allocator plays no part */
     MC_BUF_MALLOC,     /* malloc() of the process's allocator (glibc and its GLIBC_TUNABLES, or a
@@ -50,11 +53,11 @@ typedef struct {
     size_t size_bytes;
     long long threads;
     long long reps;
-    const char *hugepages;
-    const char *buffer;
+    int hugepages;              /* CHOICE: the mc_hugepages_t */
+    int buffer;                 /* CHOICE: the mc_buffer_kind_t */
     const char *cpunodebind, *membind, *interleave;
     const char *counters;       /* --counters[=LIST]; NULL with seen: default list */
-    const char *format;
+    int format;                 /* mb_format_t */
     const char *output;
     long long seed;
     bool allow_cache;           /* accepted, no effect: an explicit size always runs */
@@ -132,7 +135,8 @@ typedef struct mc_config {
 } mc_config_t;
 
 /* Builds the joined option table and the value block with every default
- * in place.  0 or -ENOMEM. */
+ * in place (mb_opts_defaults over each table).  0, -ENOMEM, or -EINVAL
+ * when a table's default does not convert (a table bug). */
 int mc_cli_init(mc_cli_t *cli);
 void mc_cli_free(mc_cli_t *cli);
 /* Parses argv[1..argc) (after the subcommand) into cli; positionals into

@@ -23,17 +23,9 @@
 #include "scenario.h"
 #include "team.h"
 #include "outfile.h"
+#include "signals.h"
 #include "sysinfo.h"
 #include "threads.h"
-
-/* The one mutable global: set by SIGINT/SIGTERM, polled by scenarios. */
-static volatile sig_atomic_t g_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    g_stop = 1;
-}
 
 static const char usage_line[] =
     "mencal list\n"
@@ -174,16 +166,6 @@ static void abort_out(void *out)
     mb_out_abort(out);
 }
 
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 static int cmd_run(const mc_cmd_t *c)
 {
     mc_config_t *cfg = c->cfg;
@@ -198,9 +180,8 @@ static int cmd_run(const mc_cmd_t *c)
     const int first = c->cmd.first + 1;
     const mc_scenario_t *own = first < c->cmd.argc ? mc_scenario_find(c->cmd.argv[first]) : NULL;
     if (own && own->cli) {
-        install_signals();
         mc_cmdline_t sub = { c->cmd.argc, c->cmd.argv, first };
-        return own->cli(&sub, &g_stop);
+        return own->cli(&sub, mb_signals_catch(false));
     }
     if (parse(c->cmd.argc - c->cmd.first, c->cmd.argv + c->cmd.first, cfg, c->cli, pos, &npos))
         return MB_EXIT_USAGE;
@@ -302,8 +283,7 @@ static int cmd_run(const mc_cmd_t *c)
             cfg->oversub_threads[0] = '\0';
     }
 
-    install_signals();
-    cfg->stop = &g_stop;
+    cfg->stop = mb_signals_catch(false);   /* polled by the scenarios */
 
     static mc_result_t res[64];
     const char *scen_names[64];
@@ -311,7 +291,7 @@ static int cmd_run(const mc_cmd_t *c)
         mc_result_t *r = &res[i];
         mc_result_init(r, sel[i]);
         scen_names[i] = sel[i]->name;
-        if (g_stop) {
+        if (*cfg->stop) {
             r->skipped = true;
             r->complete = false;
             snprintf(r->why, sizeof r->why, "interrupted before it started");
@@ -364,9 +344,9 @@ static int cmd_run(const mc_cmd_t *c)
     int code = 0;
     for (size_t i = 0; i < nsel && !code; i++)
         code = res[i].status;
-    if (!code && (g_stop || !result.complete))
+    if (!code && (*cfg->stop || !result.complete))
         code = MB_EXIT_FAIL;
-    if (g_stop)
+    if (*cfg->stop)
         mb_warn("interrupted: the result holds what was measured so far (complete: false)");
     for (size_t i = 0; i < nsel; i++)
         mc_result_free(&res[i]);
@@ -384,8 +364,7 @@ static int cmd_env(const mc_cmd_t *c)
         mb_error("env: unexpected argument '%s'", c->pos[0]);
         return MB_EXIT_USAGE;
     }
-    if (mb_format_parse(cfg->o->format, &cfg->format) != 0)
-        return MB_EXIT_USAGE;
+    cfg->format = (mb_format_t)cfg->o->format;
     return mc_env_main(cfg, &c->cmd);
 }
 

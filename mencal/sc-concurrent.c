@@ -46,7 +46,7 @@ typedef struct {
 #define OFF(f) offsetof(concurrent_conf_t, f)
 static const mb_opt_t concurrent_opts[] = {
     { .long_name = "procs", .short_name = 'p', .type = MB_OPT_INT, .offset = OFF(procs_opt),
-      .min = 1, .max = MAX_PROCS, .metavar = "N", .def = "one per physical core",
+      .min = 1, .max = MAX_PROCS, .metavar = "N", .def_text = "one per physical core",
       .help = "concurrent: worker processes, each with its own buffer of size/N" },
     { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
       .dmax = 31536000, .metavar = "SECONDS", .def = "10",
@@ -56,8 +56,6 @@ static const mb_opt_t concurrent_opts[] = {
       .help = "mixed, concurrent: percentage of accesses that are loads" },
 };
 #undef OFF
-
-static const concurrent_conf_t concurrent_defaults = { .duration_s = 10, .read_pct = 70 };
 
 static int concurrent_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
 {
@@ -527,7 +525,7 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
 const mc_scenario_t mc_sc_concurrent = {
     .name = "concurrent",
     .summary = "N processes doing random reads/writes together (total, spread, fairness)",
-    MC_SCENARIO_OPTIONS(concurrent_opts, concurrent_conf_t, concurrent_defaults),
+    MC_SCENARIO_OPTIONS(concurrent_opts, concurrent_conf_t),
     .resolve = concurrent_resolve,
     .config_json = concurrent_json,
     .plan = concurrent_plan,

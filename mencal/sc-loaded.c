@@ -47,9 +47,6 @@
 #include "timer.h"
 #include "traffic.h"
 
-#define DEFAULT_STRIDE_BYTES 256      /* randread's (multichase's) */
-#define DEFAULT_TLB_PAGES 64          /* randread's (multichase's) */
-#define DEFAULT_WINDOWS 30
 #define MAX_DELAYS 64
 #define MAX_DELAY_NS 1e7              /* 10 ms: longer is idle in all but name */
 #define BATCH_LINES 64                /* lines of each array between two delays */
@@ -79,7 +76,7 @@ static const mb_opt_t loaded_opts[] = {
       .help = "loaded: what the traffic threads do: read, write, copy, triad or rw:PCT (PCT% "
               "of the 64-byte lines loaded, the rest stored)" },
     { .long_name = "delays", .type = MB_OPT_STRING, .offset = OFF(delays_opt),
-      .metavar = "LIST", .def = "0,100,200,500,1000,...,100000",
+      .metavar = "LIST", .def_text = "0,100,200,500,1000,...,100000",
       .help = "loaded: delays in ns between two batches of 64 lines, comma-separated, one "
               "point each (run in ascending order); an idle point follows" },
     { .long_name = "windows", .type = MB_OPT_INT, .offset = OFF(windows_opt), .min = 2,
@@ -88,20 +85,15 @@ static const mb_opt_t loaded_opts[] = {
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE",
       .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE" },
     { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_opt), .min = 0,
-      .max = 1LL << 30, .metavar = "PAGES", .def = "64, as multichase",
+      .max = 1LL << 30, .metavar = "PAGES", .def = "64", .def_text = "64, as multichase",
       .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
               "people quote); the full-random latency is measured too; 0: full random only" },
     { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_opt), .min = 8,
-      .max = 1LL << 20, .metavar = "BYTES", .def = "256, as multichase",
+      .max = 1LL << 20, .metavar = "BYTES", .def = "256", .def_text = "256, as multichase",
       .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
               "adjacent-line prefetcher from serving the next hop)" },
 };
 #undef OFF
-
-static const loaded_conf_t loaded_defaults = {
-    .traffic_opt = "read", .stride_opt = DEFAULT_STRIDE_BYTES, .tlb_opt = DEFAULT_TLB_PAGES,
-    .windows_opt = DEFAULT_WINDOWS,
-};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -620,7 +612,7 @@ const mc_scenario_t mc_sc_loaded = {
     .name = "loaded",
     .summary = "latency under load: the chase of randread while the other threads stream "
                "traffic, one point per delay (latency vs bandwidth)",
-    MC_SCENARIO_OPTIONS(loaded_opts, loaded_conf_t, loaded_defaults),
+    MC_SCENARIO_OPTIONS(loaded_opts, loaded_conf_t),
     .resolve = loaded_resolve,
     .config_json = loaded_json,
     .plan = loaded_plan,

@@ -19,9 +19,11 @@
 #include "team.h"
 
 /* --read-pct (shared with concurrent) and --pattern. */
+enum { PATTERN_RANDOM, PATTERN_SEQUENTIAL };   /* --pattern, in its choices' order */
+
 typedef struct {
     long long read_pct;
-    const char *pattern;
+    int pattern;
     bool pattern_random;       /* resolved */
 } mixed_conf_t;
 
@@ -29,17 +31,15 @@ static const mb_opt_t mixed_opts[] = {
     { .long_name = "read-pct", .type = MB_OPT_INT, .offset = offsetof(mixed_conf_t, read_pct),
       .min = 0, .max = 100, .metavar = "P", .def = "70",
       .help = "mixed, concurrent: percentage of accesses that are loads" },
-    { .long_name = "pattern", .type = MB_OPT_CHOICE_STR, .offset = offsetof(mixed_conf_t, pattern),
+    { .long_name = "pattern", .type = MB_OPT_CHOICE, .offset = offsetof(mixed_conf_t, pattern),
       .choices = "random|sequential", .def = "random", .help = "mixed: access order" },
 };
-
-static const mixed_conf_t mixed_defaults = { .read_pct = 70, .pattern = "random" };
 
 static int mixed_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
 {
     (void)cfg, (void)msg, (void)msglen;
     mixed_conf_t *c = conf;
-    c->pattern_random = strcmp(c->pattern, "random") == 0;
+    c->pattern_random = c->pattern == PATTERN_RANDOM;
     return 0;
 }
 
@@ -197,7 +197,7 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 const mc_scenario_t mc_sc_mixed = {
     .name = "mixed",
     .summary = "cache-line loads and stores at --read-pct (read, write and total GB/s)",
-    MC_SCENARIO_OPTIONS(mixed_opts, mixed_conf_t, mixed_defaults),
+    MC_SCENARIO_OPTIONS(mixed_opts, mixed_conf_t),
     .resolve = mixed_resolve,
     .config_json = mixed_json,
     .run = mixed_run,

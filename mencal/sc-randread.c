@@ -26,9 +26,6 @@
 #include "team.h"
 #include "timer.h"
 
-#define DEFAULT_STRIDE_BYTES 256      /* multichase's default */
-#define DEFAULT_TLB_PAGES 64          /* multichase's default */
-
 /* --chains, --tlb-locality, --stride, --sweep and their checked values. */
 typedef struct {
     long long chains_opt, tlb_opt, stride_opt;   /* as parsed */
@@ -44,21 +41,17 @@ static const mb_opt_t randread_opts[] = {
       .max = MC_MAX_CHAINS, .metavar = "K", .def = "1",
       .help = "randread: independent chains per thread (memory-level parallelism)" },
     { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_opt), .min = 0,
-      .max = 1LL << 30, .metavar = "PAGES", .def = "64, as multichase",
+      .max = 1LL << 30, .metavar = "PAGES", .def = "64", .def_text = "64, as multichase",
       .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
               "people quote); the full-random latency is measured too; 0: full random only" },
     { .long_name = "sweep", .type = MB_OPT_FLAG, .offset = OFF(sweep),
       .help = "randread: latency curve from 16 KiB to --size by powers of two" },
     { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_opt), .min = 8,
-      .max = 1LL << 20, .metavar = "BYTES", .def = "256, as multichase",
+      .max = 1LL << 20, .metavar = "BYTES", .def = "256", .def_text = "256, as multichase",
       .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
               "adjacent-line prefetcher from serving the next hop)" },
 };
 #undef OFF
-
-static const randread_conf_t randread_defaults = {
-    .chains_opt = 1, .tlb_opt = DEFAULT_TLB_PAGES, .stride_opt = DEFAULT_STRIDE_BYTES,
-};
 
 static int randread_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
 {
@@ -578,7 +571,7 @@ static int randread_run(const mc_config_t *cfg, const void *conf, mc_result_t *r
 const mc_scenario_t mc_sc_randread = {
     .name = "randread",
     .summary = "pointer-chasing latency over a random cycle (ns per dependent load)",
-    MC_SCENARIO_OPTIONS(randread_opts, randread_conf_t, randread_defaults),
+    MC_SCENARIO_OPTIONS(randread_opts, randread_conf_t),
     .resolve = randread_resolve,
     .config_json = randread_json,
     .run = randread_run,

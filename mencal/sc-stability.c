@@ -39,20 +39,16 @@ typedef struct {
 #define OFF(f) offsetof(stability_conf_t, f)
 static const mb_opt_t stability_opts[] = {
     { .long_name = "iterations", .type = MB_OPT_INT, .offset = OFF(iterations_opt), .min = 1,
-      .max = 1000000, .metavar = "N", .def = "30 (10 under 'run all')",
+      .max = 1000000, .metavar = "N", .def = "30", .def_text = "30 (10 under 'run all')",
       .help = "stability: samples to take" },
     { .long_name = "interval", .type = MB_OPT_DOUBLE, .offset = OFF(interval_s), .dmin = 0.01,
-      .dmax = 86400, .metavar = "SECONDS", .def = "10 (1 under 'run all')",
+      .dmax = 86400, .metavar = "SECONDS", .def = "10", .def_text = "10 (1 under 'run all')",
       .help = "stability: time between bandwidth samples" },
     { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
       .dmax = 31536000, .metavar = "SECONDS", .def = "10",
       .help = "concurrent: run time; stability: run time instead of --iterations" },
 };
 #undef OFF
-
-static const stability_conf_t stability_defaults = {
-    .iterations_opt = 30, .interval_s = 10, .duration_s = 10,
-};
 
 /* Samples x interval, or --duration / --interval; `run all` without any
  * of the three takes a short profile. */
@@ -416,7 +412,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
 const mc_scenario_t mc_sc_stability = {
     .name = "stability",
     .summary = "long loop over a large buffer, bandwidth sampled every --interval (drift, slope)",
-    MC_SCENARIO_OPTIONS(stability_opts, stability_conf_t, stability_defaults),
+    MC_SCENARIO_OPTIONS(stability_opts, stability_conf_t),
     .resolve = stability_resolve,
     .config_json = stability_json,
     .plan = stability_plan,

@@ -64,8 +64,6 @@ static const mb_opt_t sweep_opts[] = {
 };
 #undef OFF
 
-static const sweep_conf_t sweep_defaults = { .kernels_opt = "read,write,copy,triad" };
-
 static int parse_kernels(sweep_conf_t *c, char *msg, size_t msglen)
 {
     char shown[160], item[32];
@@ -434,7 +432,7 @@ const mc_scenario_t mc_sc_sweep = {
     .name = "sweep",
     .summary = "the memory mountain: read, write, copy and triad bandwidth from 16 KiB to "
                "beyond the LLC, at 1 and all threads, with the L1/L2/L3/DRAM plateaus",
-    MC_SCENARIO_OPTIONS(sweep_opts, sweep_conf_t, sweep_defaults),
+    MC_SCENARIO_OPTIONS(sweep_opts, sweep_conf_t),
     .resolve = sweep_resolve,
     .config_json = sweep_json,
     .plan = sweep_plan,

@@ -33,13 +33,13 @@ typedef struct mc_scenario {
     const char *name;
     const char *summary;
     /* Its options: entries whose offsets are into its conf struct, of
-     * conf_size bytes, which starts as a copy of *conf_defaults.  An
-     * option another scenario also declares (same long name, same type)
-     * is shown once, at the first scenario in registry order. */
+     * conf_size bytes, which starts with each entry's def (the table holds
+     * the defaults).  An option another scenario also declares (same long
+     * name, same type, same def) is shown once, at the first scenario in
+     * registry order. */
     const mb_opt_t *opts;
     size_t nopts;
     size_t conf_size;
-    const void *conf_defaults;
     /* Optional: checks and completes the conf once the common
      * configuration (size, threads, CPUs) is resolved.  Called for every
      * registered scenario, selected or not (the JSON config shows each).
@@ -63,11 +63,10 @@ typedef struct mc_scenario {
     int (*cli)(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop);
 } mc_scenario_t;
 
-/* The option members of a descriptor: a table, its conf type and the
- * conf's defaults, e.g. MC_SCENARIO_OPTIONS(fill_opts, fill_conf_t, fill_defaults). */
-#define MC_SCENARIO_OPTIONS(table, conf_type, defaults)                             \
-    .opts = (table), .nopts = sizeof(table) / sizeof((table)[0]),                  \
-    .conf_size = sizeof(conf_type), .conf_defaults = &(defaults)
+/* The option members of a descriptor: a table and its conf type, e.g.
+ * MC_SCENARIO_OPTIONS(fill_opts, fill_conf_t). */
+#define MC_SCENARIO_OPTIONS(table, conf_type)                                      \
+    .opts = (table), .nopts = sizeof(table) / sizeof((table)[0]), .conf_size = sizeof(conf_type)
 
 size_t mc_scenario_count(void);
 const mc_scenario_t *mc_scenario_at(size_t i);

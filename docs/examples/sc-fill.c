@@ -21,15 +21,13 @@ typedef struct {
     long long fill_byte;
 } fill_conf_t;
 
-/* 2. Its option table: offsets into fill_conf_t; the range is checked by
- *    the parser, the help is generated from it. */
+/* 2. Its option table: offsets into fill_conf_t, the default, the range
+ *    (checked by the parser); the help is generated from it. */
 static const mb_opt_t fill_opts[] = {
     { .long_name = "fill-byte", .type = MB_OPT_INT, .offset = offsetof(fill_conf_t, fill_byte),
       .min = 0, .max = 255, .metavar = "B", .def = "90",
       .help = "fill: the byte value written" },
 };
-
-static const fill_conf_t fill_defaults = { .fill_byte = 90 };
 
 /* 3. Its object in the JSON "config". */
 static void fill_json(mb_json_t *j, const void *conf)
@@ -96,7 +94,7 @@ static int fill_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 const mc_scenario_t mc_sc_fill = {
     .name = "fill",
     .summary = "memset write bandwidth of all threads (GB/s)",
-    MC_SCENARIO_OPTIONS(fill_opts, fill_conf_t, fill_defaults),
+    MC_SCENARIO_OPTIONS(fill_opts, fill_conf_t),
     .config_json = fill_json,
     .run = fill_run,
 };

@@ -21,7 +21,7 @@ static const mb_opt_t options[] = {
       .offset = OFF(allocators), .metavar = "LIST|all", .def = "all",
       .help = "allocators to compare: glibc, jemalloc, tcmalloc, mimalloc (comma-separated)" },
     { .long_name = "threads", .short_name = 't', .type = MB_OPT_STRING, .offset = OFF(threads),
-      .metavar = "LIST", .def = "one per allowed CPU",
+      .metavar = "LIST", .def_text = "one per allowed CPU",
       .help = "thread counts, e.g. 16,64; one table block per count" },
     { .long_name = "block-sizes", .short_name = 'b', .type = MB_OPT_STRING,
       .offset = OFF(block_sizes), .metavar = "LIST", .def = DEFAULT_BLOCKS,
@@ -31,14 +31,14 @@ static const mb_opt_t options[] = {
       .help = "slots each thread owns; each step frees a full one or fills an empty one" },
     { .long_name = "ops", .type = MB_OPT_COUNT, .offset = OFF(ops), .min = 1,
       .max = 1000000000000LL, .metavar = "N",
-      .def = "auto: 2 GiB of copies per thread, 400..4000000 steps",
+      .def_text = "auto: 2 GiB of copies per thread, 400..4000000 steps",
       .help = "steps per thread (a free or an allocate+memcpy)" },
     { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.001,
       .dmax = 86400, .metavar = "SECONDS", .help = "run each child for this long instead of --ops" },
     { .long_name = "nofree", .type = MB_OPT_FLAG, .offset = OFF(nofree),
       .help = "keep blocks and refill them instead of freeing (isolates page-fault cost)" },
     { .long_name = "jemalloc-conf", .type = MB_OPT_STRING, .offset = OFF(jemalloc_conf),
-      .metavar = "STR", .def = "$JEMALLOC_CONF, else $MALLOC_CONF",
+      .metavar = "STR", .def_text = "$JEMALLOC_CONF, else $MALLOC_CONF",
       .help = "jemalloc options for the jemalloc children (set as MALLOC_CONF and JEMALLOC_CONF)" },
     { .long_name = "reps", .short_name = 'r', .type = MB_OPT_INT, .offset = OFF(reps), .min = 1,
       .max = MC_ALLOC_MAX_REPS, .metavar = "N", .def = "3",
@@ -48,10 +48,10 @@ static const mb_opt_t options[] = {
     { .long_name = "rss-interval", .type = MB_OPT_DOUBLE, .offset = OFF(rss_interval_s),
       .dmin = 0.001, .dmax = 60, .metavar = "SECONDS", .def = "0.05",
       .help = "period of the VmRSS samples taken from /proc/<child>/status" },
-    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE_STR, .offset = OFF(format),
-      .choices = "text|json|csv", .def = "text", .help = "output format" },
+    { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE, .offset = OFF(format),
+      .choices = MB_FORMAT_CHOICES, .def = "text", .help = "output format" },
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
-      .metavar = "FILE", .def = "stdout", .help = "write the result to FILE (atomically)" },
+      .metavar = "FILE", .def_text = "stdout", .help = "write the result to FILE (atomically)" },
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE.png",
       .help = "chart of time and minor faults against block size (needs gnuplot)" },
     { .long_name = "overhead", .type = MB_OPT_FLAG, .offset = OFF(overhead),
@@ -71,15 +71,10 @@ static const mb_opt_t options[] = {
 void mc_alloc_defaults(mc_alloc_cfg_t *c)
 {
     memset(c, 0, sizeof *c);
-    c->allocators = "all";
-    c->block_sizes = DEFAULT_BLOCKS;
-    c->blocks_per_thread = 16;
-    c->reps = 3;
-    c->seed = 1;
-    c->rss_interval_s = 0.05;
+    char msg[160];
+    (void)mb_opts_defaults(options, NOPTIONS, c, msg, sizeof msg);   /* the table's own defs */
     c->auto_bytes = MC_ALLOC_AUTO_BYTES;
     c->auto_min_ops = MC_ALLOC_AUTO_MIN_OPS;
-    c->format = "text";
 }
 
 void mc_alloc_help(FILE *f)
@@ -304,10 +299,7 @@ int mc_alloc_parse(mc_alloc_cfg_t *c, int argc, char **argv, char *msg, size_t m
         return MB_EXIT_USAGE;
     }
     c->ops_auto = !c->ops && !(c->duration_s > 0);
-    if (mb_format_parse(c->format, &c->fmt) != 0) {
-        snprintf(msg, msglen, "--format: invalid value '%s'", c->format);
-        return MB_EXIT_USAGE;
-    }
+    c->fmt = (mb_format_t)c->format;   /* the CHOICE index is the mb_format_t */
     if (c->harness_only && c->overhead) {
         snprintf(msg, msglen, "--harness-only and --overhead: --overhead already runs the "
                  "harness alone after each measurement; give one of them");

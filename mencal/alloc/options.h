@@ -16,7 +16,8 @@
 typedef struct {
     /* raw, from the option table */
     const char *allocators, *threads, *block_sizes, *jemalloc_conf;
-    const char *format, *output, *plot;
+    int format;                               /* CHOICE: the mb_format_t */
+    const char *output, *plot;
     size_t blocks_per_thread, ops;
     double duration_s, rss_interval_s;
     long long reps, seed;

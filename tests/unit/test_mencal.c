@@ -107,6 +107,7 @@ static const case_t cases[] = {
       NULL, "mixed", "\"read_pct\":40,\"pattern\":\"sequential\"" },
     { "mixed concurrent --threads 1 --size 64M --read-pct 40 --procs 2", 0, NULL, "concurrent",
       "\"procs\":2,\"duration_s\":10,\"read_pct\":40" },
+    { "mixed --threads 1 --size 64M", 0, NULL, "mixed", "\"read_pct\":70,\"pattern\":\"random\"" },
     { "mixed --threads 1 --size 64M --read-pct 101", MB_EXIT_USAGE, "--read-pct", NULL, NULL },
     { "concurrent --threads 1 --size 64K --procs 32", MB_EXIT_USAGE, "at least 4 KiB", NULL,
       NULL },
