@@ -29,8 +29,3 @@ void mb_signals_restore(void)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
 }
-
-const volatile sig_atomic_t *mb_signals_flag(void)
-{
-    return &mb_stop_flag;
-}

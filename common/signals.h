@@ -18,7 +18,5 @@
 const volatile sig_atomic_t *mb_signals_catch(bool second_kills);
 /* SIGINT and SIGTERM back to their default actions (the flag stays). */
 void mb_signals_restore(void);
-/* The flag, without installing anything (0 unless a signal came). */
-const volatile sig_atomic_t *mb_signals_flag(void);
 
 #endif

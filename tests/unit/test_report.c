@@ -642,6 +642,25 @@ static int emit_full(const char *path, int argc, char **argv)
     return rc;
 }
 
+/* MB_FORMAT_CHOICES is an option table's CHOICE list whose index is the
+ * mb_format_t: the i-th name must parse to format i. */
+static void test_format_choices(void)
+{
+    const char *c = MB_FORMAT_CHOICES;
+    int i = 0;
+    while (*c) {
+        char name[16];
+        size_t len = strcspn(c, "|");
+        snprintf(name, sizeof name, "%.*s", (int)len, c);
+        mb_format_t f;
+        CHECK(mb_format_parse(name, &f) == 0 && (int)f == i, "MB_FORMAT_CHOICES[%d] '%s' is "
+              "mb_format_t %d", i, name, i);
+        c += len + (c[len] == '|');
+        i++;
+    }
+    CHECK(i == 3, "three formats in MB_FORMAT_CHOICES");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--emit-json") == 0)
@@ -658,6 +677,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    test_format_choices();
     strcpy(tmpdir, "/tmp/test_report.XXXXXX");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");

@@ -1,0 +1,37 @@
+/* test_signals: the one SIGINT/SIGTERM helper: the flag, SA_RESETHAND
+ * (a second signal kills), and restoring the default actions. */
+#include "check.h"
+#include "signals.h"
+
+#include <signal.h>
+#include <string.h>
+
+static void (*current(int sig))(int)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigaction(sig, NULL, &sa);
+    return sa.sa_handler;
+}
+
+int main(void)
+{
+    const volatile sig_atomic_t *stop = mb_signals_catch(false);
+    CHECK(stop && *stop == 0, "the flag starts at 0");
+    CHECK(current(SIGINT) != SIG_DFL && current(SIGTERM) != SIG_DFL, "both signals caught");
+    raise(SIGTERM);
+    CHECK(*stop == 1, "SIGTERM sets the flag");
+    CHECK(current(SIGTERM) != SIG_DFL, "without second_kills the handler stays");
+
+    CHECK(mb_signals_catch(true) == stop, "one flag for every installation");
+    raise(SIGINT);
+    CHECK(*stop == 1 && current(SIGINT) == SIG_DFL && current(SIGTERM) != SIG_DFL,
+          "second_kills: the first SIGINT resets its handler, so a second one kills");
+
+    signal(SIGINT, SIG_IGN);    /* a background job's inherited disposition */
+    mb_signals_catch(true);
+    CHECK(current(SIGINT) != SIG_IGN, "installed even over an ignored SIGINT");
+    mb_signals_restore();
+    CHECK(current(SIGINT) == SIG_DFL && current(SIGTERM) == SIG_DFL, "restore: default actions");
+    return check_done();
+}
