@@ -42,7 +42,12 @@ include mk/probe.mk
 
 WARN        := -Wall -Wextra
 BASE_CFLAGS := -std=gnu11 $(WARN) -fopenmp -D_GNU_SOURCE -Icommon -I$(BUILD)
-ALL_CFLAGS   = $(BASE_CFLAGS) $(CFLAGS_EXTRA) $(FEATURE_CPPFLAGS) $(CFLAGS)
+# Hot loops are compiled for several x86-64 levels and chosen at start-up
+# (MB_HOT_LOOP, common/isa.h), so a portable build (MARCH=x86-64, the
+# packages) runs the vector code a native one does.  A -march=native build
+# is already the best for its CPU and keeps exactly its own code.
+ISA_CPPFLAGS = $(if $(findstring -march=native,$(CFLAGS)),-DMB_NO_ISA_CLONES)
+ALL_CFLAGS   = $(BASE_CFLAGS) $(CFLAGS_EXTRA) $(FEATURE_CPPFLAGS) $(ISA_CPPFLAGS) $(CFLAGS)
 LDLIBS      += -fopenmp $(FEATURE_LDLIBS) -lm -ldl
 
 LIBMB   := $(BUILD)/libmemsuite.a
@@ -77,6 +82,7 @@ $(BUILD)/build_config.h: FORCE | $(BUILD)/.dirs
 	  printf '#define MB_BUILD_CFLAGS "%s"\n' '$(subst ",,$(CFLAGS))'; \
 	  printf '#define MB_NUMA_ENABLED %s\n' '$(HAVE_LIBNUMA)'; \
 	  printf '#define MB_PAPI_ENABLED %s\n' '$(HAVE_PAPI)'; \
+	  printf '#define MB_ISA_CLONES %s\n' '$(if $(ISA_CPPFLAGS),0,1)'; \
 	} > $$tmp; cmp -s $$tmp $@ || mv $$tmp $@; rm -f $$tmp
 
 FORCE:

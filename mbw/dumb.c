@@ -15,9 +15,13 @@
  * Debian's mbw 1.2.2 (gcc -O2) compiles its loop to one 8-byte load and
  * store per element; in cache our vectorised loop is faster, out of cache
  * both are bound by memory.  docs/mbw.1 says so. */
+#include "isa.h"
 #include "methods.h"
 
-void mbw_dumb_copy(void *restrict dst, const void *restrict src,
+/* MB_HOT_LOOP (common/isa.h): the vectorised loop is compiled for AVX-512,
+ * AVX2 and the build's target, the best chosen at start-up, so a packaged
+ * (portable) build copies as a native one does. */
+MB_HOT_LOOP void mbw_dumb_copy(void *restrict dst, const void *restrict src,
                    size_t bytes, size_t block_bytes)
 {
     (void)block_bytes;

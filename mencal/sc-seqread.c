@@ -10,6 +10,7 @@
 
 #include "buffer.h"
 #include "exitcodes.h"
+#include "isa.h"
 #include "measure.h"
 #include "scenario.h"
 #include "team.h"
@@ -20,10 +21,13 @@
  * into 16-byte operations where AVX is absent).  32 bytes, not 64: on
  * Zen 4 the 64-byte form measured 0.92x likwid-bench's load_avx while
  * this one measured 0.97-1.03x in the same phases (scripts/peers-mencal.sh).
- * noinline: one call per pass. */
+ * MB_HOT_LOOP (common/isa.h): never inlined, one call per pass, and
+ * compiled for AVX-512, AVX2 and the build's target, the best chosen at
+ * start-up, so a portable (packaged) build reads 32 bytes per load as a
+ * native one does. */
 typedef uint64_t mc_v4u_t __attribute__((vector_size(32)));
 
-static __attribute__((noinline)) uint64_t sum_words(const uint64_t *w, size_t n)
+MB_HOT_LOOP static uint64_t sum_words(const uint64_t *w, size_t n)
 {
     const mc_v4u_t *v = (const mc_v4u_t *)(const void *)w;
     size_t nv = n / 4, i = 0;

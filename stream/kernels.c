@@ -1,6 +1,7 @@
 /* kernels: the descriptor table and the per-type implementations
  * (generated from kernels_tmpl.h once for double, once for float). */
 #include "kernels.h"
+#include "isa.h"
 
 #include <errno.h>
 #include <omp.h>

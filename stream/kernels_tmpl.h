@@ -20,9 +20,13 @@
  * the restrict and versions the loop on a run-time overlap test instead
  * (our old Copy: an AVX-512 store loop, 10-15% above STREAM's memcpy here).
  * Chunks are libgomp's schedule(static) split (st_static_chunk). */
-#define ST_PART __attribute__((noinline)) static void
+/* The vectorised parts are MB_HOT_LOOP (common/isa.h): compiled for
+ * AVX-512, AVX2+FMA and the build's target, the best chosen at start-up,
+ * so a portable (packaged) build runs the loops a -march=native build
+ * runs.  Copy needs none: it is memcpy, which glibc dispatches itself. */
+#define ST_PART MB_HOT_LOOP static void
 
-ST_PART ST_FN(copy_part)(ST_T *restrict c, const ST_T *restrict a, size_t lo, size_t hi)
+__attribute__((noinline)) static void ST_FN(copy_part)(ST_T *restrict c, const ST_T *restrict a, size_t lo, size_t hi)
 {
     for (size_t j = lo; j < hi; j++)
         c[j] = a[j];
@@ -46,6 +50,12 @@ ST_PART ST_FN(triad_part)(ST_T *restrict a, const ST_T *restrict b, const ST_T *
 {
     for (size_t j = lo; j < hi; j++)
         a[j] = b[j] + s * c[j];
+}
+ST_PART ST_FN(nstream_part)(ST_T *restrict a, const ST_T *restrict b, const ST_T *restrict c,
+                            ST_T s, size_t lo, size_t hi)
+{
+    for (size_t j = lo; j < hi; j++)
+        a[j] += b[j] + s * c[j];
 }
 #undef ST_PART
 
@@ -85,6 +95,14 @@ static double ST_FN(triad)(const st_arrays_t *x)
     ST_PARALLEL_CHUNKS(x, ST_FN(triad_part)(x->a, x->b, x->c, s, lo, hi));
     return 0.0;
 }
+
+/* BabelStream's Nstream: a += b + s*c. */
+static double ST_FN(nstream)(const st_arrays_t *x)
+{
+    const ST_T s = (ST_T)x->scalar;
+    ST_PARALLEL_CHUNKS(x, ST_FN(nstream_part)(x->a, x->b, x->c, s, lo, hi));
+    return 0.0;
+}
 #undef ST_PARALLEL_CHUNKS
 
 /* BabelStream's Dot.  The sum is kept in double for both types, so a float
@@ -94,7 +112,7 @@ static double ST_FN(triad)(const st_arrays_t *x)
  * so no reassociation flag or "omp simd reduction" is needed. */
 typedef ST_T ST_FN(vec8) __attribute__((vector_size(8 * sizeof(ST_T))));
 
-static double ST_FN(dot_part)(const ST_T *restrict a, const ST_T *restrict b, size_t lo, size_t hi)
+MB_HOT_LOOP static double ST_FN(dot_part)(const ST_T *restrict a, const ST_T *restrict b, size_t lo, size_t hi)
 {
     st_v8d_t acc = { 0 };
     double s = 0.0;
@@ -128,19 +146,6 @@ static double ST_FN(dot)(const st_arrays_t *x)
     return sum;
 }
 
-/* BabelStream's Nstream: a += b + s*c. */
-static double ST_FN(nstream)(const st_arrays_t *x)
-{
-    ST_T *restrict a = x->a;
-    const ST_T *restrict b = x->b;
-    const ST_T *restrict c = x->c;
-    const ST_T s = (ST_T)x->scalar;
-    const size_t n = x->n;
-#pragma omp parallel for schedule(static)
-    for (size_t j = 0; j < n; j++)
-        a[j] += b[j] + s * c[j];
-    return 0.0;
-}
 
 static void ST_FN(fill)(const st_arrays_t *x, double av, double bv, double cv)
 {
