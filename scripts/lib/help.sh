@@ -31,14 +31,18 @@ ms_command_names() {
 ms_help_block() {
     awk '/^#/ { sub(/^# ?/, ""); print; next } { exit }' "$1"
 }
+# The readers below consume all their input: one that exits early (head,
+# awk's exit) can make the writer die of SIGPIPE under load (pipefail: a
+# spurious status 141).
 ms_help_summary() {
-    ms_help_block "$1" | sed -n 's/^Summary: *//p' | head -n 1
+    ms_help_block "$1" | awk '!done && /^Summary:/ { sub(/^Summary: */, ""); print; done = 1 }'
 }
 ms_help_usage() {
     ms_help_block "$1" | awk '
+        done { next }
         /^Usage:/ { on = 1; sub(/^Usage: */, ""); print "Usage: " $0; next }
         on && /^       / { print; next }
-        on { exit }'
+        on { done = 1 }'
 }
 ms_help_text() {
     ms_help_block "$1" | awk '
