@@ -3,9 +3,24 @@
 # table): environment and run differences first, then metric by metric
 # with the % change and a marker where the change exceeds the noise.
 #
-# Noise of a row: 2 x sqrt(cvA^2 + cvB^2) (both runs' coefficients of
-# variation, in %).  "*" marks |change| above it; "?" marks rows where a
-# CV is unknown (a single repetition).
+# Noise of a row: max(2 x sqrt(cvA^2 + cvB^2), MIN_NOISE), in %.  The
+# first term is both runs' coefficients of variation over their
+# repetitions: the noise within a run.  It misses the noise between runs
+# (a run lands in a better or worse phase of the machine: page placement,
+# frequency, neighbours), which repetitions inside one run do not sample:
+# two runs of the same configuration on a 2-vCPU VM differ by up to
+# ~8% with within-run CVs of 1-2% (README, "Node validation").  MIN_NOISE
+# (--min-noise, default 10%) is that run-to-run floor.
+# "*" marks |change| above the noise; "?" marks rows where a CV is
+# unknown (a single repetition): not judged.
+#
+# A change beyond the noise is a regression when it goes the bad way:
+# lower for rates, higher for times (units s, ms, us, ns).  The last line
+# is the verdict.  ms_compare_dirs returns 1 for invalid cell files, and
+# for a regression when MS_COMPARE_EXIT_ON_REGRESSION=1 (memsuite compare
+# sets it; run --baseline's compare.txt is a report, not a verdict).
+MS_COMPARE_EXIT_ON_REGRESSION=0
+MS_COMPARE_MIN_NOISE=10     # % (the default of --min-noise)
 
 ms_use rundir
 
@@ -35,9 +50,9 @@ ms_compare_config() {
         | [., ($a[.] | tostring), ($b[.] | tostring)] | @tsv'
 }
 
-# ms_compare_dirs A B ALL(0|1) MARKDOWN(0|1)
+# ms_compare_dirs A B ALL(0|1) MARKDOWN(0|1) [MIN_NOISE_PCT]
 ms_compare_dirs() {
-    local a="$1" b="$2" all="$3" md="$4" k va vb n=0
+    local a="$1" b="$2" all="$3" md="$4" minnoise="${5:-$MS_COMPARE_MIN_NOISE}" k va vb n=0
     # ms_rundir_check refuses a corrupt run.json, plan.tsv or env.json
     # (exit 2): "Environment differences: none" from a broken file would lie.
     ms_rundir_check "$a"
@@ -78,7 +93,9 @@ ms_compare_dirs() {
     echo
     ms_use compare-paging
     ms_compare_paging "$a" "$b" "$md"
-    awk -F, -v all="$all" -v md="$md" '
+    local verdict
+    verdict=$(ms_mktemp)
+    awk -F, -v all="$all" -v md="$md" -v minnoise="$minnoise" -v verdict="$verdict" '
         function key() { return $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $7 SUBSEP $8 }
         function human(b,   u, i) {
             split("B KiB MiB GiB TiB", u, " "); i = 1
@@ -107,8 +124,21 @@ ms_compare_dirs() {
                     ch = sprintf("%+.1f%%", (b - a) / a * 100)
                     if (cA[k] != "" && cB[k] != "") {
                         nz = 2 * sqrt(cA[k] * cA[k] + cB[k] * cB[k]) * 100
+                        if (nz < minnoise) nz = minnoise
                         noise = sprintf("%.1f%%", nz)
-                        if ((b - a) / a * 100 > nz || (a - b) / a * 100 > nz) { mark = "*"; marked++ }
+                        pct = (b - a) / a * 100
+                        if (pct > nz || -pct > nz) {
+                            mark = "*"; marked++
+                            # worse: lower rates, higher times
+                            worse = (unit[k] ~ /^(s|ms|us|ns)$/) ? (pct > 0) : (pct < 0)
+                            if (worse) {
+                                worsen++
+                                if (worst == "" || (pct < 0 ? -pct : pct) > worstabs) {
+                                    worstabs = (pct < 0 ? -pct : pct)
+                                    worst = sprintf("%s %s x%s %s.%s %+.1f%% (noise %.1f%%)", bench, human(f[4]), f[5], f[7], f[8], pct, nz)
+                                }
+                            } else better++
+                        }
                     } else { mark = "?"; unknown++ }
                 } else if (a == "-" || b == "-") { mark = "only " (a == "-" ? "B" : "A"); onlyone++ }
                 else if (a == "NA" || b == "NA") { mark = "NA"; na++ }
@@ -120,14 +150,23 @@ ms_compare_dirs() {
             print ""
             # "0 changes" must not read as "no difference" when the noise
             # could not be judged or a row has only one side.
-            printf "%d row(s); %d change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2))", n, marked
+            printf "%d row(s); %d change(s) beyond the noise (*: |change| > max(2 x sqrt(cvA^2 + cvB^2), %g%%))", n, marked, minnoise
             if (unknown) printf "; %d row(s) not judged: CV unknown (?: a single repetition)", unknown
             if (onlyone) printf "; %d row(s) in one run only", onlyone
             if (na) printf "; %d row(s) unavailable (NA)", na
             printf "\n"
+            judged = n - unknown - onlyone - na
+            if (worsen) v = sprintf("REGRESSION: %d row(s) worse beyond the noise; worst %s", worsen, worst)
+            else if (better) v = sprintf("improvement: %d row(s) better beyond the noise, none worse", better)
+            else v = sprintf("no change beyond the noise in %d judged row(s)", judged)
+            if (judged < n) v = v sprintf(" (%d of %d row(s) not judged)", n - judged, n)
+            printf "%sverdict: %s\n", (md ? "\n**" : ""), v (md ? "**" : "")
+            print (worsen ? 1 : 0) > verdict
         }' "$csva" "$csvb"
     if [ -n "$invalid" ]; then
         ms_error "$(grep -c . <<<"$invalid") invalid cell file(s) (listed at the top); their rows are left out"
         return 1
     fi
+    [ "$MS_COMPARE_EXIT_ON_REGRESSION" = 1 ] || return 0
+    [ "$(cat "$verdict")" = 0 ]
 }

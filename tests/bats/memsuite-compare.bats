@@ -14,6 +14,8 @@ setup_file() {
     mk base
     FAKE_RATE=12000 mk faster
     FAKE_RATE=10100 mk same
+    FAKE_RATE=8500 mk slower
+    FAKE_RATE=9300 FAKE_CV=0.04 mk noisy
     echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
     echo 10 >"$MEMSUITE_PROCFS/sys/vm/swappiness"
     FAKE_RATE=10100 mk tuned --bind close
@@ -24,22 +26,50 @@ setup_file() {
     FAKE_RATE=11000 FAKE_THP_SHARE=0.97 FAKE_DTLB=1.4 mk thp --threads 1
 }
 
-@test "a 20% faster run: every row +20.0% and marked beyond the noise" {
+@test "a 20% faster run: every row +20.0% and marked beyond the noise; an improvement, exit 0" {
     run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/faster"
     assert_success
     assert_line --regexp '^bench +size +threads +record +metric +A +B +change +noise$'
-    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +12000\.0 +\+20\.0% +2\.8% \*$'
-    assert_line --regexp '^stream +128\.0 MiB +2 +Triad +best_rate_mbps +20713\.4 +24856\.0 +\+20\.0% +2\.8% \*$'
-    assert_line "8 row(s); 8 change(s) beyond the noise (*: |change| > 2 x sqrt(cvA^2 + cvB^2))"
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +12000\.0 +\+20\.0% +10\.0% \*$'
+    assert_line --regexp '^stream +128\.0 MiB +2 +Triad +best_rate_mbps +20713\.4 +24856\.0 +\+20\.0% +10\.0% \*$'
+    assert_line "8 row(s); 8 change(s) beyond the noise (*: |change| > max(2 x sqrt(cvA^2 + cvB^2), 10%))"
+    assert_line "verdict: improvement: 8 row(s) better beyond the noise, none worse"
     assert_line "Environment differences (A -> B):"
     assert_line "  none"
 }
 
-@test "a 1% change stays within the noise: no marker" {
+@test "a 1% change stays within the noise: no marker, verdict no change, exit 0" {
     run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/same"
     assert_success
-    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +10100\.0 +\+1\.0% +2\.8% $'
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +10100\.0 +\+1\.0% +10\.0% $'
     assert_line --regexp '^8 row\(s\); 0 change\(s\) beyond the noise'
+    assert_line --index -1 "verdict: no change beyond the noise in 8 judged row(s)"
+}
+
+@test "a 15% slower run is a regression beyond the run-to-run noise: exit 1, the worst row named" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/slower"
+    assert_failure 1
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +8500\.0 +-15\.0% +10\.0% \*$'
+    assert_line --index -1 --regexp '^verdict: REGRESSION: 8 row\(s\) worse beyond the noise; worst stream 128\.0 MiB x[12] [A-Za-z]+\.best_rate_mbps -15\.0% \(noise 10\.0%\)$'
+    # the noise floor is a setting: at 20% the same change is noise
+    run "$MS" compare --min-noise 20 "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/slower"
+    assert_success
+    assert_line --index -1 "verdict: no change beyond the noise in 8 judged row(s)"
+    # a run whose own repetitions vary more widens the noise past the floor
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/noisy"
+    assert_success
+    assert_line --regexp ' -7\.0% +10\.0% $'
+    run "$MS" compare --min-noise 0 "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/noisy"
+    assert_success
+    assert_line --regexp ' -7\.0% +8\.2% $'
+    run "$MS" compare --min-noise 0 "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/slower"
+    assert_failure 1
+    assert_line --regexp ' -15\.0% +2\.8% \*$'
+    run "$MS" compare --min-noise lots "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/slower"
+    assert_failure 2
+    run "$MS" compare --min-noise 101 "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/slower"
+    assert_failure 2
+    assert_output "memsuite: compare: --min-noise: invalid value '101'; use a percentage 0..100"
 }
 
 @test "environment and run differences are listed above the table" {
@@ -58,7 +88,8 @@ setup_file() {
     run "$MS" compare --markdown "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/faster"
     assert_success
     assert_line "| bench | size | threads | record | metric | A | B | change | noise | |"
-    assert_line "| stream | 128.0 MiB | 1 | Copy | best_rate_mbps | 10000.0 | 12000.0 | +20.0% | 2.8% | * |"
+    assert_line "| stream | 128.0 MiB | 1 | Copy | best_rate_mbps | 10000.0 | 12000.0 | +20.0% | 10.0% | * |"
+    assert_line "**verdict: improvement: 8 row(s) better beyond the noise, none worse**"
     run "$MS" compare --all "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/faster"
     assert_success
     assert_line --regexp '^stream +128\.0 MiB +1 +Copy +min_time_s '
@@ -93,6 +124,7 @@ setup_file() {
     assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +5000\.0 +-50\.0% +- \?$'
     assert_line --regexp '^stream +128\.0 MiB +2 +Copy +best_rate_mbps +18660\.7 +- +- +- only A$'
     assert_line --regexp ' 0 change\(s\) beyond the noise .*; 4 row\(s\) not judged: CV unknown \(\?: a single repetition\); 4 row\(s\) in one run only$'
+    assert_line --index -1 "verdict: no change beyond the noise in 0 judged row(s) (8 of 8 row(s) not judged)"
 }
 
 @test "huge pages and TLB side by side per cell when they differ; absent when they do not" {
