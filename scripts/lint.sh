@@ -60,6 +60,7 @@ echo "lint: shellcheck"
 if command -v shellcheck >/dev/null; then
     mapfile -t sh < <(grep -rlE '^#!.*(bash|sh)' scripts .ci tests/run-tests.sh tests/topology 2>/dev/null)
     shellcheck -x "${sh[@]}" scripts/lib/*.sh || status=1
+    shellcheck -s bash contrib/nhc/memsuite.nhc || status=1
     shellcheck -s bash contrib/completion/*.bash || status=1
     shellcheck -s bash -e SC2034,SC2154 tests/bats/test_helper.bash || status=1
 else
