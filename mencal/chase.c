@@ -12,6 +12,7 @@
  * chase_K bodies are runs of `mov (%reg),%reg` with no other memory access
  * between hops. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,4 +215,13 @@ uint64_t mc_chase_overhead_ns(int chains, size_t rounds)
         best = dt < best ? dt : best;
     }
     return best;
+}
+
+bool mc_chase_stride_ok(long long stride, char *msg, size_t msglen)
+{
+    if (stride % (long long)sizeof(void *) == 0)
+        return true;
+    snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), e.g. 256",
+             stride, sizeof(void *));
+    return false;
 }

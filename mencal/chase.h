@@ -33,5 +33,8 @@ void mc_chase(void **start, int chains, size_t rounds);
 /* The loop without the loads, for the overhead figure: ns for rounds. */
 uint64_t mc_chase_overhead_ns(int chains, size_t rounds);
 #define MC_CHASE_UNROLL 8
+/* --stride: nodes hold a pointer, so a stride is a multiple of one;
+ * false with msg naming the value otherwise. */
+bool mc_chase_stride_ok(long long stride, char *msg, size_t msglen);
 
 #endif

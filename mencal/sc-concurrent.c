@@ -48,12 +48,8 @@ static const mb_opt_t concurrent_opts[] = {
     { .long_name = "procs", .short_name = 'p', .type = MB_OPT_INT, .offset = OFF(procs_opt),
       .min = 1, .max = MAX_PROCS, .metavar = "N", .def_text = "one per physical core",
       .help = "concurrent: worker processes, each with its own buffer of size/N" },
-    { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
-      .dmax = 31536000, .metavar = "SECONDS", .def = "10",
-      .help = "concurrent: run time; stability: run time instead of --iterations" },
-    { .long_name = "read-pct", .type = MB_OPT_INT, .offset = OFF(read_pct), .min = 0,
-      .max = 100, .metavar = "P", .def = "70",
-      .help = "mixed, concurrent: percentage of accesses that are loads" },
+    MC_OPT_DURATION(concurrent_conf_t, duration_s),
+    MC_OPT_READ_PCT(concurrent_conf_t, read_pct),
 };
 #undef OFF
 

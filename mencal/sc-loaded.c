@@ -84,14 +84,8 @@ static const mb_opt_t loaded_opts[] = {
       .help = "loaded: sample windows (~5 ms each) per point; median and p99 over them" },
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE",
       .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE" },
-    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_opt), .min = 0,
-      .max = 1LL << 30, .metavar = "PAGES", .def = "64", .def_text = "64, as multichase",
-      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
-              "people quote); the full-random latency is measured too; 0: full random only" },
-    { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_opt), .min = 8,
-      .max = 1LL << 20, .metavar = "BYTES", .def = "256", .def_text = "256, as multichase",
-      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
-              "adjacent-line prefetcher from serving the next hop)" },
+    MC_OPT_TLB_LOCALITY(loaded_conf_t, tlb_opt),
+    MC_OPT_STRIDE(loaded_conf_t, stride_opt),
 };
 #undef OFF
 
@@ -161,11 +155,8 @@ static int loaded_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen
         c->ndelays = (int)(sizeof default_ladder / sizeof default_ladder[0]);
         memcpy(c->delay_ns, default_ladder, sizeof default_ladder);
     }
-    if (c->stride_opt % (long long)sizeof(void *) != 0) {
-        snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), "
-                 "e.g. 256", c->stride_opt, sizeof(void *));
+    if (!mc_chase_stride_ok(c->stride_opt, msg, msglen))
         return MB_EXIT_USAGE;
-    }
     c->stride_bytes = (size_t)c->stride_opt;
     c->tlb_pages = (size_t)c->tlb_opt;
     c->windows = (int)c->windows_opt;

@@ -28,9 +28,7 @@ typedef struct {
 } mixed_conf_t;
 
 static const mb_opt_t mixed_opts[] = {
-    { .long_name = "read-pct", .type = MB_OPT_INT, .offset = offsetof(mixed_conf_t, read_pct),
-      .min = 0, .max = 100, .metavar = "P", .def = "70",
-      .help = "mixed, concurrent: percentage of accesses that are loads" },
+    MC_OPT_READ_PCT(mixed_conf_t, read_pct),
     { .long_name = "pattern", .type = MB_OPT_CHOICE, .offset = offsetof(mixed_conf_t, pattern),
       .choices = "random|sequential", .def = "random", .help = "mixed: access order" },
 };

@@ -40,16 +40,10 @@ static const mb_opt_t randread_opts[] = {
     { .long_name = "chains", .type = MB_OPT_INT, .offset = OFF(chains_opt), .min = 1,
       .max = MC_MAX_CHAINS, .metavar = "K", .def = "1",
       .help = "randread: independent chains per thread (memory-level parallelism)" },
-    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = OFF(tlb_opt), .min = 0,
-      .max = 1LL << 30, .metavar = "PAGES", .def = "64", .def_text = "64, as multichase",
-      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency "
-              "people quote); the full-random latency is measured too; 0: full random only" },
+    MC_OPT_TLB_LOCALITY(randread_conf_t, tlb_opt),
     { .long_name = "sweep", .type = MB_OPT_FLAG, .offset = OFF(sweep),
       .help = "randread: latency curve from 16 KiB to --size by powers of two" },
-    { .long_name = "stride", .type = MB_OPT_INT, .offset = OFF(stride_opt), .min = 8,
-      .max = 1LL << 20, .metavar = "BYTES", .def = "256", .def_text = "256, as multichase",
-      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the "
-              "adjacent-line prefetcher from serving the next hop)" },
+    MC_OPT_STRIDE(randread_conf_t, stride_opt),
 };
 #undef OFF
 
@@ -57,11 +51,8 @@ static int randread_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msgl
 {
     (void)cfg;
     randread_conf_t *c = conf;
-    if (c->stride_opt % (long long)sizeof(void *) != 0) {
-        snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), "
-                 "e.g. 256", c->stride_opt, sizeof(void *));
+    if (!mc_chase_stride_ok(c->stride_opt, msg, msglen))
         return MB_EXIT_USAGE;
-    }
     c->chains = (int)c->chains_opt;
     c->tlb_pages = (size_t)c->tlb_opt;
     c->stride_bytes = (size_t)c->stride_opt;

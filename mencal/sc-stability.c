@@ -44,9 +44,7 @@ static const mb_opt_t stability_opts[] = {
     { .long_name = "interval", .type = MB_OPT_DOUBLE, .offset = OFF(interval_s), .dmin = 0.01,
       .dmax = 86400, .metavar = "SECONDS", .def = "10", .def_text = "10 (1 under 'run all')",
       .help = "stability: time between bandwidth samples" },
-    { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s), .dmin = 0.01,
-      .dmax = 31536000, .metavar = "SECONDS", .def = "10",
-      .help = "concurrent: run time; stability: run time instead of --iterations" },
+    MC_OPT_DURATION(stability_conf_t, duration_s),
 };
 #undef OFF
 

@@ -68,6 +68,30 @@ typedef struct mc_scenario {
 #define MC_SCENARIO_OPTIONS(table, conf_type)                                      \
     .opts = (table), .nopts = sizeof(table) / sizeof((table)[0]), .conf_size = sizeof(conf_type)
 
+/* Options several scenarios declare, written once so that their copies
+ * agree (same name, type, range, default and help; the joined table
+ * shows the first).  conf_t and field: the scenario's conf struct. */
+#define MC_OPT_READ_PCT(conf_t, field)                                                \
+    { .long_name = "read-pct", .type = MB_OPT_INT, .offset = offsetof(conf_t, field), \
+      .min = 0, .max = 100, .metavar = "P", .def = "70",                           \
+      .help = "mixed, concurrent: percentage of accesses that are loads" }
+#define MC_OPT_DURATION(conf_t, field)                                                \
+    { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = offsetof(conf_t, field), \
+      .dmin = 0.01, .dmax = 31536000, .metavar = "SECONDS", .def = "10",           \
+      .help = "concurrent: run time; stability: run time instead of --iterations" }
+#define MC_OPT_TLB_LOCALITY(conf_t, field)                                            \
+    { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = offsetof(conf_t, field), \
+      .min = 0, .max = 1LL << 30, .metavar = "PAGES", .def = "64",                 \
+      .def_text = "64, as multichase",                                             \
+      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency " \
+              "people quote); the full-random latency is measured too; 0: full random only" }
+#define MC_OPT_STRIDE(conf_t, field)                                                  \
+    { .long_name = "stride", .type = MB_OPT_INT, .offset = offsetof(conf_t, field),   \
+      .min = 8, .max = 1LL << 20, .metavar = "BYTES", .def = "256",                \
+      .def_text = "256, as multichase",                                            \
+      .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the " \
+              "adjacent-line prefetcher from serving the next hop)" }
+
 size_t mc_scenario_count(void);
 const mc_scenario_t *mc_scenario_at(size_t i);
 const mc_scenario_t *mc_scenario_find(const char *name);
