@@ -96,17 +96,12 @@ static int mbw_size_rule(const mbw_cfg_t *cfg, mbw_session_t *s)
     snprintf(given, sizeof given, "array size %llu MiB", cfg->size_mib);
     mb_rule_query_t q = { &s->llc, cfg->array_bytes, "each array", given, cfg->strict,
                           mbw_suggest_size, NULL };
-    switch (mb_size_rule(&q, &s->size_rule)) {
-    case MB_RULE_MET:
-        return 0;
-    case MB_RULE_REFUSED:
+    if (mb_size_rule(&q, &s->size_rule) == MB_RULE_REFUSED) {
         mb_error("%s", s->size_rule.message);
         return MB_EXIT_USAGE;      /* only --strict refuses */
-    case MB_RULE_UNCHECKED:
-    case MB_RULE_UNDER:
-        mb_warn("%s", s->size_rule.message);
-        return 0;
     }
+    if (s->size_rule.verdict != MB_RULE_MET)   /* under the rule, or unchecked */
+        mb_warn("%s", s->size_rule.message);
     return 0;
 }
 

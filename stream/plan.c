@@ -162,17 +162,12 @@ static int check_llc_rule(const st_options_t *o, const st_split_t *sp, st_plan_t
     else
         snprintf(given, sizeof given, "--array-size %s", o->array_size.text);
     mb_rule_query_t q = { &p->llc, host_bytes, what, given, o->strict, suggest_size, &ctx };
-    switch (mb_size_rule(&q, &rule)) {
-    case MB_RULE_MET:
-        return 0;
-    case MB_RULE_REFUSED:
+    if (mb_size_rule(&q, &rule) == MB_RULE_REFUSED) {
         snprintf(msg, msglen, "%s", rule.message);
         return MB_EXIT_USAGE;
-    case MB_RULE_UNCHECKED:
-    case MB_RULE_UNDER:
-        st_plan_add_reason(p, 0, "%s", rule.message);
-        return 0;
     }
+    if (rule.verdict != MB_RULE_MET)       /* under the rule, or unchecked */
+        st_plan_add_reason(p, 0, "%s", rule.message);
     return 0;
 }
 
