@@ -72,16 +72,19 @@ ms_host_name_ok() {
 # them; the first name that is not a plain host name stops it with a
 # message naming SOURCE and the entry (escaped, cut short), status 1.
 ms_hostlist_check() {
-    local n i=0
-    while IFS= read -r n; do
-        i=$((i + 1))
-        if ! ms_host_name_ok "$n"; then
-            printf '%s: entry %d, %s, is not a host name (letters, digits and ._- only, at most %d characters)\n' \
-                "$1" "$i" "$(ms_shown "$n")" "$MS_HOST_NAME_MAX"
-            return 1
-        fi
-        printf '%s\n' "$n"
-    done
+    # One awk pass finds the first bad entry (100,000 names in well under a
+    # second; a bash loop over them took seconds).
+    local in bad n
+    in=$(cat)
+    bad=$(awk -v max="$MS_HOST_NAME_MAX" '
+        !/^[A-Za-z0-9][A-Za-z0-9._-]*$/ || length($0) > max { print NR; exit }' <<<"$in")
+    if [ -n "$bad" ]; then
+        n=$(sed -n "${bad}p" <<<"$in")
+        printf '%s: entry %d, %s, is not a host name (letters, digits and ._- only, at most %d characters)\n' \
+            "$1" "$bad" "$(ms_shown "$n")" "$MS_HOST_NAME_MAX"
+        return 1
+    fi
+    printf '%s\n' "$in"
 }
 
 # ms_cluster_expected [NODES_OPTION]: the expected node names, one per
