@@ -421,15 +421,23 @@ ms_cluster_render_text() {
         }' "$counts" "$stats"
     echo
     printf '%-20s %-8s %-7s %-32s %12s %9s  %s\n' Node Status Outlier "Worst metric" Value "vs median" Detail
-    local shown
-    shown=$(wc -l <"$nodes")
+    # By default only the nodes that need a look (not PASS, or an
+    # outlier); MS_CLUSTER_ALL=1 (--all) lists every node.
+    local shown list total
+    list=$(ms_mktemp)
+    if [ "${MS_CLUSTER_ALL:-0}" = 1 ]; then cat -- "$nodes"; else awk -F '\t' '$2 != "PASS" || $3 != "-"' "$nodes"; fi >"$list"
+    shown=$(wc -l <"$list")
+    total=$(wc -l <"$nodes")
     if [ "$top" -gt 0 ] && [ "$shown" -gt "$top" ]; then
-        head -n "$top" "$nodes"
+        head -n "$top" "$list"
     else
-        cat -- "$nodes"
+        cat -- "$list"
     fi | awk -F '\t' '{ printf "%-20s %-8s %-7s %-32s %12s %9s  %s\n", $4, $2, $3, $5, $6, $7, $8 }'
     if [ "$top" -gt 0 ] && [ "$shown" -gt "$top" ]; then
-        printf '... %d more nodes (all of them: --top 0)\n' "$((shown - top))"
+        printf '... %d more nodes to look at (all of them: --top 0)\n' "$((shown - top))"
+    fi
+    if [ "$total" -gt "$shown" ] && [ "${MS_CLUSTER_ALL:-0}" != 1 ]; then
+        printf '... and %d node(s) PASS, no outlier (every node: --all)\n' "$((total - shown))"
     fi
 }
 

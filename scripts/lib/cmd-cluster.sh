@@ -38,6 +38,9 @@
 #   --mad-floor PCT   smallest MAD used, in % of the median (default 0.5)
 #   --format F        text (default) or json
 #   --top N           list only the first N nodes of the text report (0: all)
+#   --all             the text report lists every node; by default only
+#                     the nodes to look at (not PASS, or an outlier) and a
+#                     count of the others
 #   --drain-suggest   print `scontrol update nodename=... state=drain
 #                     reason="memsuite: ..."` for every FAIL, ERROR, MISSING or
 #                     SLOW node; nothing is drained
@@ -67,6 +70,7 @@ cmd_cluster() {
             --k) ms_need_arg "$@"; k=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$k"; shift ;;
             --mad-floor) ms_need_arg "$@"; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
             --format) ms_need_arg "$@"; format="$2"; shift ;;
+            --all) MS_CLUSTER_ALL=1 ;;
             --top) ms_need_arg "$@"; top=$(ms_parse_uint_opt "$1" "$2" 100000000) || ms_usage_error "$top"; shift ;;
             --drain-suggest) suggest=1 ;;
             --drain) drain=1 ;;

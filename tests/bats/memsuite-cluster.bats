@@ -212,7 +212,7 @@ jq_median() {
 }
 
 @test "run on this node only (--launcher local): launch, report, aggregate" {
-    run -0 --separate-stderr "$MS" cluster --ref "$SANDBOX/easy.json" --results "$SANDBOX/res" --launcher local
+    run -0 --separate-stderr "$MS" cluster --ref "$SANDBOX/easy.json" --results "$SANDBOX/res" --launcher local --all
     local me
     me=$(hostname -s)
     assert_line --index 0 'memsuite cluster: 1 nodes reported (no expected node list: give --nodes to see MISSING nodes)'
@@ -220,7 +220,7 @@ jq_median() {
     [ -f "$SANDBOX/res/$me.json" ]
     # A stale report of another run is not counted in the next run.
     jq -c '.node = "old1" | .run_id = "older"' "$SANDBOX/res/$me.json" >"$SANDBOX/res/old1.json"
-    run -0 --separate-stderr "$MS" cluster --ref "$SANDBOX/easy.json" --results "$SANDBOX/res" --launcher local
+    run -0 --separate-stderr "$MS" cluster --ref "$SANDBOX/easy.json" --results "$SANDBOX/res" --launcher local --all
     [[ "$stderr" == *"1 report(s) in $SANDBOX/res belong to other runs"* ]]
     refute_output --partial old1
 }
@@ -240,7 +240,7 @@ jq_median() {
 @test "Slurm: memsuite cluster in an allocation runs srun --ntasks-per-node=1 and aggregates" {
     need_slurm
     run -1 --separate-stderr timeout 60 salloc -N1 "$MS" cluster --ref "$SANDBOX/easy.json" \
-        --results "$SANDBOX/res" --nodes "$CL_SLURM_NODE,ghost1" --drain-suggest
+        --results "$SANDBOX/res" --nodes "$CL_SLURM_NODE,ghost1" --drain-suggest --all
     [[ "$stderr" == *"srun --ntasks-per-node=1 --kill-on-bad-exit=0 --nodes=1"* ]]
     assert_line --index 0 'memsuite cluster: 2 nodes expected (--nodes), 1 reported'
     assert_output --regexp "$CL_SLURM_NODE +PASS"
@@ -292,7 +292,41 @@ jq_median() {
     mv "$SANDBOX/t.json" "$SANDBOX/g/node00006.json"
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --top 1
     assert_line --regexp '^node00006 +FAIL .*Copy\.best_rate_mbps missing'
-    assert_line '... 9 more nodes (all of them: --top 0)'
+    assert_line '... and 9 node(s) PASS, no outlier (every node: --all)'
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --top 1 --all
+    assert_line --regexp '^node00006 +FAIL '
+    assert_line '... 9 more nodes to look at (all of them: --top 0)'
+}
+
+@test "the text report summarises: only the nodes to look at, the PASS nodes counted; --all lists all" {
+    gen 50 --fail 7 --slow 9 --error 11 --missing 13
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00050]'
+    assert_line --regexp '^node00013 +MISSING '
+    assert_line --regexp '^node00011 +ERROR '
+    assert_line --regexp '^node00007 +FAIL '
+    assert_line --regexp '^node00009 +PASS +SLOW '
+    assert_line '... and 46 node(s) PASS, no outlier (every node: --all)'
+    refute_line --regexp '^node00001 '
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00050]' --all
+    assert_line --regexp '^node00001 +PASS +- '
+    refute_line --partial '(every node: --all)'
+}
+
+@test "a busy node (check exit 5) is ERROR but never drained; a report claiming another node is not taken for it" {
+    gen 4
+    jq -c '.verdict = "ERROR" | .exit = 5 | .metrics[].value = null | .summary = "memsuite: ERROR node busy: load average 7.50 > 1"' \
+        "$SANDBOX/g/node00002.json" >"$SANDBOX/t.json"
+    mv "$SANDBOX/t.json" "$SANDBOX/g/node00002.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00004]' --drain-suggest
+    assert_line --regexp '^node00002 +ERROR .*busy, not judged \(rerun when idle\)'
+    refute_line --partial 'nodename=node00002'
+    # node00003's file claims to be node00001: node00003 stays MISSING, and
+    # node00001's two reports are named
+    jq -c '.node = "node00001" | .finished = "2023-01-01T00:00:00Z"' "$SANDBOX/g/node00003.json" >"$SANDBOX/t.json"
+    mv "$SANDBOX/t.json" "$SANDBOX/g/node00003.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00004]'
+    assert_line --regexp '^node00003 +MISSING '
+    [[ "$stderr" == *"node node00001 reported more than once; using the latest report, not:"*"node00003.json"* ]]
 }
 
 @test "--drain-suggest quotes what reports say: a shell running the lines runs only scontrol" {
