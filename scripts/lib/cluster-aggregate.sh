@@ -126,7 +126,7 @@ FNR > 1 || bad { bad = 1; next }
 END { flush() }'
 
 ms_cluster_flatten() {
-    local dir="$1" redo rejects
+    local dir="$1" redo rejects nl=$'\n'
     MS_CLUSTER_RID="$2"
     redo=$(ms_mktemp)
     rejects=$(ms_mktemp)
@@ -136,13 +136,13 @@ ms_cluster_flatten() {
     # The awk fast path (above); xargs keeps each call within the argument
     # limit.  A file name with a newline cannot be listed in REJECTS: such
     # files go to the jq path directly.
-    find "$dir" -maxdepth 1 -type f -name '[!.]*.json' ! -empty ! -name "*$'\n'*" -print0 | sort -z |
+    find "$dir" -maxdepth 1 -type f -name '[!.]*.json' ! -empty ! -name "*$nl*" -print0 | sort -z |
         xargs -0 -r -n 4000 awk -v schema="$MS_CLUSTER_NODE_SCHEMA" -v wantrid="$MS_CLUSTER_RID" \
             -v rejects="$rejects" "$MS_CLUSTER_AWK"
     # The rest through jq; the files of a chunk jq fails on are listed in
     # $redo and redone by bisection.
     { tr '\n' '\0' <"$rejects"
-      find "$dir" -maxdepth 1 -type f -name '[!.]*.json' ! -empty -name "*$'\n'*" -print0; } |
+      find "$dir" -maxdepth 1 -type f -name '[!.]*.json' ! -empty -name "*$nl*" -print0; } |
         xargs -0 -r -n 4000 bash -c '
             out=$(jq -r --arg schema "$0" --arg rid "$1" "$2" "${@:4}" 2>/dev/null) &&
                 { [ -z "$out" ] || printf "%s\n" "$out"; exit 0; }
@@ -334,7 +334,7 @@ ms_cluster_classify() {
             dev = (worst - 1) * 100
             if (dev > -0.05 && dev < 0.05) dev = 0
             print sprintf("%.9f", (st == "FAIL") ? -2 + worst / (1 + worst) : worst), st, out, node, wm, wv, (wm == "-" ? "-" : sprintf("%+.1f%%", dev)), (detail == "" ? "-" : detail), reason
-        }' "$sel" | sort -t $'\t' -k1,1g -k4,4
+        }' "$sel" | LC_ALL=C sort -t $'\t' -k1,1g -k4,4
 }
 
 # ms_cluster_report ... : renders and returns the exit status (0: every
