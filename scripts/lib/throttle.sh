@@ -62,10 +62,28 @@ ms_throttle_start() {
     ms_at_exit ms_throttle_stop
 }
 
+# ms_throttle_running PID: the sampler has not exited yet (an exited one
+# stays a zombie until waited for, which kill -0 still sees).
+ms_throttle_running() {
+    local st
+    read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+    st=${st##*) }
+    [ "${st%% *}" != Z ]
+}
+
 # ms_throttle_stop: end the sampler (one last sample is taken by the caller).
 ms_throttle_stop() {
     [ -n "$MS_THR_PID" ] || return 0
+    # TERM, then at most 2 s for it to go, then KILL: a sampler whose TERM
+    # was lost (it arrived while a signal handler of ours ran) must not
+    # leave memsuite waiting for ever.
+    local tries=20
     kill -TERM "$MS_THR_PID" 2>/dev/null
+    while [ "$tries" -gt 0 ] && ms_throttle_running "$MS_THR_PID"; do
+        sleep 0.1
+        tries=$((tries - 1))
+    done
+    kill -KILL "$MS_THR_PID" 2>/dev/null
     wait "$MS_THR_PID" 2>/dev/null
     MS_THR_PID=""
     return 0
