@@ -83,7 +83,7 @@ ms_throttle_stop() {
         sleep 0.1
         tries=$((tries - 1))
     done
-    kill -KILL "$MS_THR_PID" 2>/dev/null
+    kill -KILL "$MS_THR_PID" 2>/dev/null || true
     wait "$MS_THR_PID" 2>/dev/null
     MS_THR_PID=""
     return 0
