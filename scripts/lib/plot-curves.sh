@@ -35,8 +35,8 @@ ms_curves_gp() {
     case "$kind" in
         loaded)
             jq -r '.records[] | select(.tables.curve != null) | .tables.curve[] |
-                   select(.bandwidth != null and .latency != null) |
-                   "\(.bandwidth / 1000) \(.latency) \(.latency_p99 // "NaN")"' "$f" >"$work/loaded.dat"
+                   select((.bandwidth | type) == "number" and (.latency | type) == "number") |
+                   "\(.bandwidth / 1000) \(.latency) \(if (.latency_p99 | type) == "number" then .latency_p99 else "NaN" end)"' "$f" >"$work/loaded.dat"
             [ -s "$work/loaded.dat" ] || return 1
             title=$(jq -r '"mencal loaded: latency vs \(.config.loaded.traffic // "?") traffic of \((.config.threads // 2) - 1) threads, \(.sysinfo.cpu_model // "")"' "$f")
             {
@@ -54,16 +54,18 @@ ms_curves_gp() {
             while IFS=$'\t' read -r k t; do
                 n=$((n + 1))
                 jq -r --arg k "$k" --argjson t "$t" '.records[] | select(.tables.mountain != null) |
-                    .tables.mountain[] | select(.kernel == $k and .threads == $t and .bandwidth != null) |
+                    .tables.mountain[] | select(.kernel == $k and .threads == $t and (.size | type) == "number" and (.bandwidth | type) == "number") |
                     "\(.size) \(.bandwidth)"' "$f" >"$work/s$n.dat"
                 printf '%s\t%s\n' "s$n.dat" "$(ms_curves_safe "$k, $t thread$([ "$t" = 1 ] || echo s)")" >>"$work/series.txt"
             done < <(jq -r '[.records[] | select(.tables.mountain != null) | .tables.mountain[] |
                              [.kernel, .threads]] | unique_by(.) | sort_by(.[0], .[1]) | .[] | @tsv' "$f")
             [ "$n" -gt 0 ] || return 1
+            # Numbers only: a value of another type never reaches gnuplot
+            # (ms_res_state already calls such a cell invalid).
             marks=$(jq -r '.config.caches as $c | .llc.total_bytes as $l |
-                [ (if $c.l1d_bytes then "\($c.l1d_bytes) L1d" else empty end),
-                  (if $c.l2_bytes then "\($c.l2_bytes) L2" else empty end),
-                  (if ($l // 0) > 0 then "\($l) LLC" else empty end) ] | .[]' "$f" 2>/dev/null || true)
+                [ (if ($c.l1d_bytes | type) == "number" and $c.l1d_bytes > 0 then "\($c.l1d_bytes) L1d" else empty end),
+                  (if ($c.l2_bytes | type) == "number" and $c.l2_bytes > 0 then "\($c.l2_bytes) L2" else empty end),
+                  (if ($l | type) == "number" and $l > 0 then "\($l) LLC" else empty end) ] | .[]' "$f" 2>/dev/null || true)
             {
                 printf 'set terminal %s\nset output\n' "$(ms_curves_terminal)"
                 printf 'set title "mencal sweep: bandwidth vs working set (all arrays, all threads)"\n'
@@ -71,7 +73,7 @@ ms_curves_gp() {
                 printf 'set grid\nset key outside right top\nset yrange [0:*]\nset logscale x 2\n'
                 printf 'set xtics ("16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576, "4M" 4194304, "16M" 16777216, "64M" 67108864, "256M" 268435456, "1G" 1073741824, "4G" 4294967296.0)\n'
                 while read -r b name; do
-                    [ -n "$b" ] || continue
+                    [[ "$b" =~ ^[0-9]+([.][0-9]+)?([eE][+]?[0-9]+)?$ ]] || continue
                     printf 'set arrow from %s, graph 0 to %s, graph 1 nohead dashtype 2 lc rgb "gray40"\n' "$b" "$b"
                     printf 'set label "%s %s" at %s, graph 0.97 right rotate by 90 offset -0.5,0 tc rgb "gray30"\n' \
                         "$name" "$(awk -v b="$b" 'BEGIN { u = "B"; if (b >= 1048576) { b /= 1048576; u = "MiB" } else if (b >= 1024) { b /= 1024; u = "KiB" }; printf "%g %s", b, u }')" "$b"

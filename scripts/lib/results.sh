@@ -86,6 +86,19 @@ ms_res_state() {
         --argjson max "$MS_RES_VALUE_MAX" "$MS_JQ_LIB"'
         def failed: (type == "object") and (.passed != true);
         def badvalue: . != null and ((type != "number") or . <= 0 or . >= $max);
+        def notnumber: . != null and type != "number";
+        # Facts that reach gnuplot, awk or the shell as numbers (cache
+        # marks, curve points): [path, value] for each one present.
+        def numeric_facts:
+            (["config.caches.l1d_bytes", .config.caches.l1d_bytes?],
+             ["config.caches.l2_bytes", .config.caches.l2_bytes?],
+             ["llc.total_bytes", .llc.total_bytes?],
+             ["config.llc_bytes", .config.llc_bytes?],
+             ["config.threads", .config.threads?],
+             (.records[]? | (.name? // "?" | tostring) as $rn | .tables? // {} | objects
+              | to_entries[] | .key as $t | .value | arrays | .[] | objects
+              | to_entries[] | select(.key | IN("size", "size_bytes", "threads", "bandwidth", "latency", "latency_p99"))
+              | ["\($rn).tables.\($t)[].\(.key)", .value]));
         if length != 1 then "holds \(length) JSON documents, expected one"
         else .[0] |
         if type != "object" then "is not a JSON object"
@@ -93,6 +106,9 @@ ms_res_state() {
         elif (.records | type) != "array" then "has no records array"
         elif .complete != true then "incomplete"
         elif (.validation | failed) then "invalid: it failed its own validation (validation.passed is \(.validation.passed | tojson))"
+        elif (first(numeric_facts | select(.[1] | notnumber)) // null) != null then
+            first(numeric_facts | select(.[1] | notnumber)
+                  | "invalid: \(.[0]) is \(.[1] | tojson | .[0:40]), not a number")
         else
             (try (first(.records[] | select(.validation | failed))
                   | "invalid: record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))")
