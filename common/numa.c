@@ -575,3 +575,26 @@ int mb_numa_apply(const mb_numa_request_t *req, char *msg, size_t msglen)
 }
 
 #endif
+
+/* ---- one range bound to one node: mbind(2) ------------------------------ */
+
+int mb_numa_bind_range(void *p, size_t bytes, int node, char *why, size_t whylen)
+{
+    if (node < 0 || node >= POL_MAX_NODES) {
+        snprintf(why, whylen, "memory node %d is out of range 0..%d", node, POL_MAX_NODES - 1);
+        return -EINVAL;
+    }
+    const uintptr_t pg = 4096, lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+                    hi = ((uintptr_t)p + bytes) & ~(pg - 1);
+    if (hi <= lo)
+        return 0;
+    unsigned long mask[POL_MAX_NODES / (8 * sizeof(unsigned long))] = { 0 };
+    mask[(unsigned)node / (8 * sizeof(unsigned long))] |= 1UL << ((unsigned)node % (8 * sizeof(unsigned long)));
+    if (syscall(SYS_mbind, (void *)lo, (unsigned long)(hi - lo), POL_BIND, mask,
+                (unsigned long)POL_MAX_NODES + 1, 0u) == 0)
+        return 0;
+    int e = errno;
+    snprintf(why, whylen, "mbind to memory node %d failed: %s%s", node, strerror(e),
+             e == EINVAL || e == ENODEV ? " (the node has no memory, or does not exist)" : "");
+    return -e;
+}

@@ -89,4 +89,11 @@ const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buf
 int mb_numa_placement(const void *buf, size_t bytes, size_t max_samples,
                       mb_numa_placement_t *out);
 
+/* Binds the pages of [p, p + bytes) (p page aligned; the range is
+ * trimmed to whole pages) to memory node `node` with mbind(2) MPOL_BIND,
+ * before anything is touched: the matrix's per-cell placement.  A raw
+ * system call, so it works in builds without libnuma.  0, or -errno with
+ * why naming the node. */
+int mb_numa_bind_range(void *p, size_t bytes, int node, char *why, size_t whylen);
+
 #endif

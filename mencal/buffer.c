@@ -102,8 +102,16 @@ static int alloc_malloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, 
 int mc_buffer_alloc(const mc_config_t *cfg, size_t bytes, void **out, char *why, size_t whylen)
 {
     *out = NULL;
-    return cfg->buffer == MC_BUF_MALLOC ? alloc_malloc(bytes, cfg->hugepages, out, why, whylen)
-                                        : alloc_mmap(bytes, cfg->hugepages, out, why, whylen);
+    int rc = cfg->buffer == MC_BUF_MALLOC ? alloc_malloc(bytes, cfg->hugepages, out, why, whylen)
+                                          : alloc_mmap(bytes, cfg->hugepages, out, why, whylen);
+    if (rc != 0 || !cfg->bind_node_on)
+        return rc;
+    rc = mb_numa_bind_range(*out, bytes, cfg->bind_node, why, whylen);
+    if (rc != 0) {
+        mc_buffer_free(cfg, *out, bytes);
+        *out = NULL;
+    }
+    return rc;
 }
 
 void mc_buffer_free(const mc_config_t *cfg, void *p, size_t bytes)

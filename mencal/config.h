@@ -115,6 +115,11 @@ typedef struct mc_config {
     char numa_desc[256];
     mc_hugepages_t hugepages;
     mc_buffer_kind_t buffer;
+    /* the measured buffer bound to one memory node (mbind), whatever the
+     * NUMA options say: set only by a scenario that runs another on a
+     * copy of cfg per node (matrix); false everywhere else */
+    bool bind_node_on;
+    int bind_node;
     /* counters */
     bool counters_on;
     const char *counters_list;   /* for mb_counters_init */

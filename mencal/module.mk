@@ -38,3 +38,10 @@ $(BUILD)/tests/test_mencal: $(BUILD)/tests/unit/test_mencal.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
 tests-build: $(EXAMPLE_DIR)/mencal
+
+# The pair enumeration (c2c, matrices) on its own.
+$(BUILD)/tests/unit/test_pairs.o: CFLAGS_EXTRA := -Itests/unit -Imencal
+$(BUILD)/tests/test_pairs: $(BUILD)/tests/unit/test_pairs.o $(BUILD)/mencal/pairs.o \
+                           $(BUILD)/mencal/rng.o $(LIBMB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

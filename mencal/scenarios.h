@@ -16,6 +16,9 @@
     X(stability)        \
     X(loaded)           \
     X(sweep)            \
+    X(matrix)           \
+    X(injection)        \
+    X(c2c)              \
     X(alloc)            \
     /* end of the list */
 
