@@ -90,11 +90,15 @@ typedef struct {
     _Alignas(64) char pad[64];
 } c2c_lines_t;
 
-/* One pair: the fastest of `samples` samples, in ns per one-way transfer. */
-static double measure_pair(int cpu_timer, int cpu_answer, long long samples)
+/* One pair: the fastest of `samples` samples, in ns per one-way transfer
+ * (NAN when none ran).  The signal flag is read before each sample; *cut
+ * says the pair was cut short by it. */
+static double measure_pair(int cpu_timer, int cpu_answer, long long samples,
+                           const volatile sig_atomic_t *stop, bool *cut)
 {
     static c2c_lines_t lines;
-    double best_ns = INFINITY;
+    double best_ns = NAN;
+    bool quit = false;
 #pragma omp parallel num_threads(2)
     {
         int me = omp_get_thread_num();
@@ -104,7 +108,10 @@ static double measure_pair(int cpu_timer, int cpu_answer, long long samples)
             {
                 __atomic_store_n(&lines.ping, -1, __ATOMIC_RELAXED);
                 __atomic_store_n(&lines.pong, -1, __ATOMIC_RELAXED);
-            }   /* implicit barrier: both threads start the sample together */
+                quit = stop && *stop;
+            }   /* implicit barrier: both threads start the sample together, or both stop */
+            if (quit)
+                break;
             if (me == 0) {
                 uint64_t t0 = mb_now_ns();
                 for (int n = 0; n < TRIPS_PER_SAMPLE; n++) {
@@ -113,7 +120,7 @@ static double measure_pair(int cpu_timer, int cpu_answer, long long samples)
                         ;
                 }
                 double ns = (double)(mb_now_ns() - t0) / (2.0 * TRIPS_PER_SAMPLE);
-                if (ns < best_ns)
+                if (!(ns >= best_ns))   /* the first sample, or a faster one */
                     best_ns = ns;
             } else {
                 for (int n = 0; n < TRIPS_PER_SAMPLE; n++) {
@@ -125,6 +132,7 @@ static double measure_pair(int cpu_timer, int cpu_answer, long long samples)
 #pragma omp barrier
         }
     }
+    *cut = quit;
     return best_ns;
 }
 
@@ -232,7 +240,13 @@ static int c2c_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         }
         int i, j;
         mc_pair_of(pair_no[k], ncpu, &i, &j);
-        double v = measure_pair(cpus[i], cpus[j], c->samples);
+        bool cut = false;
+        double v = measure_pair(cpus[i], cpus[j], c->samples, cfg->stop, &cut);
+        if (cut) {
+            res->complete = false;
+            if (isnan(v))
+                break;    /* not one sample of this pair: nothing to keep */
+        }
         ns[(size_t)i * (size_t)ncpu + (size_t)j] = ns[(size_t)j * (size_t)ncpu + (size_t)i] = v;
         pair_ns[k] = v;
         kinds[k] = boundary(&place[i], &place[j]);
@@ -242,6 +256,8 @@ static int c2c_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         mc_table_num(pairs, row, 2, v);
         mc_table_str(pairs, row, 3, kinds[k]);
         done++;
+        if (cut)
+            break;
     }
     mc_restore_mask(cfg);
     matrix_table(res, cpus, ncpu, ns);

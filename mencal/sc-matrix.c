@@ -23,7 +23,7 @@
 #include "scenario.h"
 #include "team.h"
 
-extern const mc_scenario_t mc_sc_randread, mc_sc_seqread, mc_sc_mixed;
+extern const mc_scenario_t mc_sc_randread, mc_sc_seqread, mc_sc_mixed, mc_sc_matrix;
 
 typedef struct {
     const char *initiators_opt, *targets_opt;   /* node lists as given, or NULL */
@@ -158,17 +158,29 @@ static int matrix_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen
     if (rc == 0)
         rc = pick_nodes("--targets", c->targets_opt, has_memory, "with memory", cfg, c->target,
                         &c->ntarget, msg, msglen);
-    if (rc)
-        return rc;
-    /* every cell's buffer must fit in its target node before anything runs */
+    /* no node to measure by default is not a usage error: supported() says it */
+    return rc == MB_EXIT_RESOURCE ? 0 : rc;
+}
+
+/* Runs here when there is a cell to measure and every cell's buffer fits
+ * in half of its target node's memory (checked before anything is
+ * allocated: a buffer bound to a full node would be killed, not slowed). */
+static int matrix_supported(const mc_config_t *cfg, char *why, size_t whylen)
+{
+    const matrix_conf_t *c = mc_cli_conf(cfg->cli, &mc_sc_matrix);
+    if (!c->ninit || !c->ntarget) {
+        char all[256];
+        snprintf(why, whylen, "no %s to measure (nodes: %s)", !c->ninit ? "node with CPUs this "
+                 "process may use" : "node with memory", node_names(any_node, all, sizeof all));
+        return MB_EXIT_RESOURCE;
+    }
     for (int t = 0; t < c->ntarget; t++) {
         const mb_memnode_t *nd = node_of(c->target[t]);
         if (nd->mem_total_bytes && cfg->size_bytes > nd->mem_total_bytes / 2) {
             char a[32], b[32];
-            snprintf(msg, msglen, "matrix: --size %s does not fit in half of node %d's memory "
-                                  "(%s); pass a smaller --size",
-                     mb_format_bytes(cfg->size_bytes, a, sizeof a), nd->node,
-                     mb_format_bytes(nd->mem_total_bytes, b, sizeof b));
+            snprintf(why, whylen, "--size %s does not fit in half of node %d's memory (%s); pass "
+                                  "a smaller --size", mb_format_bytes(cfg->size_bytes, a, sizeof a),
+                     nd->node, mb_format_bytes(nd->mem_total_bytes, b, sizeof b));
             return MB_EXIT_RESOURCE;
         }
     }
@@ -394,6 +406,7 @@ const mc_scenario_t mc_sc_matrix = {
                "with HMAT's declared figures",
     MC_SCENARIO_OPTIONS(matrix_opts, matrix_conf_t),
     .resolve = matrix_resolve,
+    .supported = matrix_supported,
     .config_json = matrix_json,
     .plan = matrix_plan,
     .run = matrix_run,

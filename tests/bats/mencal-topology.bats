@@ -1,0 +1,182 @@
+#!/usr/bin/env bats
+# mencal run c2c (core-to-core latency), matrix (initiator x memory node
+# latency and bandwidth) and injection (bandwidth by read:write ratio):
+# small sizes, assertions on structure, placement and bad input, never on
+# machine-specific figures.  Multi-node behaviour (every cell, CPU-less
+# targets, HMAT read back) is checked on real kernels in the topology
+# lab's hmat shape (tests/topology).
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+# metric FILE NAME: a metric's value (metrics is an object or an array)
+metric() {
+    jq -r --arg m "$2" '.records[0].metrics | (if type == "array" then map({key: .name, value: .}) | from_entries else . end) | .[$m].value' "$1"
+}
+
+ncpu() { env -u OMP_NUM_THREADS nproc; }
+
+# a fake sysfs of two CPU nodes and one CPU-less node (no measuring)
+fake_nodes() {
+    local N="$SANDBOX/sys/devices/system/node" n
+    mkdir -p "$N"/node{0,1,2}
+    echo 0-1 >"$N/node0/cpulist"
+    echo 2-3 >"$N/node1/cpulist"
+    echo >"$N/node2/cpulist"
+    echo 0-2 >"$N/has_memory"
+    for n in 0 1 2; do echo "Node $n MemTotal: 4194304 kB" >"$N/node$n/meminfo"; done
+    export MEMSUITE_SYSFS="$SANDBOX/sys"
+}
+
+# ---- c2c ---------------------------------------------------------------------
+
+@test "c2c: every pair of allowed CPUs, a symmetric matrix, each CPU placed" {
+    [ "$(ncpu)" -ge 2 ] || skip "needs two CPUs"
+    run mencal run c2c --c2c-samples 50 -q --format json -O c.json
+    assert_success
+    validate_json c.json
+    local n pairs
+    n=$(ncpu)
+    pairs=$((n * (n - 1) / 2))
+    [ "$(jq '.records[0].tables.pairs | length' c.json)" -eq "$pairs" ]
+    [ "$(metric c.json pairs_measured)" -eq "$pairs" ]
+    [ "$(metric c.json pairs_total)" -eq "$pairs" ]
+    # every pair figure positive, and each shown both ways in the matrix
+    run jq -r '.records[0].tables as $t | $t.pairs[] | . as $p
+        | ($t.matrix[] | select(.cpu == $p.cpu_a) | .["cpu\($p.cpu_b)"]) as $ab
+        | ($t.matrix[] | select(.cpu == $p.cpu_b) | .["cpu\($p.cpu_a)"]) as $ba
+        | "\($p.one_way > 0) \($ab == $p.one_way) \($ba == $p.one_way)"' c.json
+    assert_success
+    refute_output --partial false
+    # the diagonal is not a measurement
+    run jq -r '.records[0].tables.matrix[] | .["cpu\(.cpu)"]' c.json
+    refute_output --regexp '[0-9]'
+    [ "$(jq '.records[0].tables.cpus | length' c.json)" -eq "$n" ]
+    run jq -r '.records[0].tables.pairs[0].between' c.json
+    assert_output --regexp '^(same L3|other L3|other die|other package|same package|unknown)$'
+    [ "$(jq '.config.c2c.round_trips_per_sample' c.json)" -eq 100 ]
+}
+
+@test "c2c: one allowed CPU is refused (exit 3) naming the CPU" {
+    command -v taskset >/dev/null || skip "no taskset"
+    run --separate-stderr taskset -c 0 "$BIN/mencal" run c2c
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == *"c2c: cannot run here: c2c needs two CPUs"* ]]
+    [[ "$stderr" == *"only CPU 0"* ]]
+}
+
+@test "c2c: bad sample and pair counts are usage errors naming the value" {
+    local bad
+    for bad in "--c2c-samples 0" "--c2c-samples x" "--c2c-max-pairs 0" "--c2c-max-pairs -3"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr mencal run c2c $bad -q
+        [ "$status" -eq 2 ] || { echo "$bad: exit $status"; return 1; }
+        [[ "$stderr" == *"${bad%% *}"* ]] || { echo "$bad: $stderr"; return 1; }
+    done
+}
+
+@test "c2c: SIGINT keeps what was measured and marks the result incomplete" {
+    [ "$(ncpu)" -ge 2 ] || skip "needs two CPUs"
+    mencal run c2c --c2c-samples 1000000 -q --format json -O int.json 3>&- &
+    local pid=$!
+    sleep 1
+    kill -INT "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -ne 0 ]
+    validate_json int.json
+    [ "$(jq -r '.complete' int.json)" = false ]
+    [ "$(jq -r '.records[0].complete' int.json)" = false ]
+    # the pair cut short keeps its fastest sample so far
+    [ "$(jq '.records[0].tables.pairs | length' int.json)" -ge 1 ]
+}
+
+# ---- matrix -------------------------------------------------------------------
+
+@test "matrix: every initiator x target cell, pages checked on the target, HMAT said" {
+    run mencal run matrix --size 16M --reps 2 -q --format json -O m.json
+    assert_success
+    validate_json m.json
+    local ni nt
+    ni=$(jq '.config.matrix.initiators | length' m.json)
+    nt=$(jq '.config.matrix.targets | length' m.json)
+    [ "$ni" -ge 1 ] && [ "$nt" -ge 1 ]
+    [ "$(jq '.records[0].tables.cells | length' m.json)" -eq $((ni * nt)) ]
+    [ "$(metric m.json cells_measured)" -eq $((ni * nt)) ]
+    # each square view has a row per initiator and a column per target
+    local t
+    for t in latency bandwidth mix_bandwidth; do
+        [ "$(jq --arg t "$t" '.records[0].tables[$t] | length' m.json)" -eq "$ni" ]
+        [ "$(jq --arg t "$t" '.records[0].tables[$t][0] | keys | map(select(startswith("node"))) | length' m.json)" -eq "$nt" ]
+    done
+    # measured figures, every page where it was bound
+    run jq -r '.records[0].tables.cells[] | "\(.latency > 0) \(.bandwidth > 0) \(.mix_bandwidth > 0) \(.pages_on_target)"' m.json
+    assert_success
+    refute_output --partial false
+    run jq -r '.records[0].tables.cells[].pages_on_target' m.json
+    refute_output --regexp '^([0-9]|[0-9][0-9])(\.[0-9]+)?$'
+    # HMAT: a figure with its ratio, or the reason there is none
+    run jq -r '.records[0].tables.cells[0] | if .hmat_read_latency == null then .hmat_read_latency_unavailable else "declared" end' m.json
+    assert_output --regexp '^(declared|.*no HMAT entry.*)$'
+    [ "$(metric m.json latency_local)" != null ]
+}
+
+@test "matrix: the local cell is randread's latency at the same settings (the same code)" {
+    run mencal run matrix --size 16M --reps 2 -q --format json -O m.json
+    assert_success
+    run jq -r '.records[0].notes[] | select(startswith("matrix: latency is randread"))' m.json
+    assert_success
+    [ -n "$output" ]
+}
+
+@test "matrix: a node that does not exist, a CPU-less initiator and a CPU-only target are refused" {
+    fake_nodes
+    run --separate-stderr mencal run matrix --size 16M --initiators 7 -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"node 7 does not exist; the nodes are 0, 1, 2"* ]]
+    run --separate-stderr mencal run matrix --size 16M --initiators 2 -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"node 2 is CPU-less memory; the nodes with CPUs are 0, 1"* ]]
+    echo 0-1 >"$SANDBOX/sys/devices/system/node/has_memory"
+    run --separate-stderr mencal run matrix --size 16M --targets 2 -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"node 2 is neither CPUs nor memory; the nodes with memory are 0, 1"* ]]
+    run --separate-stderr mencal run matrix --size 16M --targets 'x-' -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"--targets 'x-'"* ]]
+}
+
+@test "matrix: --sweep is refused; a size that does not fit a node is refused before running" {
+    run --separate-stderr mencal run matrix --size 16M --sweep -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"--sweep"* ]]
+    fake_nodes
+    run --separate-stderr mencal run matrix --size 3G --targets 0
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == *"matrix: cannot run here: --size 3.0 GiB does not fit in half of node 0's memory (4.0 GiB)"* ]]
+}
+
+# ---- injection ----------------------------------------------------------------
+
+@test "injection: all reads, 3:1, 2:1, 1:1 and triad-like, in that order, on every thread" {
+    run mencal run injection --size 16M --reps 2 -q --format json -O i.json
+    assert_success
+    validate_json i.json
+    run jq -r '.records[0].tables.injection[] | "\(.kernel) \(.reads_per_write // "none")"' i.json
+    assert_line --index 0 "read none"
+    assert_line --index 1 "rw:75 3"
+    assert_line --index 2 --regexp '^rw:67 2\.03'
+    assert_line --index 3 "rw:50 1"
+    assert_line --index 4 "triad 2"
+    [ "${#lines[@]}" -eq 5 ]
+    # every row measured, each kept sample at least 10 ms, the write-allocate figure
+    # at least the STREAM one (equal for all reads)
+    run jq -r '.records[0].tables.injection[] | "\(.bandwidth > 0) \(.samples >= 1) \(.with_write_allocate >= .bandwidth)"' i.json
+    refute_output --partial false
+    run jq -r '.records[0].tables.injection[0] | .with_write_allocate == .bandwidth' i.json
+    assert_output true
+    local m
+    for m in bandwidth_read bandwidth_3to1 bandwidth_2to1 bandwidth_1to1 bandwidth_triad; do
+        [ "$(metric i.json "$m")" != null ] || { echo "no $m"; return 1; }
+    done
+}
