@@ -50,15 +50,21 @@ static size_t node_mem_total(int node)
     return bytes;
 }
 
+/* The K of the memory_tierK under <sysfs>/devices/virtual/memory_tiering
+ * whose nodelist holds node (Linux 6.1+), or -1. */
 static int node_tier(int node)
 {
     char path[4096];
-    DIR *d = opendir(node_path(path, sizeof path, "/node%d", node, 0));
+    DIR *d = opendir(mb_sysfs_path(path, sizeof path, "/devices/virtual/memory_tiering"));
     int tier = -1;
-    for (struct dirent *e; d && (e = readdir(d));) {
+    for (struct dirent *e; d && tier < 0 && (e = readdir(d));) {
         int k;
-        char tail;
-        if (sscanf(e->d_name, "memory_tier%d%c", &k, &tail) == 1 && k >= 0)
+        char tail, rel[300];
+        bool known;
+        if (sscanf(e->d_name, "memory_tier%d%c", &k, &tail) != 1 || k < 0)
+            continue;
+        snprintf(rel, sizeof rel, "/devices/virtual/memory_tiering/%s/nodelist", e->d_name);
+        if (nodes_in_list(rel, node, &known))
             tier = k;
     }
     if (d)
@@ -77,6 +83,7 @@ static void describe(mb_memnode_t *n, int node)
         n->has_cpu = CPU_COUNT(&n->cpus) > 0;
     n->mem_total_bytes = node_mem_total(node);
     n->has_memory = nodes_in_list("/devices/system/node/has_memory", node, &known);
+    n->memory_known = known || n->mem_total_bytes > 0;
     if (!known)
         n->has_memory = n->mem_total_bytes > 0;
     n->memory_tier = node_tier(node);
@@ -116,6 +123,8 @@ int mb_memnodes_list(mb_memnode_t *out, int max, char *why, size_t whylen)
 
 const char *mb_memnode_kind(const mb_memnode_t *n)
 {
+    if (!n->memory_known)
+        return n->has_cpu ? "CPUs, memory not described" : "memory not described";
     if (n->has_memory)
         return n->has_cpu ? "local DRAM" : "CPU-less memory";
     return n->has_cpu ? "CPUs, no memory" : "neither CPUs nor memory";

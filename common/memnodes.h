@@ -23,9 +23,10 @@ typedef struct {
     int node;
     bool has_cpu;            /* a non-empty nodeN/cpulist */
     bool has_memory;         /* listed in has_memory (else MemTotal > 0) */
+    bool memory_known;       /* has_memory or nodeN/meminfo was readable */
     cpu_set_t cpus;          /* nodeN/cpulist */
     size_t mem_total_bytes;  /* nodeN/meminfo MemTotal; 0 unknown */
-    int memory_tier;         /* the K of a nodeN/memory_tierK entry; -1 none */
+    int memory_tier;         /* K of the memory_tierK listing the node; -1 none */
 } mb_memnode_t;
 
 /* The online nodes (node/online, else every nodeN directory), ascending,
@@ -33,7 +34,8 @@ typedef struct {
  * node directory (a kernel without NUMA): then the caller has one node 0
  * holding everything. */
 int mb_memnodes_list(mb_memnode_t *out, int max, char *why, size_t whylen);
-/* "local DRAM", "CPU-less memory", "CPUs, no memory" */
+/* "local DRAM", "CPU-less memory", "CPUs, no memory", or, when sysfs
+ * describes no memory at all, "CPUs, memory not described" */
 const char *mb_memnode_kind(const mb_memnode_t *n);
 
 typedef struct {

@@ -22,6 +22,7 @@
 #include "tunables.h"
 #include "virt.h"
 #include "json.h"
+#include "memnodes.h"
 #include "numa.h"
 #include "sizing.h"
 
@@ -633,6 +634,33 @@ static void get_numa_nodes(mb_fact_t *f, mb_sysinfo_t *si)
         fact_num(f, n);
 }
 
+/* Each memory node's kind, size and tier: "node0 local DRAM 23.5 GiB
+ * tier 4; node2 CPU-less memory 2.0 GiB tier 22" (common/memnodes). */
+static void get_memory_nodes(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    mb_memnode_t n[MB_MEMNODES_MAX];
+    char why[256], text[sizeof f->value] = "";
+    int k = mb_memnodes_list(n, MB_MEMNODES_MAX, why, sizeof why);
+    if (k < 0) {
+        fact_why(f, "%s", why);
+        return;
+    }
+    size_t at = 0;
+    for (int i = 0; i < k && at < sizeof text; i++) {
+        char size[40] = "", tier[24] = "";
+        if (n[i].mem_total_bytes) {
+            size[0] = ' ';
+            mb_format_bytes(n[i].mem_total_bytes, size + 1, sizeof size - 1);
+        }
+        if (n[i].memory_tier >= 0)
+            snprintf(tier, sizeof tier, " tier %d", n[i].memory_tier);
+        at += (size_t)snprintf(text + at, sizeof text - at, "%snode%d %s%s%s", i ? "; " : "",
+                               n[i].node, mb_memnode_kind(&n[i]), size, tier);
+    }
+    fact_text(f, "%s", text);
+}
+
 static void get_llc(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
@@ -905,6 +933,7 @@ static const fact_desc_t fact_table[] = {
     { "hugepage_size_kib", get_hugepage_size_kib },
     { "mem_total_bytes", get_mem_total_bytes },
     { "numa_nodes", get_numa_nodes },
+    { "memory_nodes", get_memory_nodes },
     { "llc", get_llc },
     { "compiler", get_compiler },
     { "cflags", get_cflags },

@@ -34,7 +34,7 @@ typedef struct {
  *   hostname kernel utc_time cpu_model sockets cores cpus_online smt
  *   governor thp_enabled thp_defrag thp_khugepaged_defrag numa_balancing
  *   numa_balancing_cmdline swappiness zone_reclaim_mode overcommit_memory
- *   hugepages_total hugepage_size_kib mem_total_bytes numa_nodes llc
+ *   hugepages_total hugepage_size_kib mem_total_bytes numa_nodes memory_nodes llc
  *   compiler cflags openmp libnuma papi glibc glibc_tunables glibc_tunables_check ld_preload
  *   allocator dimms virtualization (common/virt: "none|vm|<hypervisor> (evidence)") */
 void mb_sysinfo_collect(mb_sysinfo_t *si);

@@ -43,8 +43,8 @@ static void fixture(void)
         snprintf(line, sizeof line, "Node %d MemTotal:       %s kB\nNode %d MemFree: 1 kB", n, mem[n], n);
         put(p, line);
     }
-    snprintf(p, sizeof p, "%s/node0/memory_tier4/nodelist", N), put(p, "0-1");
-    snprintf(p, sizeof p, "%s/node2/memory_tier22/nodelist", N), put(p, "2");
+    put("/devices/virtual/memory_tiering/memory_tier4/nodelist", "0");
+    put("/devices/virtual/memory_tiering/memory_tier22/nodelist", "2");
     /* HMAT: node0 local (class 0), node2 reached best from node0 (class 0)
      * and node1 among the CPU initiators (class 1) */
     snprintf(p, sizeof p, "%s/node0/access0/initiators/node0/x", N), put(p, "");

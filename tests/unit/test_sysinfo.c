@@ -101,6 +101,9 @@ static const fact_case_t fact_cases[] = {
     { "env-vm", "numa_balancing", WANT_WHY, "sys/kernel/numa_balancing", 0 },
     { "env-vm", "numa_balancing_cmdline", WANT_TEXT, "unset", 0 },
     { "env-vm", "numa_nodes", WANT_WHY, "kernel without NUMA support", 0 },
+    { "env-vm", "memory_nodes", WANT_WHY, "no node directory", 0 },
+    { "env-mixed", "memory_nodes", WANT_TEXT, "node0 CPUs, memory not described; node1 CPUs, "
+      "memory not described; node2 CPUs, memory not described; node3 CPUs, memory not described", 0 },
     { "env-vm", "dimms", WANT_WHY, "no DMI table", 0 },
 };
 
@@ -121,7 +124,7 @@ static const char *const all_keys[] = {
     "governor", "thp_enabled", "thp_defrag", "thp_khugepaged_defrag", "numa_balancing",
     "numa_balancing_cmdline", "swappiness", "dirty_ratio", "dirty_background_ratio",
     "zone_reclaim_mode", "overcommit_memory",
-    "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "llc",
+    "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "memory_nodes", "llc",
     "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "glibc_tunables_check", "ld_preload",
     "allocator", "dimms", "virtualization",
 };
