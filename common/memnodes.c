@@ -169,3 +169,31 @@ void mb_hmat_lookup(int target, int initiator, mb_hmat_t *out)
         return;
     }
 }
+
+uint64_t mb_memnodes_usable_mask(void)
+{
+    mb_memnode_t n[MB_MEMNODES_MAX];
+    char why[256], path[4096], line[1024];
+    int k = mb_memnodes_list(n, MB_MEMNODES_MAX, why, sizeof why);
+    if (k <= 0)
+        return 1;
+    uint64_t mask = 0, allowed = ~0ULL;
+    for (int i = 0; i < k; i++)
+        if (n[i].has_memory && n[i].node < 64)
+            mask |= 1ULL << n[i].node;
+    FILE *f = fopen(mb_procfs_path(path, sizeof path, "/self/status"), "r");
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Mems_allowed_list:", 18) != 0)
+            continue;
+        char *v = line + 18;
+        v += strspn(v, " \t");
+        v[strcspn(v, "\n")] = '\0';
+        uint64_t m;
+        if (mb_numa_parse_nodes(v, ~0ULL, &m, NULL, 0) == 0)
+            allowed = m;
+        break;
+    }
+    if (f)
+        fclose(f);
+    return mask & allowed;
+}

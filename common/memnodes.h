@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define MB_MEMNODES_MAX 64
 
@@ -34,6 +35,11 @@ typedef struct {
  * node directory (a kernel without NUMA): then the caller has one node 0
  * holding everything. */
 int mb_memnodes_list(mb_memnode_t *out, int max, char *why, size_t whylen);
+/* The nodes with memory this process may allocate on: has_memory (or
+ * every listed node) within /proc/self/status Mems_allowed_list (honours
+ * MEMSUITE_PROCFS; when unreadable, every node with memory).  A bit per
+ * node; {0} on a kernel without NUMA. */
+uint64_t mb_memnodes_usable_mask(void);
 /* "local DRAM", "CPU-less memory", "CPUs, no memory", or, when sysfs
  * describes no memory at all, "CPUs, memory not described" */
 const char *mb_memnode_kind(const mb_memnode_t *n);

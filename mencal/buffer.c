@@ -99,14 +99,21 @@ static int alloc_malloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, 
     return 0;
 }
 
+/* How the last buffer was placed by weight (mb_weights_place), for the
+ * note mc_buffer_finish writes. */
+static char weights_how[400];
+
 int mc_buffer_alloc(const mc_config_t *cfg, size_t bytes, void **out, char *why, size_t whylen)
 {
     *out = NULL;
     int rc = cfg->buffer == MC_BUF_MALLOC ? alloc_malloc(bytes, cfg->hugepages, out, why, whylen)
                                           : alloc_mmap(bytes, cfg->hugepages, out, why, whylen);
-    if (rc != 0 || !cfg->bind_node_on)
+    if (rc != 0 || (!cfg->bind_node_on && !cfg->weights_on))
         return rc;
-    rc = mb_numa_bind_range(*out, bytes, cfg->bind_node, why, whylen);
+    if (cfg->bind_node_on)
+        rc = mb_numa_bind_range(*out, bytes, cfg->bind_node, why, whylen);
+    else if ((rc = mb_weights_place(*out, bytes, &cfg->weights, weights_how, sizeof weights_how)))
+        snprintf(why, whylen, "%s", weights_how);
     if (rc != 0) {
         mc_buffer_free(cfg, *out, bytes);
         *out = NULL;
@@ -151,10 +158,37 @@ void mc_buffer_placement(mc_result_t *res, const void *p, size_t bytes)
     res->placement_done = true;
 }
 
+/* The weighted placement asked and got: "placed by weight 0:3,2:1 (...):
+ * pages on node0 75.0% (asked 75.0%), node2 25.0% (asked 25.0%)". */
+static void weights_note(mc_result_t *res, const mc_config_t *cfg)
+{
+    const mb_weights_t *w = &cfg->weights;
+    const mb_numa_placement_t *pl = &res->placement;
+    char list[256], shares[600] = "";
+    unsigned total = 0;
+    size_t at = 0;
+    for (int k = 0; k < w->n; k++)
+        total += w->weight[k];
+    for (int k = 0; k < w->n && at < sizeof shares; k++) {
+        double got = pl->valid && pl->pages_sampled && w->node[k] < MB_NUMA_MAX_NODES
+                         ? 100.0 * (double)pl->pages_on_node[w->node[k]] / (double)pl->pages_sampled
+                         : -1;
+        char g[24] = "unknown";
+        if (got >= 0)
+            snprintf(g, sizeof g, "%.1f%%", got);
+        at += (size_t)snprintf(shares + at, sizeof shares - at, "%snode%d %s (asked %.1f%%)",
+                               k ? ", " : "", w->node[k], g, 100.0 * w->weight[k] / total);
+    }
+    mc_result_note(res, "placed by weight %s (%s): pages on %s",
+                   mb_weights_format(w, list, sizeof list), weights_how, shares);
+}
+
 void mc_buffer_finish(mc_result_t *res, const mc_config_t *cfg, void *p, size_t bytes)
 {
     mc_restore_mask(cfg);
     mc_buffer_thp(res, p, bytes);
     mc_buffer_placement(res, p, bytes);
+    if (cfg->weights_on && !cfg->bind_node_on)
+        weights_note(res, cfg);
     mc_buffer_free(cfg, p, bytes);
 }

@@ -12,6 +12,7 @@
 #include "affinity.h"
 #include "counters.h"
 #include "config.h"
+#include "memnodes.h"
 #include "exitcodes.h"
 #include "scenario.h"
 #include "team.h"
@@ -45,6 +46,9 @@ static const mb_opt_t options[] = {
       .help = "allocate memory only on these NUMA nodes" },
     { .long_name = "interleave", .type = MB_OPT_STRING, .offset = OFF(interleave),
       .metavar = "NODES", .help = "interleave memory over these NUMA nodes ('all')" },
+    { .long_name = "interleave-weights", .type = MB_OPT_STRING, .offset = OFF(interleave_weights),
+      .metavar = "NODE:W,...", .help = "spread the measured buffer's pages over nodes by weight "
+      "(0:3,2:1: three on node 0 per one on node 2); tuned" },
     { .long_name = "counters", .type = MB_OPT_STRING, .offset = OFF(counters),
       .optional_arg = true, .metavar = "LIST",
       .help = "hardware counters (PAPI names; default: cycles, instructions, LLC and dTLB "
@@ -418,6 +422,21 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
             return MB_EXIT_RESOURCE;
     }
     mb_numa_describe(&cfg->numa, cfg->numa_desc, sizeof cfg->numa_desc);
+    if (o->interleave_weights) {
+        if (o->membind || o->interleave) {
+            snprintf(msg, msglen, "--interleave-weights and --%s conflict: the buffer takes one "
+                     "placement", o->membind ? "membind" : "interleave");
+            return MB_EXIT_USAGE;
+        }
+        if (mb_weights_parse(o->interleave_weights, mb_memnodes_usable_mask(), &cfg->weights, msg,
+                             msglen) != 0)
+            return MB_EXIT_USAGE;
+        cfg->weights_on = true;
+        char w[256];
+        snprintf(cfg->numa_desc + strlen(cfg->numa_desc),
+                 sizeof cfg->numa_desc - strlen(cfg->numa_desc), "; buffer weighted %s",
+                 mb_weights_format(&cfg->weights, w, sizeof w));
+    }
 
     if ((rc = resolve_threads(cfg, msg, msglen)) != 0)
         return rc;

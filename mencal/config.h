@@ -22,6 +22,7 @@
 #include "opts.h"
 #include "report.h"
 #include "sizing.h"
+#include "weighted.h"
 
 #define MC_LINE_BYTES 64                 /* one cache line */
 #define MC_DEFAULT_SIZE_BYTES (8ULL << 30)
@@ -56,6 +57,7 @@ typedef struct {
     int hugepages;              /* CHOICE: the mc_hugepages_t */
     int buffer;                 /* CHOICE: the mc_buffer_kind_t */
     const char *cpunodebind, *membind, *interleave;
+    const char *interleave_weights;   /* --interleave-weights NODE:W,... */
     const char *counters;       /* --counters[=LIST]; NULL with seen: default list */
     int format;                 /* mb_format_t */
     const char *output;
@@ -120,6 +122,9 @@ typedef struct mc_config {
      * copy of cfg per node (matrix); false everywhere else */
     bool bind_node_on;
     int bind_node;
+    /* --interleave-weights, or set by a scenario on a copy of cfg (weights) */
+    bool weights_on;
+    mb_weights_t weights;
     /* counters */
     bool counters_on;
     const char *counters_list;   /* for mb_counters_init */

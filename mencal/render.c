@@ -241,6 +241,14 @@ int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
         mb_result_add_label_reason(r, cfg->hugepages == MC_HP_NEVER
                                           ? "--hugepages never (MADV_NOHUGEPAGE)"
                                           : "--hugepages madvise (MADV_HUGEPAGE)");
+    if (cfg->weights_on) {   /* a placement chosen for the figure: tuned */
+        static char why[300];   /* the label keeps the pointer */
+        char w[256];
+        snprintf(why, sizeof why, "--interleave-weights %s",
+                 mb_weights_format(&cfg->weights, w, sizeof w));
+        mb_result_add_label_reason(r, why);
+        tuned = true;
+    }
     /* Oversubscription (reason worded in config.c), then the reasons of
      * the scenarios that ran (concurrent's --procs). */
     if (cfg->oversub_threads[0]) {

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "memnodes.h"
 #include "scenario.h"
+#include "subrun.h"
 #include "team.h"
 
 extern const mc_scenario_t mc_sc_randread, mc_sc_seqread, mc_sc_mixed, mc_sc_matrix;
@@ -202,43 +203,6 @@ static void matrix_plan(FILE *f, const void *conf)
             c->ninit, c->ntarget);
 }
 
-/* The value of metric `name` of a finished sub-run, or NAN. */
-static double metric_of(const mc_result_t *r, const char *name)
-{
-    for (size_t k = 0; k < r->rec.nmetric; k++)
-        if (strcmp(r->rec.metric[k].name, name) == 0 && r->rec.metric[k].available)
-            return r->rec.metric[k].value;
-    return NAN;
-}
-
-/* One sub-run of scenario sc on cfg1: its headline metric, the share of
- * its sampled pages that sit on `node` (NAN when unknown) and, when it
- * fails, why. */
-typedef struct {
-    double value, on_node;
-    bool interrupted;
-    char why[256];
-} cell_run_t;
-
-static cell_run_t run_on(const mc_scenario_t *sc, const mc_config_t *cfg1, const char *metric,
-                         int node)
-{
-    cell_run_t out = { NAN, NAN, false, "" };
-    mc_result_t sub;
-    mc_result_init(&sub, sc);
-    int rc = sc->run(cfg1, mc_cli_conf(cfg1->cli, sc), &sub);
-    if (rc != 0)
-        snprintf(out.why, sizeof out.why, "%s: %.200s", sc->name, sub.why[0] ? sub.why : "failed");
-    out.value = rc == 0 ? metric_of(&sub, metric) : NAN;
-    out.interrupted = !sub.complete;
-    if (sub.placement_done && sub.placement.valid && sub.placement.pages_sampled > 0) {
-        size_t on = node < MB_NUMA_MAX_NODES ? sub.placement.pages_on_node[node] : 0;
-        out.on_node = 100.0 * (double)on / (double)sub.placement.pages_sampled;
-    }
-    mc_result_free(&sub);
-    return out;
-}
-
 enum { C_INIT, C_TARGET, C_KIND, C_LAT, C_BW, C_MIX, C_PAGES, C_HMAT_LAT, C_LAT_RATIO, C_HMAT_BW,
        C_BW_RATIO, C_NCOLS };
 static const mc_col_t cell_cols[C_NCOLS] = {
@@ -306,9 +270,9 @@ static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
             cfg1->bind_node = tn;
             mc_config_t one = *cfg1;       /* latency: one thread, the node's first CPU */
             one.nthreads = 1;
-            cell_run_t L = run_on(&mc_sc_randread, &one, "latency", tn);
-            cell_run_t B = run_on(&mc_sc_seqread, cfg1, "bandwidth", tn);
-            cell_run_t M = run_on(&mc_sc_mixed, cfg1, "total_bandwidth", tn);
+            mc_subrun_t L = mc_subrun(&mc_sc_randread, &one, "latency", tn);
+            mc_subrun_t B = mc_subrun(&mc_sc_seqread, cfg1, "bandwidth", tn);
+            mc_subrun_t M = mc_subrun(&mc_sc_mixed, cfg1, "total_bandwidth", tn);
             stopped = L.interrupted || B.interrupted || M.interrupted || (cfg->stop && *cfg->stop);
             lat[k] = L.value, bw[k] = B.value, mix[k] = M.value;
 
@@ -340,7 +304,7 @@ static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                 for (int col = C_HMAT_LAT; col <= C_BW_RATIO; col++)
                     mc_table_str(cells, row, col, "the firmware declares no figure (no HMAT entry)");
             declared += h.declared;
-            const cell_run_t *runs[] = { &L, &B, &M };
+            const mc_subrun_t *runs[] = { &L, &B, &M };
             for (int r = 0; r < 3; r++)
                 if (runs[r]->why[0])
                     mc_result_note(res, "matrix: cell %d -> %d: %s", c->init[i], tn, runs[r]->why);

@@ -18,6 +18,7 @@
     X(sweep)            \
     X(matrix)           \
     X(injection)        \
+    X(weights)          \
     X(c2c)              \
     X(alloc)            \
     /* end of the list */

@@ -180,3 +180,59 @@ fake_nodes() {
         [ "$(metric i.json "$m")" != null ] || { echo "no $m"; return 1; }
     done
 }
+
+# ---- weighted placement and the weights sweep ----------------------------------
+
+@test "--interleave-weights: the placement used and the page shares asked and got are in the result" {
+    run mencal run seqread --size 16M --reps 2 --hugepages never --interleave-weights 0:3 -q \
+        --format json -O w.json
+    assert_success
+    validate_json w.json
+    [ "$(jq -r .label w.json)" != standard ]
+    run jq -r '.label_reasons[]' w.json
+    assert_line "--interleave-weights 0:3"
+    run jq -r '.records[0].notes[] | select(startswith("placed by weight"))' w.json
+    assert_output --regexp '^placed by weight 0:3 \((kernel MPOL_WEIGHTED_INTERLEAVE|ranges of ).*\): pages on node0 100\.0% \(asked 100\.0%\)$'
+}
+
+@test "--interleave-weights: empty, negative, all-zero, twice-named and foreign nodes are usage errors" {
+    local bad
+    for bad in "0:" "0:-1" ":1" "0:1," "0:0" "0:1,0:2" "0:1001" "63:1" "x:1" "0:1:2"; do
+        run --separate-stderr mencal run seqread --size 16M --interleave-weights "$bad" -q
+        [ "$status" -eq 2 ] || { echo "'$bad': exit $status"; return 1; }
+        [[ "$stderr" == *"--interleave-weights"* ]] || { echo "'$bad': $stderr"; return 1; }
+    done
+    run --separate-stderr mencal run seqread --size 16M --interleave-weights 0:1 --membind 0 -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"conflict"* ]]
+    # a node that is not a usable memory node is named, with the ones that are
+    fake_nodes
+    echo 0-1 >"$SANDBOX/sys/devices/system/node/has_memory"
+    mkdir -p "$SANDBOX/proc/self"
+    printf 'Mems_allowed_list:\t0-2\n' >"$SANDBOX/proc/self/status"
+    MEMSUITE_PROCFS="$SANDBOX/proc" run --separate-stderr mencal run seqread --size 16M \
+        --interleave-weights 0:1,2:1 -q
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"node 2 is not a memory node this process may use (those are 0-1)"* ]]
+}
+
+@test "weights: a machine without a CPU-less node skips it naming why; bad ratios and tiers are usage errors" {
+    # node0 alone (the fake tree's has_memory says so): nothing to weigh against
+    fake_nodes
+    echo 0 >"$SANDBOX/sys/devices/system/node/has_memory"
+    run --separate-stderr mencal run weights --size 16M
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == *"weights: cannot run here: no CPU-less far memory node to spread the buffer over (usable memory nodes: 0)"* ]]
+    unset MEMSUITE_SYSFS
+    local bad
+    for bad in "0:0" "3:1," "a:1" "1:1001" "-1:2" "1:2:3"; do
+        run --separate-stderr mencal run weights --size 16M --ratios "$bad" -q
+        [ "$status" -eq 2 ] || { echo "'$bad': exit $status"; return 1; }
+        [[ "$stderr" == *"--ratios"* ]] || { echo "'$bad': $stderr"; return 1; }
+    done
+    for bad in "0" "0,0" "0,x" "0,63"; do
+        run --separate-stderr mencal run weights --size 16M --tiers "$bad" -q
+        [ "$status" -eq 2 ] || { echo "tiers '$bad': exit $status"; return 1; }
+        [[ "$stderr" == *"--tiers"* ]] || { echo "tiers '$bad': $stderr"; return 1; }
+    done
+}
