@@ -187,8 +187,16 @@ void mc_buffer_finish(mc_result_t *res, const mc_config_t *cfg, void *p, size_t 
 {
     mc_restore_mask(cfg);
     mc_buffer_thp(res, p, bytes);
-    mc_buffer_placement(res, p, bytes);
-    if (cfg->weights_on && !cfg->bind_node_on)
+    if (cfg->weights_on && !cfg->bind_node_on) {
+        /* Every page (up to 4 GiB of them): a sample stride near the
+         * placement's period would alias (stride 2 over a 3:1 pattern of
+         * single pages sees only the first node). */
+        size_t pages = bytes / 4096;
+        mb_numa_placement(p, bytes, pages < (1u << 20) ? pages : (1u << 20), &res->placement);
+        res->placement_done = true;
         weights_note(res, cfg);
+    } else {
+        mc_buffer_placement(res, p, bytes);
+    }
     mc_buffer_free(cfg, p, bytes);
 }

@@ -195,6 +195,82 @@ if [ -n "$CPULESS" ]; then
     done
 fi
 
+# --- the topology of memory: matrix, HMAT read back, weighted pages, c2c ---
+# Only on a shape that declares HMAT figures (lab.hmat=I:T:LAT:BW,...: the
+# latency in ns and bandwidth in MB/s QEMU was told for initiator I and
+# target T).  Structure and placement only; TCG timings mean nothing.
+if [ -n "${E[hmat]:-}" ]; then
+    NCPU=$(expand "$(cat $SYS/cpu/online)" | wc -w)
+    matrix_json=$(run_json "$BIN/mencal" run matrix --size 4MiB --reps 1 --hugepages never) || matrix_json=""
+    matrix_cells() {
+        [ -n "$matrix_json" ] || { echo "mencal run matrix failed"; return 1; }
+        eq "cells" "$(jq '.records[0].tables.cells | length' <<<"$matrix_json")" "$(( ${#CPUNODES[@]} * ${#NODES[@]} ))" &&
+        eq "initiator x target pairs" \
+            "$(jq -r '[.records[0].tables.cells[] | "\(.initiator):\(.target)"] | join(" ")' <<<"$matrix_json")" \
+            "$(for i in "${CPUNODES[@]}"; do for t in "${NODES[@]}"; do printf '%s:%s ' "$i" "$t"; done; done | sed 's/ $//')" &&
+        eq "target kind of node$CPULESS" \
+            "$(jq -r --argjson t "$CPULESS" '[.records[0].tables.cells[] | select(.target == $t) | .target_kind] | unique | join(",")' <<<"$matrix_json")" \
+            "CPU-less memory"
+    }
+    t "mencal run matrix: every initiator (${CPUNODES[*]}) x target (${NODES[*]}) cell, node$CPULESS as CPU-less memory" matrix_cells
+    matrix_pages() {
+        [ -n "$matrix_json" ] || return 1
+        eq "cells with every sampled page on the target" \
+            "$(jq '[.records[0].tables.cells[] | select(.pages_on_target == 100)] | length' <<<"$matrix_json")" \
+            "$(( ${#CPUNODES[@]} * ${#NODES[@]} ))"
+    }
+    t "mencal run matrix: every cell's pages are on its target node (move_pages)" matrix_pages
+    hmat_readback() {
+        [ -n "$matrix_json" ] || return 1
+        local e i tg lat bw got n=0 f
+        IFS=, read -r -a told <<<"${E[hmat]}"
+        for e in "${told[@]}"; do
+            IFS=: read -r i tg lat bw <<<"$e"
+            got=$(jq -r --argjson i "$i" --argjson t "$tg" \
+                '.records[0].tables.cells[] | select(.initiator == $i and .target == $t) | .hmat_read_latency // "none"' <<<"$matrix_json")
+            [ "$got" = none ] && continue      # the kernel lists the best initiators only
+            n=$((n + 1))
+            eq "declared latency $i -> $tg (ns)" "$got" "$lat" || return 1
+            got=$(jq -r --argjson i "$i" --argjson t "$tg" \
+                '.records[0].tables.cells[] | select(.initiator == $i and .target == $t) | .hmat_read_bandwidth * 1000 | round' <<<"$matrix_json")
+            eq "declared bandwidth $i -> $tg (MB/s)" "$got" "$bw" || return 1
+        done
+        # every target has its best initiator declared
+        for tg in "${NODES[@]}"; do
+            f=$(jq --argjson t "$tg" '[.records[0].tables.cells[] | select(.target == $t and .hmat_read_latency != null)] | length' <<<"$matrix_json")
+            [ "$f" -ge 1 ] || { echo "no declared figure for target $tg: $(ls $SYS/node/node$tg/access0/initiators 2>&1)"; return 1; }
+        done
+        echo "$n declared pairs read back"
+    }
+    t "HMAT figures read back (sysfs access0/access1) equal what QEMU was told (${E[hmat]})" hmat_readback
+    weighted_pages() {
+        local j near far
+        j=$(run_json "$BIN/mencal" run seqread --size 8MiB --threads 1 --reps 1 --hugepages never \
+            --interleave-weights "${CPUNODES[0]}:3,$CPULESS:1") || { echo "$j"; return 1; }
+        near=$(jq --arg n "${CPUNODES[0]}" '.numa.placement.pages_per_node[$n] * 100 / .numa.placement.pages_sampled | round' <<<"$j")
+        far=$(jq --arg n "$CPULESS" '.numa.placement.pages_per_node[$n] * 100 / .numa.placement.pages_sampled | round' <<<"$j")
+        { [ "$near" -ge 72 ] && [ "$near" -le 78 ] && [ "$far" -ge 22 ] && [ "$far" -le 28 ]; } ||
+            { echo "3:1 asked, got node${CPUNODES[0]} $near%, node$CPULESS $far%: $(jq -c .numa.placement <<<"$j")"; return 1; }
+        jq -r '.records[0].notes[] | select(startswith("placed by weight"))' <<<"$j"
+    }
+    t "--interleave-weights ${CPUNODES[0]}:3,$CPULESS:1: 75% of the pages on node${CPUNODES[0]}, 25% on node$CPULESS" weighted_pages
+    weights_sweep() {
+        local j
+        j=$(run_json "$BIN/mencal" run weights --size 8MiB --threads 1 --reps 1 --hugepages never --ratios 1:0,1:1,0:1) || { echo "$j"; return 1; }
+        eq "near:far pages per ratio" "$(jq -r '[.records[0].tables.weights[] | "\(.ratio)=\(.pages_on_near | round)"] | join(" ")' <<<"$j")" "1:0=100 1:1=50 0:1=0" &&
+        eq "far node" "$(jq .config.weights.far <<<"$j")" "$CPULESS"
+    }
+    t "mencal run weights: each ratio's pages where it asks (1:0, 1:1, 0:1 over node${CPUNODES[0]} and node$CPULESS)" weights_sweep
+    c2c_pairs() {
+        local j
+        j=$(run_json "$BIN/mencal" run c2c --c2c-samples 20) || { echo "$j"; return 1; }
+        eq "pairs" "$(jq '.records[0].tables.pairs | length' <<<"$j")" "$((NCPU * (NCPU - 1) / 2))" &&
+        eq "pairs with a figure" "$(jq '[.records[0].tables.pairs[] | select(.one_way > 0)] | length' <<<"$j")" "$((NCPU * (NCPU - 1) / 2))" &&
+        eq "boundaries seen" "$(jq -r '[.records[0].tables.pairs[].between] | unique | join(",")' <<<"$j")" "other package,same L3"
+    }
+    t "mencal run c2c: every pair of the $NCPU CPUs, same-L3 and cross-package pairs told apart" c2c_pairs
+fi
+
 # --- memsuite check --per-node: one verdict per node ---
 cat >/tmp/ref.json <<'EOF'
 { "schema": "memsuite/ref/1", "description": "topology lab: states only, any figure passes",
@@ -281,7 +357,7 @@ kill_check() {
         echo "the knobs were already back after SIGKILL: the kill did not land mid-way"; return 1
     fi
     out=$("$MS" run --bench stream --sizes 1MiB --threads 1 --reps 2 --out /tmp/run3 2>&1) || rc=$?
-    eq "exit status of the next run" "$rc" 0 || { echo "$out"; return 1; }
+    eq "exit status of the next run" "$rc" 0 || { echo "$out"; tail -n 5 /tmp/run3/logs/* 2>/dev/null; return 1; }
     eq "knobs after the next invocation (bytes)" "$(snapshot)" "$BEFORE" || { echo "$out"; return 1; }
     { [ ! -e /var/lib/memsuite/enforce.state ] && [ ! -e /var/lib/memsuite/profile.state ]; } ||
         { echo "a state file is left: $(ls /var/lib/memsuite)"; return 1; }
