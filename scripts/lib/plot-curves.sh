@@ -11,10 +11,46 @@
 # files beside it, generated names only, titles reduced to safe text).
 # mencal run loaded|sweep --plot draws the same charts at run time.
 
-# ms_curves_kind FILE: "loaded", "sweep" or nothing
+# ms_curves_kind FILE: "loaded", "sweep", "c2c", "matrix" or nothing
 ms_curves_kind() {
     jq -r 'first(.records[]? | select(.tables.curve? != null) | "loaded"),
-           first(.records[]? | select(.tables.mountain? != null) | "sweep")' "$1" 2>/dev/null | head -n 1
+           first(.records[]? | select(.tables.mountain? != null) | "sweep"),
+           first(.records[]? | select(.tables.pairs? != null and .tables.matrix? != null) | "c2c"),
+           first(.records[]? | select(.tables.cells? != null and .tables.latency? != null) | "matrix")' \
+        "$1" 2>/dev/null | head -n 1
+}
+
+# ms_heatmap_gp WORK DATA ROWS COLS TITLE CBLABEL XLABEL YLABEL [BOUNDS]:
+# gnuplot lines of one heatmap panel over WORK/DATA (a matrix of numbers,
+# NaN where nothing was measured), each cell labelled with its value.
+# ROWS and COLS are the tic labels (space-separated numbers); BOUNDS the
+# indexes before which a boundary line is drawn ("3 6").
+ms_heatmap_gp() {
+    local data="$2" rows="$3" cols="$4" i tics k
+    printf 'set title "%s"\nset xlabel "%s"\nset ylabel "%s"\nset cblabel "%s"\n' \
+        "$(ms_curves_safe "$5")" "$(ms_curves_safe "$7")" "$(ms_curves_safe "$8")" "$(ms_curves_safe "$6")"
+    printf 'set palette defined (0 "#fff5eb", 1 "#fd8d3c", 2 "#7f2704")\nset view map\nunset key\n'
+    for k in x y; do
+        tics="" i=0
+        for c in $([ "$k" = x ] && echo "$cols" || echo "$rows"); do
+            [[ "$c" =~ ^[0-9]+$ ]] || continue
+            tics+="${tics:+, }\"$c\" $i"
+            i=$((i + 1))
+        done
+        # rows from the top: the y range runs from the last row down to the first
+        if [ "$k" = x ]; then
+            printf 'set xtics (%s)\nset xrange [-0.5:%s]\n' "$tics" "$((i > 0 ? i : 1))-0.5"
+        else
+            printf 'set ytics (%s)\nset yrange [%s:-0.5]\n' "$tics" "$((i > 0 ? i : 1))-0.5"
+        fi
+    done
+    printf 'unset arrow\n'
+    for i in ${9:-}; do
+        [[ "$i" =~ ^[0-9]+$ ]] || continue
+        printf 'set arrow from %s, graph 0 to %s, graph 1 nohead lw 2 lc rgb "black" front\n' "$i-0.5" "$i-0.5"
+        printf 'set arrow from graph 0, first %s to graph 1, first %s nohead lw 2 lc rgb "black" front\n' "$i-0.5" "$i-0.5"
+    done
+    printf 'plot "%s" matrix using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, "%s" matrix using 1:2:($3 == $3 ? sprintf("%%.3g", $3) : "") with labels tc rgb "black"\n' "$data" "$data"
 }
 
 ms_curves_safe() { printf '%s' "$1" | tr -cd 'A-Za-z0-9 :._()/+<>#%,-'; }
@@ -84,6 +120,44 @@ ms_curves_gp() {
                     sep=", "
                 done <"$work/series.txt"
                 printf '\n'
+            } >"$work/plot.gp"
+            ;;
+        c2c)
+            # the matrix in CPU order, numbers only (a diagonal null is NaN)
+            jq -r '.records[] | select(.tables.pairs != null) | .tables as $t | [$t.cpus[].cpu | numbers] as $c
+                   | $t.matrix[] | . as $row | [$c[] | $row["cpu\(.)"] | if type == "number" then . else "NaN" end] | join(" ")' \
+                "$f" >"$work/c2c.dat"
+            [ -s "$work/c2c.dat" ] || return 1
+            local cpus bounds
+            cpus=$(jq -r '[.records[] | select(.tables.pairs != null) | .tables.cpus[].cpu | numbers] | join(" ")' "$f")
+            # a line where the L3 domain (or the package) changes
+            bounds=$(jq -r '[.records[] | select(.tables.pairs != null) | .tables.cpus] | first
+                            | [range(1; length) as $i | select(.[$i].l3_domain != .[$i - 1].l3_domain
+                                                               or .[$i].package != .[$i - 1].package) | $i] | join(" ")' "$f")
+            title=$(jq -r '"mencal c2c: one-way latency between CPUs (ns), \(.sysinfo.cpu_model // "")"' "$f")
+            {
+                printf 'set terminal %s\nset output\n' "$(ms_curves_terminal)"
+                ms_heatmap_gp "$work" c2c.dat "$cpus" "$cpus" "$title (lines: L3 or package boundaries)" \
+                    "ns, one way" "CPU" "CPU" "$bounds"
+            } >"$work/plot.gp"
+            ;;
+        matrix)
+            local m inits targets
+            inits=$(jq -r '[.records[] | select(.tables.cells != null) | .tables.latency[].initiator | numbers] | join(" ")' "$f")
+            targets=$(jq -r '[.records[] | select(.tables.cells != null) | .tables.latency[0] | keys[] | select(startswith("node")) | ltrimstr("node") | tonumber] | sort | join(" ")' "$f")
+            for m in latency bandwidth; do
+                jq -r --arg m "$m" '.records[] | select(.tables.cells != null) | .tables[$m][] | . as $row
+                       | [keys[] | select(startswith("node"))] | sort_by(ltrimstr("node") | tonumber)
+                       | map($row[.] | if type == "number" then . else "NaN" end) | join(" ")' "$f" >"$work/$m.dat"
+                [ -s "$work/$m.dat" ] || return 1
+            done
+            {
+                printf 'set terminal %s\nset output\n' "$(ms_curves_terminal)"
+                printf 'set multiplot layout 1,2 title "%s"\n' \
+                    "$(ms_curves_safe "$(jq -r '"mencal matrix: initiator node x memory node, \(.sysinfo.cpu_model // "")"' "$f")")"
+                ms_heatmap_gp "$work" latency.dat "$inits" "$targets" "idle latency (ns)" "ns" "memory node" "initiator node"
+                ms_heatmap_gp "$work" bandwidth.dat "$inits" "$targets" "read bandwidth (GB/s)" "GB/s" "memory node" "initiator node"
+                printf 'unset multiplot\n'
             } >"$work/plot.gp"
             ;;
         *) return 1 ;;

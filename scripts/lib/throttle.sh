@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # throttle: watch the CPU frequency and the thermal-throttle counters while
-# a benchmark runs (seed 000 lost a run to a CPU that hit its thermal
-# limit and slowed down half way).
+# a benchmark runs (the KeyarchOS mencal study lost a run to a CPU that hit
+# its thermal limit and slowed down half way).
 #
 # A sample is "t_s<TAB>freq_khz<TAB>throttle_count":
 #   freq_khz        mean of <sysfs>/devices/system/cpu/cpu*/cpufreq/
@@ -46,15 +46,23 @@ ms_throttle_start() {
     local file="$1" iv="${MEMSUITE_THROTTLE_INTERVAL:-1}" t0=$EPOCHSECONDS
     [[ "$iv" =~ ^[0-9]+(\.[0-9]+)?$ ]] || iv=1
     ms_throttle_sample "$t0" >"$file"
+    # The sampler waits with the read builtin on a FIFO nobody writes (a
+    # timeout with no child process), so it needs no TERM trap: the
+    # default action ends it at once.  A trap it once had misfired under
+    # bash 5.2 when TERM arrived while the loop parsed a command
+    # substitution ("trap: line 2: unexpected EOF while looking for
+    # matching `)'"), failing the run.
+    local fifo
+    fifo=$(ms_mktemp -d)/tick
+    mkfifo -m 600 -- "$fifo" || fifo=""
     (
-        # The sampler must not outlive memsuite (SIGKILL) nor hold its lock.
+        # The sampler must not outlive memsuite (SIGKILL) nor hold its locks.
         [ -n "${MS_LOCK_FD:-}" ] && exec {MS_LOCK_FD}>&-
-        sp=""
-        trap '[ -n "$sp" ] && kill "$sp" 2>/dev/null; exit 0' TERM
+        [ -n "${MS_TMP_ALIVE_FD:-}" ] && exec {MS_TMP_ALIVE_FD}>&-
+        local tick
+        if [ -n "$fifo" ] && exec {tick}<>"$fifo"; then :; else tick=""; fi
         while kill -0 "$$" 2>/dev/null; do
-            sleep "$iv" &
-            sp=$!
-            wait "$sp"
+            if [ -n "$tick" ]; then read -r -t "$iv" -u "$tick" _ || true; else sleep "$iv"; fi
             ms_throttle_sample "$t0" >>"$file"
         done
     ) &
@@ -78,13 +86,13 @@ ms_throttle_stop() {
     # was lost (it arrived while a signal handler of ours ran) must not
     # leave memsuite waiting for ever.
     local tries=20
-    kill -TERM "$MS_THR_PID" 2>/dev/null
+    kill -TERM "$MS_THR_PID" 2>/dev/null || true   # already gone is fine
     while [ "$tries" -gt 0 ] && ms_throttle_running "$MS_THR_PID"; do
         sleep 0.1
         tries=$((tries - 1))
     done
     kill -KILL "$MS_THR_PID" 2>/dev/null || true
-    wait "$MS_THR_PID" 2>/dev/null
+    wait "$MS_THR_PID" 2>/dev/null || true   # 143: ended by our TERM
     MS_THR_PID=""
     return 0
 }

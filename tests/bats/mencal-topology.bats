@@ -236,3 +236,43 @@ fake_nodes() {
         [[ "$stderr" == *"--tiers"* ]] || { echo "tiers '$bad': $stderr"; return 1; }
     done
 }
+
+# ---- heatmaps in memsuite report ------------------------------------------------
+
+is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+@test "memsuite report --plots draws the c2c and matrix heatmaps, cells labelled, boundaries from the topology" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    [ "$(ncpu)" -ge 2 ] || skip "needs two CPUs"
+    run "$ROOT/scripts/memsuite" run --bench mencal:c2c,mencal:matrix --sizes 16M --threads 2 --reps 1 \
+        --cooldown 0 --out r
+    assert_success
+    run "$ROOT/scripts/memsuite" report --plots r
+    assert_success
+    assert_output --regexp 'r/plots/c2c-[^ ]+\.png'
+    assert_output --regexp 'r/plots/matrix-[^ ]+\.png'
+    is_png "$(ls r/plots/c2c-*.png)"
+    is_png "$(ls r/plots/matrix-*.png)"
+    # the chart script: numbers only in the data, one labelled cell per value
+    local cell
+    cell=$(ls r/cells/mencal-c2c-*.json)
+    run bash -c ". '$ROOT/scripts/lib/plot-curves.sh'; mkdir w; ms_curves_gp '$cell' w && cat w/c2c.dat w/plot.gp"
+    assert_success
+    assert_output --partial 'with labels'
+    assert_output --partial 'set cblabel "ns, one way"'
+    assert_line --regexp '^NaN [0-9.]+$'
+}
+
+@test "the heatmap draws a line where the L3 domain or the package changes" {
+    # a hand-made c2c result of four CPUs on two packages
+    jq -n '{schema: "memsuite/result/1", tool: "mencal", complete: true, sysinfo: {cpu_model: "Fixture"},
+            records: [{name: "c2c", metrics: {latency: {value: 50, unit: "ns"}},
+              tables: {cpus: [range(4) | {cpu: ., package: (. / 2 | floor), die: 0, l3_domain: ((. / 2 | floor) * 2)}],
+                       pairs: [{cpu_a: 0, cpu_b: 1, one_way: 40, between: "same L3"}],
+                       matrix: [range(4) as $r | {cpu: $r} + ([range(4) as $c | {"cpu\($c)": (if $r == $c then null elif ($r / 2 | floor) != ($c / 2 | floor) then 100 else 40 end)}] | add)]}}]}' >c.json
+    run bash -c ". '$ROOT/scripts/lib/plot-curves.sh'; mkdir w; ms_curves_gp c.json w && cat w/plot.gp w/c2c.dat"
+    assert_success
+    assert_line 'set arrow from 2-0.5, graph 0 to 2-0.5, graph 1 nohead lw 2 lc rgb "black" front'
+    assert_line 'NaN 40 100 100'
+    assert_line '100 100 NaN 40'
+}
