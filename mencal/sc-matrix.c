@@ -244,6 +244,19 @@ static double ratio(double measured, double declared)
     return isfinite(measured) && isfinite(declared) && declared > 0 ? measured / declared : NAN;
 }
 
+/* A latency (ns) and a bandwidth (GB/s) metric, or both unavailable with why. */
+static void headline_pair(mc_result_t *res, const char *lat_name, double lat, const char *bw_name,
+                          double bw, bool measured, const char *why)
+{
+    if (measured) {
+        mc_metric(res, lat_name, "ns", lat);
+        mc_metric(res, bw_name, "GB/s", bw);
+    } else {
+        mc_metric_na(res, lat_name, "ns", why);
+        mc_metric_na(res, bw_name, "GB/s", why);
+    }
+}
+
 static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
     const matrix_conf_t *c = conf;
@@ -339,22 +352,10 @@ static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                 remote_bw = fmin(remote_bw, bw[k]);
             }
         }
-    const char *no_local = "no local cell measured (no initiator is also a target)";
-    const char *no_remote = "no remote cell measured (one node, or initiators equal targets)";
-    if (any_local) {
-        mc_metric(res, "latency_local", "ns", local_lat);
-        mc_metric(res, "bandwidth_local", "GB/s", local_bw);
-    } else {
-        mc_metric_na(res, "latency_local", "ns", no_local);
-        mc_metric_na(res, "bandwidth_local", "GB/s", no_local);
-    }
-    if (any_remote) {
-        mc_metric(res, "latency_remote_max", "ns", remote_lat);
-        mc_metric(res, "bandwidth_remote_min", "GB/s", remote_bw);
-    } else {
-        mc_metric_na(res, "latency_remote_max", "ns", no_remote);
-        mc_metric_na(res, "bandwidth_remote_min", "GB/s", no_remote);
-    }
+    headline_pair(res, "latency_local", local_lat, "bandwidth_local", local_bw, any_local,
+                  "no local cell measured (no initiator is also a target)");
+    headline_pair(res, "latency_remote_max", remote_lat, "bandwidth_remote_min", remote_bw,
+                  any_remote, "no remote cell measured (one node, or initiators equal targets)");
     mc_metric(res, "cells_measured", "", (double)measured);
     mc_metric(res, "cells_misplaced", "", (double)misplaced);
     mc_metric(res, "cells_with_hmat", "", (double)declared);
