@@ -1,11 +1,15 @@
-/* counters: PAPI event sets, perf_event_open software events and
- * getrusage deltas.  The only file that tests HAVE_PAPI. */
+/* counters: per-thread event sets (PAPI or perf_event_open), the
+ * process-wide perf software events and getrusage deltas.  The only file
+ * that tests HAVE_PAPI. */
 #include "counters.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <omp.h>
+#include <stdlib.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -117,25 +121,62 @@ static const unsigned long long sw_config[4] = {
     PERF_COUNT_SW_TASK_CLOCK,
 };
 
-static int sw_open(unsigned long long config, bool exclude_kernel)
+/* perf_event_open(2) of one event for `pid` (0: the caller; a thread id
+ * or a process id), on any CPU, disabled until enabled.  `timed`: reads
+ * return {value, time_enabled, time_running} (multiplexing shows). */
+static int perf_open(uint32_t type, uint64_t config, int pid, bool inherit, bool exclude_kernel,
+                     bool timed)
 {
 #ifdef SYS_perf_event_open
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
-    attr.type = PERF_TYPE_SOFTWARE;
+    attr.type = type;
     attr.config = config;
     attr.disabled = 1;
-    attr.inherit = 1;
+    attr.inherit = inherit;
     attr.exclude_hv = 1;
     attr.exclude_kernel = exclude_kernel;
-    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (timed)
+        attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 #else
-    (void)config;
-    (void)exclude_kernel;
+    (void)type, (void)config, (void)pid, (void)inherit, (void)exclude_kernel, (void)timed;
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+static int sw_open(unsigned long long config, bool exclude_kernel)
+{
+    return perf_open(PERF_TYPE_SOFTWARE, config, 0, true, exclude_kernel, false);
+}
+
+const char *mb_counters_perf_why(int err, bool hardware, char *buf, size_t buflen)
+{
+    char path[4096], paranoid[32];
+    mb_procfs_path(path, sizeof path, "/sys/kernel/perf_event_paranoid");
+    if (mb_read_line(path, paranoid, sizeof paranoid) < 0)
+        snprintf(paranoid, sizeof paranoid, "unreadable");
+    if (err == EACCES || err == EPERM) {
+        long p = strtol(paranoid, NULL, 10);
+        if (p > 2)
+            snprintf(buf, buflen, "%s: kernel.perf_event_paranoid=%s forbids unprivileged "
+                     "counting; 2 allows counting the user space of one's own processes "
+                     "(sysctl -w kernel.perf_event_paranoid=2), or run with CAP_PERFMON",
+                     strerror(err), paranoid);
+        else
+            snprintf(buf, buflen, "%s although kernel.perf_event_paranoid=%s allows counting "
+                     "one's own processes: a seccomp or container policy blocks "
+                     "perf_event_open", strerror(err), paranoid);
+    } else if (hardware && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
+                            err == EINVAL)) {
+        snprintf(buf, buflen, "%s: the kernel exposes no hardware PMU event for it here (a VM "
+                 "without a virtual PMU, or a CPU without that event)", strerror(err));
+    } else {
+        snprintf(buf, buflen, "%s (kernel.perf_event_paranoid=%s)", strerror(err), paranoid);
+    }
+    return buf;
 }
 
 static void sw_close(mb_counters_t *c)
@@ -207,7 +248,40 @@ static void sw_read(mb_counters_t *c)
     c->sw_task_clock_ns = v[3];
 }
 
-/* ---- hardware events: PAPI -------------------------------------------- */
+/* ---- per-thread state -------------------------------------------------- */
+
+struct mb_counters_live {
+    int fd[MB_COUNTERS_THREADS][MB_COUNTERS_MAX];   /* perf descriptors, -1: none */
+    uint64_t base[MB_COUNTERS_THREADS][MB_COUNTERS_MAX][3];  /* value, enabled, running
+                                                             * read at start */
+    int papi_set[MB_COUNTERS_THREADS];              /* -1 (PAPI_NULL): none */
+    bool opened[MB_COUNTERS_THREADS];
+    bool started[MB_COUNTERS_THREADS];
+    int probe_set;                                  /* PAPI: init's trial set */
+};
+
+static int gettid_now(void)
+{
+    return (int)syscall(SYS_gettid);
+}
+
+/* Appends ";"-separated text to an event's reason. */
+static void why_add(mb_counter_t *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void why_add(mb_counter_t *ev, const char *fmt, ...)
+{
+    size_t len = strlen(ev->why);
+    if (len + 3 >= sizeof ev->why)
+        return;
+    if (len > strlen("unavailable:"))
+        ev->why[len++] = ';';
+    ev->why[len++] = ' ';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ev->why + len, sizeof ev->why - len, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- PAPI --------------------------------------------------------------- */
 
 #if HAVE_PAPI
 
@@ -217,143 +291,152 @@ static unsigned long thread_id(void)
 }
 
 /* hw_why = "<step>: <PAPI error>[; component <name> disabled: <reason>]" */
-static void papi_reason(mb_counters_t *c, const char *step, int rc)
+static void papi_reason(char *buf, size_t buflen, const char *step, int rc)
 {
     const PAPI_component_info_t *ci = PAPI_get_component_info(0);
     const char *err = rc < 0 ? PAPI_strerror(rc) : NULL;
-    int len = snprintf(c->hw_why, sizeof c->hw_why, "%s: %s", step,
-                       err ? err : "PAPI library version mismatch");
-    if (ci && ci->disabled && len > 0 && (size_t)len < sizeof c->hw_why)
-        snprintf(c->hw_why + len, sizeof c->hw_why - (size_t)len,
-                 "; PAPI component %.32s is disabled: %.160s", ci->name, ci->disabled_reason);
+    int len = snprintf(buf, buflen, "%s: %s", step, err ? err : "PAPI library version mismatch");
+    if (ci && ci->disabled && len > 0 && (size_t)len < buflen)
+        snprintf(buf + len, buflen - (size_t)len, "; PAPI component %.32s is disabled: %.160s",
+                 ci->name, ci->disabled_reason);
 }
 
-static void hw_fail(mb_counters_t *c, const char *step, int rc)
-{
-    papi_reason(c, step, rc);
-    if (c->papi_set != PAPI_NULL) {
-        PAPI_cleanup_eventset(c->papi_set);
-        PAPI_destroy_eventset(&c->papi_set);
-        c->papi_set = PAPI_NULL;
-    }
-    mark_all_unavailable(c);
-}
-
-static void hw_setup(mb_counters_t *c)
+/* Library, threads and init's trial event set.  false: hw_why says why. */
+static bool papi_begin(mb_counters_t *c, mb_counters_live_t *lv)
 {
     int rc;
+    lv->probe_set = PAPI_NULL;
     if (PAPI_is_initialized() == PAPI_NOT_INITED) {
         rc = PAPI_library_init(PAPI_VER_CURRENT);
         if (rc != PAPI_VER_CURRENT) {
-            hw_fail(c, "PAPI_library_init", rc);
-            return;
+            papi_reason(c->hw_why, sizeof c->hw_why, "PAPI_library_init", rc);
+            return false;
         }
         rc = PAPI_thread_init(thread_id);
         if (rc != PAPI_OK) {
-            hw_fail(c, "PAPI_thread_init", rc);
-            return;
+            papi_reason(c->hw_why, sizeof c->hw_why, "PAPI_thread_init", rc);
+            return false;
         }
     }
-    c->papi_set = PAPI_NULL;
-    if ((rc = PAPI_create_eventset(&c->papi_set)) != PAPI_OK) {
-        c->papi_set = PAPI_NULL;
-        hw_fail(c, "PAPI_create_eventset", rc);
-        return;
+    if ((rc = PAPI_create_eventset(&lv->probe_set)) != PAPI_OK ||
+        (rc = PAPI_assign_eventset_component(lv->probe_set, 0)) != PAPI_OK) {
+        papi_reason(c->hw_why, sizeof c->hw_why, "PAPI_create_eventset(perf_event)", rc);
+        if (lv->probe_set != PAPI_NULL)
+            PAPI_destroy_eventset(&lv->probe_set);
+        lv->probe_set = PAPI_NULL;
+        return false;
     }
-    /* Inheritance needs the component bound before any event is added. */
-    if ((rc = PAPI_assign_eventset_component(c->papi_set, 0)) != PAPI_OK) {
-        hw_fail(c, "PAPI_assign_eventset_component(perf_event)", rc);
-        return;
-    }
-    PAPI_option_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.inherit.eventset = c->papi_set;
-    opt.inherit.inherit = PAPI_INHERIT_ALL;
-    c->hw_inherit = PAPI_set_opt(PAPI_INHERIT, &opt) == PAPI_OK;
+    return true;
+}
 
-    int added = 0, first_rc = PAPI_OK;
-    const char *first_step = NULL;
-    for (int i = 0; i < c->n; i++) {
-        mb_counter_t *ev = &c->ev[i];
-        const mb_counter_alias_t *a = mb_counter_alias(ev->name);
-        const char *cand[2] = { a ? a->preset : ev->name, a ? a->native : NULL };
-        char why[sizeof ev->why] = "unavailable:";
-        size_t wl = strlen(why);
-        for (int k = 0; k < 2 && !ev->available; k++) {
-            if (!cand[k])
-                continue;
-            int code = 0;
-            const char *step = "PAPI_event_name_to_code";
-            rc = PAPI_event_name_to_code(cand[k], &code);
-            if (rc == PAPI_OK) {
-                step = "PAPI_add_event";
-                rc = PAPI_add_event(c->papi_set, code);
-            }
-            if (rc == PAPI_OK) {
-                snprintf(ev->event, sizeof ev->event, "%s", cand[k]);
-                ev->available = true;
-                break;
-            }
-            if (wl < sizeof why)
-                wl += (size_t)snprintf(why + wl, sizeof why - wl, "%s %s(%s): %s",
-                                       k ? ";" : "", step, cand[k], PAPI_strerror(rc));
-            if (!first_step) {
-                first_step = step;
-                first_rc = rc;
-            }
-        }
-        if (!ev->available) {
-            memcpy(ev->why, why, sizeof why);
+/* Adds `ev` to the trial set through its preset, else its native event,
+ * else its own name: true when one was added (the set then holds every
+ * PAPI event so far, so a combination the PMU cannot count together is
+ * refused here, naming the limit). */
+static bool papi_try(mb_counters_t *c, mb_counters_live_t *lv, mb_counter_t *ev)
+{
+    if (lv->probe_set == PAPI_NULL) {
+        why_add(ev, "PAPI: %.200s", c->hw_why);
+        return false;
+    }
+    const mb_counter_alias_t *a = mb_counter_alias_of(ev->name);
+    const char *cand[2] = { a ? a->preset : ev->name, a ? a->native : NULL };
+    if (a && strcmp(a->alias, ev->name) != 0 && (!a->preset || strcmp(a->preset, ev->name) != 0))
+        cand[0] = ev->name, cand[1] = NULL;   /* a native name given as such */
+    for (int k = 0; k < 2; k++) {
+        if (!cand[k])
             continue;
+        int code = 0;
+        const char *step = "PAPI_event_name_to_code";
+        int rc = PAPI_event_name_to_code(cand[k], &code);
+        if (rc == PAPI_OK) {
+            step = "PAPI_add_event";
+            rc = PAPI_add_event(lv->probe_set, code);
         }
-        ev->why[0] = '\0';
-        added++;
+        if (rc == PAPI_OK) {
+            ev->backend = MB_CTR_PAPI;
+            ev->papi_code = code;
+            snprintf(ev->event, sizeof ev->event, "%s", cand[k]);
+            return true;
+        }
+        if (rc == PAPI_ECNFLCT)
+            why_add(ev, "%s(%s): %s: the PMU counts %d events at once and the list asks for "
+                    "more; give fewer events", step, cand[k], PAPI_strerror(rc),
+                    PAPI_num_cmp_hwctrs(0));
+        else
+            why_add(ev, "%s(%s): %s", step, cand[k], PAPI_strerror(rc));
     }
-    if (added == 0) {
-        char step[128];
-        snprintf(step, sizeof step, "no requested event could be counted; %s",
-                 first_step ? first_step : "PAPI_add_event");
-        papi_reason(c, step, first_rc);
-        PAPI_cleanup_eventset(c->papi_set);
-        PAPI_destroy_eventset(&c->papi_set);
-        c->papi_set = PAPI_NULL;
-        c->hw_available = false;
-        return;
-    }
-    c->hw_available = true;
+    const PAPI_component_info_t *ci = PAPI_get_component_info(0);
+    if (ci && ci->disabled)
+        why_add(ev, "PAPI component %.32s is disabled: %.120s", ci->name, ci->disabled_reason);
+    return false;
 }
 
-static void hw_start(mb_counters_t *c)
+static void papi_end(mb_counters_live_t *lv)
 {
-    if (!c->hw_available)
-        return;
-    int rc = PAPI_start(c->papi_set);
-    if (rc != PAPI_OK)
-        hw_fail(c, "PAPI_start", rc);
+    if (lv->probe_set != PAPI_NULL) {
+        PAPI_cleanup_eventset(lv->probe_set);
+        PAPI_destroy_eventset(&lv->probe_set);
+    }
 }
 
-static void hw_stop(mb_counters_t *c)
+static void papi_close(mb_counters_live_t *lv, int t)
 {
-    long long v[MB_COUNTERS_MAX];
-    if (!c->hw_available)
-        return;
-    int rc = PAPI_stop(c->papi_set, v);
-    if (rc != PAPI_OK) {
-        hw_fail(c, "PAPI_stop", rc);
-        return;
+    if (lv->papi_set[t] != PAPI_NULL) {
+        PAPI_cleanup_eventset(lv->papi_set[t]);
+        PAPI_destroy_eventset(&lv->papi_set[t]);
+        lv->papi_set[t] = PAPI_NULL;
     }
-    for (int i = 0, k = 0; i < c->n; i++)
-        if (c->ev[i].available)
-            c->ev[i].value += v[k++];
 }
 
-static void hw_finish(mb_counters_t *c)
+/* Slot t's own event set, attached to its thread or process `id`.
+ * 0, or -1 with why. */
+static int papi_open(const mb_counters_t *c, mb_counters_live_t *lv, int t, int id, char *why,
+                     size_t whylen)
 {
-    if (c->papi_set != PAPI_NULL) {
-        PAPI_cleanup_eventset(c->papi_set);
-        PAPI_destroy_eventset(&c->papi_set);
-        c->papi_set = PAPI_NULL;
+    int rc, set = PAPI_NULL, npapi = 0;
+    for (int i = 0; i < c->n; i++)
+        npapi += c->ev[i].backend == MB_CTR_PAPI;
+    if (!npapi)
+        return 0;
+    const char *step = "PAPI_create_eventset";
+    if ((rc = PAPI_create_eventset(&set)) == PAPI_OK &&
+        (step = "PAPI_assign_eventset_component",
+         rc = PAPI_assign_eventset_component(set, 0)) == PAPI_OK &&
+        (step = "PAPI_attach", rc = PAPI_attach(set, (unsigned long)id)) == PAPI_OK) {
+        for (int i = 0; i < c->n && rc == PAPI_OK; i++)
+            if (c->ev[i].backend == MB_CTR_PAPI)
+                step = "PAPI_add_event", rc = PAPI_add_event(set, c->ev[i].papi_code);
     }
+    lv->papi_set[t] = set;
+    if (rc == PAPI_OK)
+        return 0;
+    snprintf(why, whylen, "%s for id %d: %s", step, id, PAPI_strerror(rc));
+    papi_close(lv, t);
+    return -1;
+}
+
+static int papi_start(mb_counters_live_t *lv, int t, char *why, size_t whylen)
+{
+    if (lv->papi_set[t] == PAPI_NULL)
+        return 0;
+    int rc = PAPI_start(lv->papi_set[t]);
+    if (rc == PAPI_OK)
+        return 0;
+    snprintf(why, whylen, "PAPI_start: %s", PAPI_strerror(rc));
+    return -1;
+}
+
+/* v[k]: the k-th PAPI event's count since start. */
+static int papi_stop(mb_counters_live_t *lv, int t, long long *v, char *why, size_t whylen)
+{
+    if (lv->papi_set[t] == PAPI_NULL)
+        return 0;
+    int rc = PAPI_stop(lv->papi_set[t], v);
+    if (rc == PAPI_OK)
+        return 0;
+    snprintf(why, whylen, "PAPI_stop: %s", PAPI_strerror(rc));
+    return -1;
 }
 
 bool mb_counters_papi_built(void)
@@ -371,16 +454,43 @@ const char *mb_counters_papi_version(char *buf, size_t buflen)
 
 #else /* !HAVE_PAPI */
 
-static void hw_setup(mb_counters_t *c)
+#define NO_PAPI_WHY "built without PAPI; install libpapi-dev and rebuild"
+
+static bool papi_begin(mb_counters_t *c, mb_counters_live_t *lv)
 {
-    snprintf(c->hw_why, sizeof c->hw_why,
-             "built without PAPI; install libpapi-dev and rebuild");
-    mark_all_unavailable(c);
+    lv->probe_set = -1;
+    snprintf(c->hw_why, sizeof c->hw_why, NO_PAPI_WHY);
+    return false;
 }
 
-static void hw_start(mb_counters_t *c) { (void)c; }
-static void hw_stop(mb_counters_t *c) { (void)c; }
-static void hw_finish(mb_counters_t *c) { (void)c; }
+static bool papi_try(mb_counters_t *c, mb_counters_live_t *lv, mb_counter_t *ev)
+{
+    (void)c, (void)lv;
+    why_add(ev, "PAPI: " NO_PAPI_WHY);
+    return false;
+}
+
+static void papi_end(mb_counters_live_t *lv) { (void)lv; }
+static void papi_close(mb_counters_live_t *lv, int t) { (void)lv, (void)t; }
+
+static int papi_open(const mb_counters_t *c, mb_counters_live_t *lv, int t, int id, char *why,
+                     size_t whylen)
+{
+    (void)c, (void)lv, (void)t, (void)id, (void)why, (void)whylen;
+    return 0;
+}
+
+static int papi_start(mb_counters_live_t *lv, int t, char *why, size_t whylen)
+{
+    (void)lv, (void)t, (void)why, (void)whylen;
+    return 0;
+}
+
+static int papi_stop(mb_counters_live_t *lv, int t, long long *v, char *why, size_t whylen)
+{
+    (void)lv, (void)t, (void)v, (void)why, (void)whylen;
+    return 0;
+}
 
 bool mb_counters_papi_built(void)
 {
@@ -395,16 +505,322 @@ const char *mb_counters_papi_version(char *buf, size_t buflen)
 
 #endif
 
+/* ---- perf_event_open, one descriptor per event and thread ---------------- */
+
+/* The perf generic event of `ev`'s alias, tried on the caller: true when
+ * it counts here (the event then counts through perf on every thread). */
+static bool perf_try(mb_counter_t *ev)
+{
+    const mb_counter_alias_t *a = mb_counter_alias_of(ev->name);
+    if (!a)
+        return false;
+    int fd = perf_open(a->perf_type, a->perf_config, 0, false, true, true);
+    const char *what = a->native && strncmp(a->native, "perf::", 6) == 0 ? a->native + 6 : a->alias;
+    if (fd >= 0) {
+        close(fd);
+        ev->backend = MB_CTR_PERF;
+        ev->perf_type = a->perf_type;
+        ev->perf_config = a->perf_config;
+        snprintf(ev->event, sizeof ev->event, "perf_event_open:%.47s", what);
+        return true;
+    }
+    char buf[240];
+    why_add(ev, "perf_event_open(%s): %s", what,
+            mb_counters_perf_why(errno, a->perf_type != PERF_TYPE_SOFTWARE, buf, sizeof buf));
+    return false;
+}
+
+static void perf_close(mb_counters_live_t *lv, int t)
+{
+    for (int i = 0; i < MB_COUNTERS_MAX; i++) {
+        if (lv->fd[t][i] >= 0)
+            close(lv->fd[t][i]);
+        lv->fd[t][i] = -1;
+    }
+}
+
+static int perf_slot_open(const mb_counters_t *c, mb_counters_live_t *lv, int t, int id,
+                          char *why, size_t whylen)
+{
+    for (int i = 0; i < c->n; i++) {
+        const mb_counter_t *ev = &c->ev[i];
+        if (ev->backend != MB_CTR_PERF)
+            continue;
+        lv->fd[t][i] = perf_open(ev->perf_type, ev->perf_config, id, c->processes, true, true);
+        if (lv->fd[t][i] < 0) {
+            char buf[200];
+            snprintf(why, whylen, "perf_event_open(%s) for id %d: %.120s", ev->name, id,
+                     mb_counters_perf_why(errno, ev->perf_type != PERF_TYPE_SOFTWARE, buf,
+                                          sizeof buf));
+            perf_close(lv, t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int perf_read3(int fd, uint64_t v[3])
+{
+    return read(fd, v, 3 * sizeof v[0]) == (ssize_t)(3 * sizeof v[0]) ? 0 : -1;
+}
+
+/* ---- the team ----------------------------------------------------------- */
+
+static void slot_missing(mb_counters_t *c, int t, const char *why)
+{
+    mb_counter_thread_t *s = &c->thr[t];
+    if (s->missing)
+        return;
+    s->missing = true;
+    snprintf(s->why, sizeof s->why, "%.95s", why);
+}
+
+static void sums(mb_counters_t *c)
+{
+    int counted = mb_counters_threads_counted(c);
+    c->hw_available = false;
+    for (int i = 0; i < c->n; i++) {
+        mb_counter_t *ev = &c->ev[i];
+        ev->value = 0;
+        for (int t = 0; t < c->nthreads; t++)
+            if (!c->thr[t].missing)
+                ev->value += c->thr[t].value[i];
+        if (ev->available && counted == 0 && !ev->why[0])
+            snprintf(ev->why, sizeof ev->why, "unavailable: no thread's counts are usable");
+        c->hw_available |= ev->available && counted > 0;
+    }
+}
+
+void mb_counters_join(mb_counters_t *c, int t, int n)
+{
+    if (!c->live || t < 0)
+        return;
+    int cap = n < MB_COUNTERS_THREADS ? n : MB_COUNTERS_THREADS;
+    __atomic_store_n(&c->threads_uncounted, n - cap, __ATOMIC_RELAXED);
+    if (t >= MB_COUNTERS_THREADS)
+        return;
+    __atomic_store_n(&c->nthreads, cap, __ATOMIC_RELAXED);
+    int id = gettid_now();
+    mb_counter_thread_t *s = &c->thr[t];
+    if (s->id == 0) {
+        s->id = id;
+    } else if (s->id != id) {
+        char why[96];
+        snprintf(why, sizeof why, "its OS thread changed (tid %d, then %d): counts would mix "
+                 "threads", s->id, id);
+        slot_missing(c, t, why);
+    }
+}
+
+void mb_counters_join_team(mb_counters_t *c, int n)
+{
+    if (!c->live)
+        return;
+#pragma omp parallel num_threads(n)
+    mb_counters_join(c, omp_get_thread_num(), omp_get_num_threads());
+}
+
+void mb_counters_join_pid(mb_counters_t *c, int slot, int pid, int n)
+{
+    if (!c->live || slot < 0)
+        return;
+    c->processes = true;
+    int cap = n < MB_COUNTERS_THREADS ? n : MB_COUNTERS_THREADS;
+    c->threads_uncounted = n - cap;
+    c->nthreads = cap;
+    if (slot >= MB_COUNTERS_THREADS)
+        return;
+    mb_counters_live_t *lv = c->live_state;
+    if (c->thr[slot].id != pid && lv && lv->opened[slot]) {   /* a new worker in the slot */
+        perf_close(lv, slot);
+        papi_close(lv, slot);
+        lv->opened[slot] = false;
+    }
+    c->thr[slot].id = pid;
+}
+
+void mb_counters_mark_missing(mb_counters_t *c, int slot, const char *why)
+{
+    if (!c->live || slot < 0 || slot >= c->nthreads)
+        return;
+    slot_missing(c, slot, why);
+    sums(c);
+}
+
+int mb_counters_threads_counted(const mb_counters_t *c)
+{
+    int k = 0;
+    for (int t = 0; t < c->nthreads && t < MB_COUNTERS_THREADS; t++)
+        k += c->thr[t].id != 0 && !c->thr[t].missing;
+    return k;
+}
+
+static void team_start(mb_counters_t *c)
+{
+    mb_counters_live_t *lv = c->live_state;
+    if (!lv || !c->hw_requested)
+        return;
+    if (c->nthreads == 0)
+        mb_counters_join(c, 0, 1);     /* nothing joined: the caller */
+    char why[160];
+    for (int t = 0; t < c->nthreads; t++) {
+        mb_counter_thread_t *s = &c->thr[t];
+        lv->started[t] = false;
+        if (s->missing)
+            continue;
+        if (s->id == 0) {
+            slot_missing(c, t, "never joined the counters");
+            continue;
+        }
+        if (!lv->opened[t]) {
+            if (perf_slot_open(c, lv, t, s->id, why, sizeof why) != 0 ||
+                papi_open(c, lv, t, s->id, why, sizeof why) != 0) {
+                perf_close(lv, t);
+                slot_missing(c, t, why);
+                continue;
+            }
+            lv->opened[t] = true;
+        }
+        for (int i = 0; i < c->n; i++)
+            if (lv->fd[t][i] >= 0 && perf_read3(lv->fd[t][i], lv->base[t][i]) != 0)
+                memset(lv->base[t][i], 0, sizeof lv->base[t][i]);
+        if (papi_start(lv, t, why, sizeof why) != 0) {
+            slot_missing(c, t, why);
+            continue;
+        }
+        for (int i = 0; i < c->n; i++)
+            if (lv->fd[t][i] >= 0)
+                ioctl(lv->fd[t][i], PERF_EVENT_IOC_ENABLE, 0);
+        lv->started[t] = true;
+    }
+}
+
+static void team_stop(mb_counters_t *c)
+{
+    mb_counters_live_t *lv = c->live_state;
+    if (!lv || !c->hw_requested)
+        return;
+    char why[160];
+    for (int t = 0; t < c->nthreads; t++) {
+        if (!lv->started[t])
+            continue;
+        lv->started[t] = false;
+        for (int i = 0; i < c->n; i++)
+            if (lv->fd[t][i] >= 0)
+                ioctl(lv->fd[t][i], PERF_EVENT_IOC_DISABLE, 0);
+        long long pv[MB_COUNTERS_MAX] = { 0 };
+        if (papi_stop(lv, t, pv, why, sizeof why) != 0) {
+            slot_missing(c, t, why);
+            continue;
+        }
+        mb_counter_thread_t *s = &c->thr[t];
+        for (int i = 0, k = 0; i < c->n; i++) {
+            mb_counter_t *ev = &c->ev[i];
+            if (ev->backend == MB_CTR_PAPI) {
+                s->value[i] += pv[k++];
+                continue;
+            }
+            if (lv->fd[t][i] < 0)
+                continue;
+            uint64_t now[3];
+            if (perf_read3(lv->fd[t][i], now) != 0) {
+                snprintf(why, sizeof why, "reading %s failed: %s", ev->name, strerror(errno));
+                slot_missing(c, t, why);
+                break;
+            }
+            uint64_t dv = now[0] - lv->base[t][i][0], de = now[1] - lv->base[t][i][1],
+                     dr = now[2] - lv->base[t][i][2];
+            if (de > 0 && dr == 0) {
+                /* enabled but never on the PMU: too many events at once */
+                ev->available = false;
+                snprintf(ev->why, sizeof ev->why, "unavailable: the PMU never scheduled it "
+                         "(time_running 0 of %llu ns enabled): more events than the PMU "
+                         "counts at once; give fewer events", (unsigned long long)de);
+                continue;
+            }
+            if (dr < de) {
+                double f = (double)dr / (double)de;
+                if (f < ev->running_frac)
+                    ev->running_frac = f;
+                dv = (uint64_t)((double)dv / f + 0.5);
+            }
+            s->value[i] += (long long)dv;
+        }
+    }
+    sums(c);
+}
+
+static void team_finish(mb_counters_t *c)
+{
+    mb_counters_live_t *lv = c->live_state;
+    if (!lv)
+        return;
+    for (int t = 0; t < MB_COUNTERS_THREADS; t++) {
+        perf_close(lv, t);
+        papi_close(lv, t);
+    }
+    free(lv);
+    c->live_state = NULL;
+}
+
+/* Chooses each event's backend: PAPI, else the perf generic event. */
+static void resolve_events(mb_counters_t *c)
+{
+    mb_counters_live_t *lv = calloc(1, sizeof *lv);
+    if (!lv) {
+        snprintf(c->hw_why, sizeof c->hw_why, "out of memory for the per-thread event sets");
+        mark_all_unavailable(c);
+        return;
+    }
+    for (int t = 0; t < MB_COUNTERS_THREADS; t++) {
+        lv->papi_set[t] = -1;
+        for (int i = 0; i < MB_COUNTERS_MAX; i++)
+            lv->fd[t][i] = -1;
+    }
+    c->live_state = lv;
+    char papi_why[256];
+    bool papi_ok = papi_begin(c, lv);
+    snprintf(papi_why, sizeof papi_why, "%s", c->hw_why);
+    int counted = 0;
+    for (int i = 0; i < c->n; i++) {
+        mb_counter_t *ev = &c->ev[i];
+        snprintf(ev->why, sizeof ev->why, "unavailable:");
+        ev->running_frac = 1.0;
+        if (papi_try(c, lv, ev) || perf_try(ev)) {
+            ev->available = true;
+            ev->why[0] = '\0';
+            counted++;
+            continue;
+        }
+        if (!mb_counter_alias_of(ev->name)) {
+            char near[160];
+            why_add(ev, "'%s' is neither a PAPI event here nor a perf-style name; closest "
+                    "known: %s", ev->name, mb_counter_closest(ev->name, near, sizeof near));
+        }
+    }
+    papi_end(lv);
+    if (counted == 0)
+        snprintf(c->hw_why, sizeof c->hw_why, "no requested event could be counted%s%.200s",
+                 papi_ok ? "" : "; PAPI: ", papi_ok ? "" : papi_why);
+    else
+        c->hw_why[0] = '\0';
+    c->hw_available = counted > 0;
+}
+
 /* ---- the public sequence ------------------------------------------------ */
 
-/* NULL: no names; "" and "default": MB_COUNTERS_DEFAULT. */
+/* NULL: no names; "default": MB_COUNTERS_DEFAULT; "": refused. */
 static int resolve_list(const char *list, char names[MB_COUNTERS_MAX][NAME_MAX_LEN],
                         int *count, char *msg, size_t msglen)
 {
     *count = 0;
     if (!list)
         return 0;
-    const char *l = (!*list || strcmp(list, "default") == 0) ? MB_COUNTERS_DEFAULT : list;
+    if (!*list) {
+        snprintf(msg, msglen, "%s", MB_COUNTERS_EMPTY_WHY);
+        return -EINVAL;
+    }
+    const char *l = strcmp(list, "default") == 0 ? MB_COUNTERS_DEFAULT : list;
     return parse_list(l, names, count, msg, msglen);
 }
 
@@ -420,7 +836,6 @@ int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msgle
     char names[MB_COUNTERS_MAX][NAME_MAX_LEN];
     int n = 0;
     memset(c, 0, sizeof *c);
-    c->papi_set = -1;                       /* PAPI_NULL */
     for (int i = 0; i < 4; i++)
         c->sw_fd[i] = -1;
     int rc = resolve_list(list, names, &n, msg, msglen);
@@ -436,7 +851,7 @@ int mb_counters_init(mb_counters_t *c, const char *list, char *msg, size_t msgle
                  a ? (a->preset ? a->preset : a->native) : names[i]);
     }
     if (c->hw_requested)
-        hw_setup(c);
+        resolve_events(c);
     else
         snprintf(c->hw_why, sizeof c->hw_why, "not requested");
     sw_setup(c);
@@ -453,7 +868,7 @@ void mb_counters_start(mb_counters_t *c)
         c->ru_majflt0 = ru.ru_majflt;
     }
     sw_enable(c, true);
-    hw_start(c);
+    team_start(c);
     c->running = true;
 }
 
@@ -462,7 +877,7 @@ void mb_counters_stop(mb_counters_t *c)
     struct rusage ru;
     if (!c->live || !c->running)
         return;
-    hw_stop(c);
+    team_stop(c);
     sw_enable(c, false);
     sw_read(c);
     if (getrusage(RUSAGE_SELF, &ru) == 0) {
@@ -479,7 +894,7 @@ void mb_counters_finish(mb_counters_t *c)
         return;
     if (c->running)
         mb_counters_stop(c);
-    hw_finish(c);
+    team_finish(c);
     sw_close(c);
     c->live = false;
 }

@@ -268,6 +268,57 @@ static void llc_json(mb_json_t *j, const mb_llc_t *l)
     mb_json_object_end(j);
 }
 
+/* Each rate: {value | null + value_unavailable, unit, formula, events}. */
+static void rates_json(const mb_counters_t *c, mb_json_t *j)
+{
+    mb_counter_rate_t rt[MB_COUNTER_RATES_MAX];
+    int nr = mb_counter_rates(c, rt, MB_COUNTER_RATES_MAX);
+    mb_json_object_begin(j, "rates");
+    for (int i = 0; i < nr; i++) {
+        mb_json_object_begin(j, rt[i].key);
+        if (rt[i].ok)
+            mb_json_number(j, "value", rt[i].value);
+        else
+            mb_json_unavailable(j, "value", rt[i].why);
+        mb_json_string(j, "unit", rt[i].unit);
+        mb_json_string(j, "formula", rt[i].formula);
+        mb_json_array_begin(j, "events");
+        for (int k = 0; k < 2; k++)
+            if (rt[i].used[k])
+                mb_json_string(j, NULL, rt[i].used[k]);
+        mb_json_array_end(j);
+        mb_json_object_end(j);
+    }
+    mb_json_object_end(j);
+}
+
+/* per_thread: [{slot, id, counts: {NAME: n} | null + counts_unavailable}] */
+static void per_thread_json(const mb_counters_t *c, mb_json_t *j)
+{
+    int n = c->n < MB_COUNTERS_MAX ? c->n : MB_COUNTERS_MAX;
+    mb_json_array_begin(j, "per_thread");
+    for (int t = 0; t < c->nthreads && t < MB_COUNTERS_THREADS; t++) {
+        const mb_counter_thread_t *s = &c->thr[t];
+        mb_json_object_begin(j, NULL);
+        mb_json_int(j, "slot", t);
+        if (s->id > 0)
+            mb_json_int(j, c->processes ? "pid" : "tid", s->id);
+        else
+            mb_json_unavailable(j, c->processes ? "pid" : "tid", "never joined the counters");
+        if (s->missing) {
+            mb_json_unavailable(j, "counts", s->why);
+        } else {
+            mb_json_object_begin(j, "counts");
+            for (int i = 0; i < n; i++)
+                if (c->ev[i].available)
+                    mb_json_int(j, c->ev[i].name, s->value[i]);
+            mb_json_object_end(j);
+        }
+        mb_json_object_end(j);
+    }
+    mb_json_array_end(j);
+}
+
 void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
 {
     mb_json_object_begin(j, key);
@@ -277,15 +328,18 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
     } else {
         mb_json_object_begin(j, "hardware");
         mb_json_bool(j, "available", c->hw_available);
-        if (c->hw_available)
-            mb_json_bool(j, "threads_counted", c->hw_inherit);
         if (!c->hw_available)
             mb_json_string(j, "reason", c->hw_why[0] ? c->hw_why : "unavailable (no reason given)");
+        mb_json_string(j, "counted_per", c->processes ? "worker process" : "thread");
+        mb_json_int(j, "threads_counted", mb_counters_threads_counted(c));
+        if (c->threads_uncounted > 0)
+            mb_json_int(j, "threads_uncounted", c->threads_uncounted);
         mb_json_object_begin(j, "events");
         int n = c->n < MB_COUNTERS_MAX ? c->n : MB_COUNTERS_MAX;
+        int counted = mb_counters_threads_counted(c);
         for (int i = 0; i < n; i++) {
             const mb_counter_t *e = &c->ev[i];
-            if (c->hw_available && e->available)
+            if (c->hw_available && e->available && counted > 0)
                 mb_json_int(j, e->name, e->value);
             else
                 mb_json_unavailable(j, e->name, e->why[0] ? e->why
@@ -293,21 +347,20 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
                                                                : "not counted");
         }
         mb_json_object_end(j);
-        /* the PAPI event behind each name (an alias's preset or native) */
+        per_thread_json(c, j);
+        /* what counts each name: a PAPI event or perf_event_open's generic event */
         mb_json_object_begin(j, "mapping");
         for (int i = 0; i < n; i++)
             mb_json_string(j, c->ev[i].name, c->ev[i].event[0] ? c->ev[i].event : c->ev[i].name);
         mb_json_object_end(j);
-        mb_counter_rate_t rt[MB_COUNTER_RATES_MAX];
-        int nr = mb_counter_rates(c, rt, MB_COUNTER_RATES_MAX);
-        mb_json_object_begin(j, "rates");
-        for (int i = 0; i < nr; i++) {
-            if (rt[i].ok)
-                mb_json_number(j, rt[i].key, rt[i].value);
-            else
-                mb_json_unavailable(j, rt[i].key, rt[i].why);
-        }
+        mb_json_object_begin(j, "multiplexed");
+        for (int i = 0; i < n; i++)
+            if (c->ev[i].available && c->ev[i].running_frac < 1.0)
+                mb_json_number(j, c->ev[i].name, c->ev[i].running_frac);
         mb_json_object_end(j);
+        if (c->bytes_moved > 0)
+            mb_json_number(j, "bytes_moved", c->bytes_moved);
+        rates_json(c, j);
         mb_json_object_end(j);
     }
 

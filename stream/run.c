@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
                 snprintf(msg, msglen, "--counters: %s", why);
                 return MB_EXIT_USAGE;
             }
+            /* every thread of the kernels' team has its own event set */
+            mb_counters_join_team(&run->counters[i], omp_get_max_threads());
         }
     }
     return 0;
@@ -123,6 +126,13 @@ int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *r
     }
     run->kernels_total_s = mb_now_s() - start;
     mb_counters_stop(&run->total);
+    for (size_t i = 0; run->counters && i < nk; i++) {
+        const st_kernel_t *kd = st_kernel_get((st_kernel_id_t)plan->kernel[i]);
+        /* the same team again: a slot whose OS thread changed is marked */
+        mb_counters_join_team(&run->counters[i], omp_get_max_threads());
+        run->counters[i].bytes_moved =
+            st_kernel_bytes(kd->words, plan->elem_bytes, plan->n) * run->rounds_done;
+    }
     return rc;
 }
 
