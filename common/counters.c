@@ -807,6 +807,72 @@ static void resolve_events(mb_counters_t *c)
     c->hw_available = counted > 0;
 }
 
+/* ---- copies of the counts ------------------------------------------------ */
+
+void mb_counters_copy_zeroed(mb_counters_t *dst, const mb_counters_t *src)
+{
+    *dst = *src;
+    dst->live = dst->running = false;     /* a copy owns no descriptor */
+    dst->live_state = NULL;
+    for (int i = 0; i < 4; i++)
+        dst->sw_fd[i] = -1;
+    for (int i = 0; i < MB_COUNTERS_MAX; i++) {
+        dst->ev[i].value = 0;
+        dst->ev[i].running_frac = 1.0;
+    }
+    for (int t = 0; t < MB_COUNTERS_THREADS; t++) {
+        memset(dst->thr[t].value, 0, sizeof dst->thr[t].value);
+        dst->thr[t].missing = false;
+        dst->thr[t].why[0] = '\0';
+    }
+    dst->bytes_moved = 0;
+    dst->sw_page_faults = dst->sw_context_switches = dst->sw_cpu_migrations = 0;
+    dst->sw_task_clock_ns = 0;
+    dst->minflt = dst->majflt = 0;
+}
+
+void mb_counters_add_delta(mb_counters_t *acc, const mb_counters_t *now, const mb_counters_t *base)
+{
+    static const mb_counters_t zero;
+    if (!base)
+        base = &zero;
+    for (int i = 0; i < MB_COUNTERS_MAX; i++) {
+        mb_counter_t *a = &acc->ev[i];
+        const mb_counter_t *e = &now->ev[i];
+        a->available = e->available;
+        if (!e->available)
+            memcpy(a->why, e->why, sizeof a->why);
+        if (e->available && e->running_frac < a->running_frac)
+            a->running_frac = e->running_frac;
+    }
+    if (now->nthreads > acc->nthreads)
+        acc->nthreads = now->nthreads;
+    if (now->threads_uncounted > acc->threads_uncounted)
+        acc->threads_uncounted = now->threads_uncounted;
+    acc->processes = now->processes;
+    for (int t = 0; t < now->nthreads && t < MB_COUNTERS_THREADS; t++) {
+        mb_counter_thread_t *a = &acc->thr[t];
+        const mb_counter_thread_t *s = &now->thr[t], *b = &base->thr[t];
+        a->id = s->id;
+        if (s->missing && !a->missing) {
+            a->missing = true;
+            memcpy(a->why, s->why, sizeof a->why);
+        }
+        for (int i = 0; i < MB_COUNTERS_MAX; i++)
+            a->value[i] += s->value[i] - (t < base->nthreads ? b->value[i] : 0);
+    }
+    sums(acc);
+    acc->hw_requested = now->hw_requested;
+    acc->sw_available = now->sw_available;
+    acc->sw_page_faults += now->sw_page_faults - base->sw_page_faults;
+    acc->sw_context_switches += now->sw_context_switches - base->sw_context_switches;
+    acc->sw_cpu_migrations += now->sw_cpu_migrations - base->sw_cpu_migrations;
+    acc->sw_task_clock_ns += now->sw_task_clock_ns - base->sw_task_clock_ns;
+    acc->minflt += now->minflt - base->minflt;
+    acc->majflt += now->majflt - base->majflt;
+    acc->maxrss_kib = now->maxrss_kib;
+}
+
 /* ---- the public sequence ------------------------------------------------ */
 
 /* NULL: no names; "default": MB_COUNTERS_DEFAULT; "": refused. */

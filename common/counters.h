@@ -147,6 +147,14 @@ void mb_counters_mark_missing(mb_counters_t *c, int slot, const char *why);
 /* Slots whose counts are in the sums. */
 int mb_counters_threads_counted(const mb_counters_t *c);
 
+/* Counts over several regions of one live set, or over several sets
+ * (rounds): copy_zeroed makes `dst` a data copy of `src` (its events,
+ * slots and reasons) with every count zero, owning no descriptor (never
+ * start or finish it); add_delta adds now - base (base NULL: zero) to
+ * every count of `acc` and takes over missing slots and reasons. */
+void mb_counters_copy_zeroed(mb_counters_t *dst, const mb_counters_t *src);
+void mb_counters_add_delta(mb_counters_t *acc, const mb_counters_t *now, const mb_counters_t *base);
+
 /* start/stop/finish do nothing on a set that is not live (never
  * initialised, init failed, or already finished). */
 void mb_counters_start(mb_counters_t *c);

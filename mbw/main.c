@@ -146,6 +146,8 @@ static int mbw_counters_setup(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_
             *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
             return -EINVAL;
         }
+        /* every copying thread (the caller alone for --threads 1) has its own set */
+        mb_counters_join_team(&r->counters, cfg->threads > 1 ? cfg->threads : 1);
         r->counters_on = true;
     }
     return 0;

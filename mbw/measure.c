@@ -39,8 +39,11 @@ static double mbw_sample(const mbw_measure_t *q, unsigned long *reps)
         for (unsigned long r = 0; r < *reps; r++)
             mbw_copy_once(q);
         dt_ns = mb_now_ns() - t0_ns;
-        if (q->counters)
+        if (q->counters) {
             mb_counters_stop(q->counters);
+            /* bytes moved: each copy reads and writes the array */
+            q->counters->bytes_moved += 2.0 * (double)q->bytes * (double)*reps;
+        }
         if (dt_ns >= q->min_ns || *reps >= MBW_MAX_REPS)
             break;
         *reps *= 2;

@@ -27,6 +27,8 @@ void mc_measure_free(mc_measure_t *m)
 void mc_measure_run(mc_measure_t *m, int t, mc_body_fn body, void *arg)
 {
     for (int r = 0; r <= m->reps; r++) {   /* r == 0: warm-up */
+        if (r == 1 && m->count)
+            mc_counters_join(m->cfg, t);   /* each thread's own event set */
 #pragma omp barrier
         if (m->aborted)
             break;

@@ -1,6 +1,7 @@
 /* result: building an mc_result_t (metrics, notes, tables, counters). */
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,18 +186,18 @@ void mc_table_str(mc_table_t *t, long row, int col, const char *s)
         snprintf(t->str[(size_t)row * (size_t)t->ncols + (size_t)col], 64, "%s", s ? s : "");
 }
 
+void mc_counters_join(const mc_config_t *cfg, int t)
+{
+    if (cfg->counters)
+        mb_counters_join(cfg->counters, t, omp_get_num_threads());
+}
+
 void mc_counters_begin(mc_result_t *res, const mc_config_t *cfg)
 {
     if (!cfg->counters)
         return;
     if (!res->counters_used) {
-        res->counters = *cfg->counters;
-        for (int i = 0; i < MB_COUNTERS_MAX; i++)
-            res->counters.ev[i].value = 0;
-        res->counters.sw_page_faults = res->counters.sw_context_switches = 0;
-        res->counters.sw_cpu_migrations = 0;
-        res->counters.sw_task_clock_ns = 0;
-        res->counters.minflt = res->counters.majflt = 0;
+        mb_counters_copy_zeroed(&res->counters, cfg->counters);
         res->counters_used = true;
         res->rec.counters = &res->counters;
     }
@@ -209,21 +210,17 @@ void mc_counters_end(mc_result_t *res, const mc_config_t *cfg)
     if (!cfg->counters || !res->counters_used)
         return;
     mb_counters_stop(cfg->counters);
-    const mb_counters_t *now = cfg->counters, *b = &res->counters_base;
-    mb_counters_t *d = &res->counters;
-    for (int i = 0; i < MB_COUNTERS_MAX; i++) {
-        d->ev[i].value += now->ev[i].value - b->ev[i].value;
-        d->ev[i].available = now->ev[i].available;
+    mb_counters_add_delta(&res->counters, cfg->counters, &res->counters_base);
+}
+
+void mc_counters_add(mc_result_t *res, const mb_counters_t *round)
+{
+    if (!res->counters_used) {
+        mb_counters_copy_zeroed(&res->counters, round);
+        res->counters_used = true;
+        res->rec.counters = &res->counters;
     }
-    d->hw_available = now->hw_available;
-    d->sw_available = now->sw_available;
-    d->sw_page_faults += now->sw_page_faults - b->sw_page_faults;
-    d->sw_context_switches += now->sw_context_switches - b->sw_context_switches;
-    d->sw_cpu_migrations += now->sw_cpu_migrations - b->sw_cpu_migrations;
-    d->sw_task_clock_ns += now->sw_task_clock_ns - b->sw_task_clock_ns;
-    d->minflt += now->minflt - b->minflt;
-    d->majflt += now->majflt - b->majflt;
-    d->maxrss_kib = now->maxrss_kib;
+    mb_counters_add_delta(&res->counters, round, NULL);
 }
 
 /* The event `name` (a PAPI preset) as requested: by that name, or by the

@@ -96,6 +96,11 @@ void mc_table_str(mc_table_t *t, long row, int col, const char *s);
 /* Counters around a measured region: deltas of the process-wide set are
  * added to res->counters (and res->rec.counters points at them). */
 void mc_counters_begin(mc_result_t *res, const mc_config_t *cfg);
+/* Thread t of the current team joins the process-wide set (its own event
+ * set); every thread calls it before the barrier that precedes begin. */
+void mc_counters_join(const mc_config_t *cfg, int t);
+/* Adds a set counted apart (concurrent's workers, one set per round). */
+void mc_counters_add(mc_result_t *res, const mb_counters_t *round);
 void mc_counters_end(mc_result_t *res, const mc_config_t *cfg);
 /* IPC, per-load ratios from the counters (or unavailable with the reason). */
 void mc_result_counter_metrics(mc_result_t *res, double loads, const char *load_what);

@@ -297,6 +297,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
         mc_pin_self(cfg->cpu[t]);
         uint64_t *w = (uint64_t *)((char *)buf + (size_t)t * slice);
         memset(w, 0, slice);   /* first touch by the owner, outside the sampled time */
+        mc_counters_join(cfg, t);
 #pragma omp barrier
 #pragma omp master
         {
