@@ -11,10 +11,11 @@
  * generic event itself, which the kernel maps to the CPU's own event
  * (Intel and AMD alike; an event the CPU lacks gives ENOENT).  Where the
  * preset is broader than perf's event, `meaning` says so. */
-#define HW(x) PERF_TYPE_HARDWARE, PERF_COUNT_HW_##x
-#define SW(x) PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##x
+#define HW(x) PERF_TYPE_HARDWARE, PERF_COUNT_HW_##x, false
+#define SW(x) PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##x, false
+#define SWK(x) PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##x, true   /* kernel side only */
 #define CACHE(id, op, res) PERF_TYPE_HW_CACHE, (PERF_COUNT_HW_CACHE_##id | \
-    (PERF_COUNT_HW_CACHE_OP_##op << 8) | (PERF_COUNT_HW_CACHE_RESULT_##res << 16))
+    (PERF_COUNT_HW_CACHE_OP_##op << 8) | (PERF_COUNT_HW_CACHE_RESULT_##res << 16)), false
 static const mb_counter_alias_t aliases[] = {
     { "cycles", "PAPI_TOT_CYC", "perf::PERF_COUNT_HW_CPU_CYCLES", "core cycles", HW(CPU_CYCLES) },
     { "instructions", "PAPI_TOT_INS", "perf::PERF_COUNT_HW_INSTRUCTIONS",
@@ -50,8 +51,8 @@ static const mb_counter_alias_t aliases[] = {
       SW(PAGE_FAULTS_MIN) },
     { "major-faults", NULL, "perf::MAJOR-FAULTS", "major page faults (I/O)", SW(PAGE_FAULTS_MAJ) },
     { "context-switches", NULL, "perf::CONTEXT-SWITCHES", "context switches",
-      SW(CONTEXT_SWITCHES) },
-    { "cpu-migrations", NULL, "perf::CPU-MIGRATIONS", "moves to another CPU", SW(CPU_MIGRATIONS) },
+      SWK(CONTEXT_SWITCHES) },
+    { "cpu-migrations", NULL, "perf::CPU-MIGRATIONS", "moves to another CPU", SWK(CPU_MIGRATIONS) },
 };
 #define NALIAS ((int)(sizeof aliases / sizeof aliases[0]))
 

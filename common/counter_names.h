@@ -29,6 +29,9 @@ typedef struct {
      * own event on Intel and AMD alike */
     uint32_t perf_type;    /* PERF_TYPE_HARDWARE, _SOFTWARE or _HW_CACHE */
     uint64_t perf_config;
+    bool kernel_side;      /* counted in kernel mode only (a context switch):
+                            * user-only counting would read 0, so it needs
+                            * kernel.perf_event_paranoid <= 1 or CAP_PERFMON */
 } mb_counter_alias_t;
 
 /* The alias named `name` (exact, case-sensitive as perf), or NULL. */

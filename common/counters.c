@@ -152,7 +152,7 @@ static int sw_open(unsigned long long config, bool exclude_kernel)
     return perf_open(PERF_TYPE_SOFTWARE, config, 0, true, exclude_kernel, false);
 }
 
-const char *mb_counters_perf_why(int err, bool hardware, char *buf, size_t buflen)
+const char *mb_counters_perf_why(int err, bool hardware, bool kernel, char *buf, size_t buflen)
 {
     char path[4096], paranoid[32];
     mb_procfs_path(path, sizeof path, "/sys/kernel/perf_event_paranoid");
@@ -160,15 +160,15 @@ const char *mb_counters_perf_why(int err, bool hardware, char *buf, size_t bufle
         snprintf(paranoid, sizeof paranoid, "unreadable");
     if (err == EACCES || err == EPERM) {
         long p = strtol(paranoid, NULL, 10);
-        if (p > 2)
-            snprintf(buf, buflen, "%s: kernel.perf_event_paranoid=%s forbids unprivileged "
-                     "counting; 2 allows counting the user space of one's own processes "
-                     "(sysctl -w kernel.perf_event_paranoid=2), or run with CAP_PERFMON",
-                     strerror(err), paranoid);
+        int need = kernel ? 1 : 2;   /* 2: user space of one's own processes; 1: kernel too */
+        if (p > need)
+            snprintf(buf, buflen, "%s: kernel.perf_event_paranoid=%s forbids it; %d allows it "
+                     "(sysctl -w kernel.perf_event_paranoid=%d), or run with CAP_PERFMON",
+                     strerror(err), paranoid, need, need);
         else
-            snprintf(buf, buflen, "%s although kernel.perf_event_paranoid=%s allows counting "
-                     "one's own processes: a seccomp or container policy blocks "
-                     "perf_event_open", strerror(err), paranoid);
+            snprintf(buf, buflen, "%s although kernel.perf_event_paranoid=%s allows it: a "
+                     "seccomp or container policy blocks perf_event_open", strerror(err),
+                     paranoid);
     } else if (hardware && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
                             err == EINVAL)) {
         snprintf(buf, buflen, "%s: the kernel exposes no hardware PMU event for it here (a VM "
@@ -514,19 +514,29 @@ static bool perf_try(mb_counter_t *ev)
     const mb_counter_alias_t *a = mb_counter_alias_of(ev->name);
     if (!a)
         return false;
-    int fd = perf_open(a->perf_type, a->perf_config, 0, false, true, true);
     const char *what = a->native && strncmp(a->native, "perf::", 6) == 0 ? a->native + 6 : a->alias;
+    bool sw = a->perf_type == PERF_TYPE_SOFTWARE;
+    /* hardware events count user space (PAPI's default domain); software
+     * events count the kernel side too where allowed, else user space
+     * unless the event happens in the kernel only */
+    bool excl = !sw;
+    int fd = perf_open(a->perf_type, a->perf_config, 0, false, excl, true);
+    if (fd < 0 && sw && (errno == EACCES || errno == EPERM) && !a->kernel_side) {
+        excl = true;
+        fd = perf_open(a->perf_type, a->perf_config, 0, false, excl, true);
+    }
     if (fd >= 0) {
         close(fd);
         ev->backend = MB_CTR_PERF;
         ev->perf_type = a->perf_type;
         ev->perf_config = a->perf_config;
+        ev->perf_exclude_kernel = excl;
         snprintf(ev->event, sizeof ev->event, "perf_event_open:%.47s", what);
         return true;
     }
     char buf[240];
     why_add(ev, "perf_event_open(%s): %s", what,
-            mb_counters_perf_why(errno, a->perf_type != PERF_TYPE_SOFTWARE, buf, sizeof buf));
+            mb_counters_perf_why(errno, !sw, a->kernel_side, buf, sizeof buf));
     return false;
 }
 
@@ -546,11 +556,12 @@ static int perf_slot_open(const mb_counters_t *c, mb_counters_live_t *lv, int t,
         const mb_counter_t *ev = &c->ev[i];
         if (ev->backend != MB_CTR_PERF)
             continue;
-        lv->fd[t][i] = perf_open(ev->perf_type, ev->perf_config, id, c->processes, true, true);
+        lv->fd[t][i] = perf_open(ev->perf_type, ev->perf_config, id, c->processes,
+                                 ev->perf_exclude_kernel, true);
         if (lv->fd[t][i] < 0) {
             char buf[200];
             snprintf(why, whylen, "perf_event_open(%s) for id %d: %.120s", ev->name, id,
-                     mb_counters_perf_why(errno, ev->perf_type != PERF_TYPE_SOFTWARE, buf,
+                     mb_counters_perf_why(errno, ev->perf_type != PERF_TYPE_SOFTWARE, false, buf,
                                           sizeof buf));
             perf_close(lv, t);
             return -1;
@@ -871,6 +882,7 @@ void mb_counters_add_delta(mb_counters_t *acc, const mb_counters_t *now, const m
     acc->minflt += now->minflt - base->minflt;
     acc->majflt += now->majflt - base->majflt;
     acc->maxrss_kib = now->maxrss_kib;
+    acc->bytes_moved += now->bytes_moved - base->bytes_moved;
 }
 
 /* ---- the public sequence ------------------------------------------------ */

@@ -75,6 +75,7 @@ typedef struct {
     int papi_code;
     uint32_t perf_type;
     uint64_t perf_config;
+    bool perf_exclude_kernel;
 } mb_counter_t;
 
 typedef struct {
@@ -162,10 +163,11 @@ void mb_counters_stop(mb_counters_t *c);
 void mb_counters_finish(mb_counters_t *c);   /* releases PAPI/perf fds; idempotent */
 bool mb_counters_papi_built(void);
 /* Why perf_event_open failed with `err`, in words: for EACCES/EPERM the
- * kernel.perf_event_paranoid setting (under MEMSUITE_PROCFS) and the value
- * that would allow counting; for a missing hardware event, that the
- * kernel exposes no PMU for it. */
-const char *mb_counters_perf_why(int err, bool hardware, char *buf, size_t buflen);
+ * kernel.perf_event_paranoid setting (read under MEMSUITE_PROCFS) and the
+ * value that would allow the event (2 for user space, 1 for a `kernel`
+ * side event such as a context switch); for a missing hardware event,
+ * that the kernel exposes no PMU event for it. */
+const char *mb_counters_perf_why(int err, bool hardware, bool kernel, char *buf, size_t buflen);
 const char *mb_counters_papi_version(char *buf, size_t buflen); /* "7.0.0.0" or "not built" */
 
 #endif

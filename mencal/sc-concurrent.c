@@ -320,6 +320,20 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
         sleep_ns(1000000);
     }
     uint64_t t0 = mb_now_ns(), t_end = t0;
+    /* one event set per worker process, started as the barrier releases
+     * them and stopped when they are told to stop */
+    mb_counters_t *ctr = started && cfg->counters_on ? calloc(1, sizeof *ctr) : NULL;
+    if (ctr) {
+        char why[256];
+        if (mb_counters_init(ctr, cfg->counters_list, why, sizeof why) != 0) {
+            free(ctr);
+            ctr = NULL;
+        } else {
+            for (int w = 0; w < n; w++)
+                mb_counters_join_pid(ctr, w, (int)ch[w].pid, n);
+            mb_counters_start(ctr);
+        }
+    }
     if (started) {
         pthread_barrier_wait(&sh->barrier);   /* everyone is waiting: releases all */
         t0 = mb_now_ns();
@@ -337,6 +351,7 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
         }
         atomic_store(&sh->stop, 1);
         t_end = mb_now_ns();
+        mb_counters_stop(ctr);
     } else {
         /* workers blocked in the barrier cannot see stop: kill them */
         for (int i = 0; i < forked; i++)
@@ -397,6 +412,11 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
             snprintf(thp_why, sizeof thp_why, "worker %d: %s", w,
                      s->thp_why[0] ? s->thp_why : "its buffer was not set up");
         }
+        if (ctr && !ok) {
+            char why[96];
+            snprintf(why, sizeof why, "worker %d (pid %d): %.60s", w, (int)ch[w].pid, st);
+            mb_counters_mark_missing(ctr, w, why);
+        }
         if (ok && gbps) {
             gbps[nok++] = g;
         } else {
@@ -442,6 +462,12 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
         mc_result_note(res, "%d processes x %zu bytes, random %d%% loads, released by a "
                        "process-shared barrier; per-worker minflt/maxrss from wait4; THP share "
                        "summed over the workers' buffers", n, bytes, (int)cc->read_pct);
+    }
+    if (ctr) {
+        ctr->bytes_moved = (double)(reads + writes) * MC_LINE_BYTES;
+        mc_counters_add(res, ctr);
+        mb_counters_finish(ctr);
+        free(ctr);
     }
     free(ch);
     munmap(sh, shbytes);
@@ -508,9 +534,6 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
             mc_result_note(res, "%d rounds of --duration %g s (--reps): each figure is the median "
                            "over the rounds with min/max/CV; the worker table and "
                            "per_process_bandwidth are the last round's", nr, cc->duration_s);
-        if (cfg->counters_on)
-            mc_metric_na(res, "ipc", "instructions/cycle",
-                         "unavailable: hardware counters are not collected for worker processes");
     }
     for (int i = 0; i < nr; i++)
         free(r[i].gbps);

@@ -20,3 +20,11 @@ $(BUILD)/tests/unit/test_mbw.o: CFLAGS_EXTRA := -Itests/unit -Imbw
 
 # keep the test objects (make would delete them as intermediates)
 .SECONDARY: $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.o)
+
+# tests/live: counters-probe, a known workload under the counters layer
+# for tests/bats/counters-live.bats (not a TAP test: run-tests.sh skips it).
+COUNTERS_PROBE := $(BUILD)/tests/counters-probe
+$(COUNTERS_PROBE): $(BUILD)/tests/live/counters-probe.o $(LIBMB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+tests-build: $(COUNTERS_PROBE)
