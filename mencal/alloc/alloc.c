@@ -27,7 +27,7 @@
 #include "sysinfo.h"
 
 enum { S_WALL, S_OPS, S_CPU, S_USER, S_SYS, S_MINFLT, S_MAJFLT, S_RSS, S_WAIT4_RSS, S_RSS_END,
-       S_P50, S_P99, S_HARNESS, S_RSS_PEAK, S_MINFLT_OP, S_MAJFLT_OP, S_COUNT };
+       S_P50, S_P99, S_HARNESS, S_RSS_PEAK, S_MINFLT_OP, S_MAJFLT_OP, S_PERF_MINFLT, S_COUNT };
 
 typedef struct {
     mc_alloc_run_t run;
@@ -120,6 +120,7 @@ static int exec_init(exec_t *x, const mc_alloc_cfg_t *cfg, const mc_alloc_env_t 
                 c->p99_ns = sample_row(x, k, S_P99);
                 c->harness_pct = sample_row(x, k, S_HARNESS);
                 c->rss_peak_kib = sample_row(x, k, S_RSS_PEAK);
+                c->perf_minflt = sample_row(x, k, S_PERF_MINFLT);
                 c->rss_t_s = x->rss + k * 2 * MC_ALLOC_RSS_CAP;
                 c->rss_kib = c->rss_t_s + MC_ALLOC_RSS_CAP;
             }
@@ -196,6 +197,7 @@ static void cell_finish(exec_t *x, mc_cell_t *c)
     cell_stats(c->p99_ns, n, &c->st_p99);
     cell_stats(c->harness_pct, n, &c->st_harness);
     cell_stats(c->rss_peak_kib, n, &c->st_rss_peak);
+    cell_stats(c->perf_minflt, n, &c->st_perf_minflt);
     c->minflt_per_op = n ? mb_median(sample_row(x, k, S_MINFLT_OP), (size_t)n) : NAN;
     c->majflt_per_op = n ? mb_median(sample_row(x, k, S_MAJFLT_OP), (size_t)n) : NAN;
 }
@@ -248,6 +250,9 @@ static void exec_rep(exec_t *x, mc_cell_t *c, int ai, const volatile sig_atomic_
         c->rss_end_kib[r] = m->rss_end_kib >= 0 ? (double)m->rss_end_kib : NAN;
         c->minflt[r] = (double)m->minflt;
         c->majflt[r] = (double)m->majflt;
+        c->perf_minflt[r] = m->perf_minflt >= 0 ? (double)m->perf_minflt : NAN;
+        if (m->perf_minflt < 0 && !c->perf_why[0])
+            snprintf(c->perf_why, sizeof c->perf_why, "%s", m->perf_why);
         /* the peak of the child's own image: wait4's ru_maxrss also counts
          * the image the child had before exec, i.e. the parent's */
         c->maxrss_kib[r] = m->hwm_kib >= 0 ? (double)m->hwm_kib : NAN;

@@ -56,9 +56,10 @@ typedef struct {
     char detected[160];
     int nreps;
     double *wall_s, *ops_per_s, *cpu_util, *user_s, *sys_s, *minflt, *majflt, *maxrss_kib,
-        *wait4_rss_kib, *rss_end_kib, *p50_ns, *p99_ns, *harness_pct, *rss_peak_kib;
+        *wait4_rss_kib, *rss_end_kib, *p50_ns, *p99_ns, *harness_pct, *rss_peak_kib, *perf_minflt;
     mb_stats_t st_wall, st_ops, st_cpu, st_user, st_sys, st_minflt, st_majflt, st_rss, st_wait4_rss,
-        st_rss_end, st_p50, st_p99, st_harness, st_rss_peak;
+        st_rss_end, st_p50, st_p99, st_harness, st_rss_peak, st_perf_minflt;
+    char perf_why[200];                    /* why perf_minflt is missing (first rep) */
     uint64_t ops;                          /* per thread (last rep) */
     double minflt_per_op, majflt_per_op;   /* medians of the counts / ops */
     char err_note[MC_ALLOC_ERR_CAP];       /* child stderr worth showing */

@@ -10,6 +10,8 @@
  *   allocator_full <text>
  *   error <text>                    the child failed (exit status 1)
  *   wall_s user_s sys_s minflt majflt ops allocs frees nlat p50_ns p99_ns
+ *   perf_minflt [perf_why]          minor faults from the threads' own
+ *                                   perf events (-1 and why: not counted)
  *   h.<same keys>                   --overhead: the harness-only pass
  *   done 1                          last line of a complete report */
 #include <errno.h>
@@ -67,6 +69,9 @@ static void emit_meas(FILE *f, const char *prefix, const mc_alloc_meas_t *m)
     fprintf(f, "%scpu_s %.17g\n%srss_end_kib %ld\n%shwm_kib %ld\n", prefix, m->cpu_s, prefix,
             m->rss_end_kib, prefix, m->hwm_kib);
     fprintf(f, "%sminflt %ld\n%smajflt %ld\n", prefix, m->minflt, prefix, m->majflt);
+    fprintf(f, "%sperf_minflt %ld\n", prefix, m->perf_minflt);
+    if (m->perf_minflt < 0)
+        fprintf(f, "%sperf_why %s\n", prefix, m->perf_why);
     fprintf(f, "%sops %llu\n%sallocs %llu\n%sfrees %llu\n", prefix, (unsigned long long)m->ops,
             prefix, (unsigned long long)m->allocs, prefix, (unsigned long long)m->frees);
     fprintf(f, "%snlat %zu\n%sp50_ns %.17g\n%sp99_ns %.17g\n", prefix, m->nlat, prefix,

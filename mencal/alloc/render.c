@@ -461,6 +461,9 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
         add_metric(rec, c, "sys_time", "s", &c->st_sys, c->sys_s, 1, NULL);
         add_metric(rec, c, "minflt", "faults", &c->st_minflt, c->minflt, 1, NULL);
         add_metric(rec, c, "majflt", "faults", &c->st_majflt, c->majflt, 1, NULL);
+        /* the same faults from a second source: the threads' own perf events */
+        add_metric_why(rec, c, "minflt_perf", "faults", &c->st_perf_minflt, c->perf_minflt, 1,
+                       NULL, c->perf_why[0] ? c->perf_why : "unavailable: not counted");
         if (c->state == MC_CELL_OK && isfinite(c->minflt_per_op)) {
             mb_record_add(rec, "minflt_per_op", "faults/op", c->minflt_per_op);
             mb_record_add(rec, "majflt_per_op", "faults/op", c->majflt_per_op);

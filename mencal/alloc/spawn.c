@@ -135,7 +135,7 @@ static void parse_meas(mc_alloc_meas_t *m, const char *key, const char *val)
     static const struct {
         const char *key;
         size_t off;
-        char type;   /* d double, l long, u uint64, z size_t */
+        char type;   /* d double, l long, u uint64, z size_t, s text (perf_why) */
     } fields[] = {
         { "wall_s", offsetof(mc_alloc_meas_t, wall_s), 'd' },
         { "user_s", offsetof(mc_alloc_meas_t, user_s), 'd' },
@@ -145,6 +145,8 @@ static void parse_meas(mc_alloc_meas_t *m, const char *key, const char *val)
         { "hwm_kib", offsetof(mc_alloc_meas_t, hwm_kib), 'l' },
         { "minflt", offsetof(mc_alloc_meas_t, minflt), 'l' },
         { "majflt", offsetof(mc_alloc_meas_t, majflt), 'l' },
+        { "perf_minflt", offsetof(mc_alloc_meas_t, perf_minflt), 'l' },
+        { "perf_why", offsetof(mc_alloc_meas_t, perf_why), 's' },
         { "ops", offsetof(mc_alloc_meas_t, ops), 'u' },
         { "allocs", offsetof(mc_alloc_meas_t, allocs), 'u' },
         { "frees", offsetof(mc_alloc_meas_t, frees), 'u' },
@@ -160,6 +162,10 @@ static void parse_meas(mc_alloc_meas_t *m, const char *key, const char *val)
         long l = strtol(val, NULL, 10);
         uint64_t u = strtoull(val, NULL, 10);
         size_t z = (size_t)u;
+        if (fields[i].type == 's') {
+            snprintf(at, sizeof m->perf_why, "%s", val);
+            return;
+        }
         switch (fields[i].type) {
         case 'd': memcpy(at, &d, sizeof d); break;
         case 'l': memcpy(at, &l, sizeof l); break;

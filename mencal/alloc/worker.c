@@ -17,6 +17,7 @@
 
 #include "worker.h"
 #include "../rng.h"
+#include "counters.h"
 #include "timer.h"
 
 /* A slot: its block (kept across --nofree "frees") and whether it is full.
@@ -46,8 +47,25 @@ typedef struct __attribute__((aligned(64))) {
     uint64_t ops, allocs, frees;
     uint64_t t_start_ns, t_end_ns;
     uint64_t cpu_ns;          /* this thread's CPU clock over its loop */
+    mb_counters_t *ctr;       /* every thread's own event set; NULL: none */
     int err;
 } thr_t;
+
+/* The second source of the minor faults: the sum of the threads' own
+ * perf minor-faults events, or -1 with the reason. */
+static void perf_minflt(const mb_counters_t *ctr, int created, mc_alloc_meas_t *m)
+{
+    m->perf_minflt = -1;
+    if (!ctr)
+        snprintf(m->perf_why, sizeof m->perf_why, "out of memory for the counters");
+    else if (!ctr->ev[0].available)
+        snprintf(m->perf_why, sizeof m->perf_why, "%.199s", ctr->ev[0].why);
+    else if (mb_counters_threads_counted(ctr) != created)
+        snprintf(m->perf_why, sizeof m->perf_why, "unavailable: %d of %d threads counted",
+                 mb_counters_threads_counted(ctr), created);
+    else
+        m->perf_minflt = ctr->ev[0].value;
+}
 
 static void *map_zero(size_t bytes)
 {
@@ -276,6 +294,8 @@ static void *thread_main(void *arg)
     mc_rng_t rng;
     mc_rng_seed(&rng, w->seed, (uint64_t)t->index);
     bool aborted;
+    if (t->ctr)
+        mb_counters_join(t->ctr, t->index, w->threads);
     gate_arrive_and_wait(t->start, &aborted);
     if (!aborted) {
         /* the CPU span lies inside the wall span */
@@ -343,6 +363,12 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
         snprintf(why, whylen, "mmap of the thread table failed: %s", strerror(errno));
         return -ENOMEM;
     }
+    /* mmap, not malloc: the allocator under test sees none of it */
+    mb_counters_t *ctr = map_zero(sizeof *ctr);
+    if (ctr && mb_counters_init(ctr, "minor-faults", why, whylen) != 0) {
+        munmap(ctr, sizeof *ctr);
+        ctr = NULL;
+    }
     gate_t start = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false, false };
     gate_t finish = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false, false };
     int rc = 0, created = 0;
@@ -359,6 +385,7 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
         t->start = &start;
         t->finish = &finish;
         t->index = i;
+        t->ctr = ctr;
         t->period = period ? period : 1;
         t->slot = map_zero(per_slot);
         t->src = map_zero(w->block_bytes);
@@ -383,10 +410,12 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
     }
     struct rusage r0, r1;
     gate_wait_arrivals(&start, created);
+    mb_counters_start(ctr);
     getrusage(RUSAGE_SELF, &r0);
     gate_open(&start, rc != 0);
     gate_wait_arrivals(&finish, created);
     getrusage(RUSAGE_SELF, &r1);
+    mb_counters_stop(ctr);
     self_rss_kib(&m->rss_end_kib, &m->hwm_kib);   /* the blocks are still held */
     gate_open(&finish, false);
     for (int i = 0; i < created; i++)
@@ -418,6 +447,7 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
         m->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime);
         m->minflt = r1.ru_minflt - r0.ru_minflt;
         m->majflt = r1.ru_majflt - r0.ru_majflt;
+        perf_minflt(ctr, created, m);
         uint32_t *all = nlat ? map_zero(nlat * sizeof *all) : NULL;
         m->lat_p50_ns = m->lat_p99_ns = NAN;
         if (all) {
@@ -442,5 +472,9 @@ int mc_alloc_work_run(const mc_alloc_work_t *w, mc_alloc_meas_t *m, char *why, s
     }
     munmap(thr, thr_bytes);
     munmap(tid, (size_t)n * sizeof *tid);
+    if (ctr) {
+        mb_counters_finish(ctr);
+        munmap(ctr, sizeof *ctr);
+    }
     return rc;
 }

@@ -29,6 +29,10 @@ typedef struct {
     long rss_end_kib;               /* VmRSS at the end of the loops (blocks still held), -1 */
     long hwm_kib;                   /* VmHWM then: the peak RSS of this image since exec, -1 */
     long minflt, majflt;
+    long perf_minflt;               /* minor faults summed over the threads' own event
+                                     * sets (perf minor-faults) over the same span;
+                                     * -1: not counted, perf_why says why */
+    char perf_why[200];
     uint64_t ops, allocs, frees;    /* all threads */
     size_t nlat;                    /* latency samples merged */
     double lat_p50_ns, lat_p99_ns;  /* allocate + memcpy, NaN without samples */
