@@ -813,9 +813,12 @@ static void resolve_events(mb_counters_t *c)
         }
     }
     papi_end(lv);
-    if (counted == 0)
-        snprintf(c->hw_why, sizeof c->hw_why, "no requested event could be counted%s%.200s",
-                 papi_ok ? "" : "; PAPI: ", papi_ok ? "" : papi_why);
+    if (counted == 0 && !papi_ok)
+        snprintf(c->hw_why, sizeof c->hw_why, "no requested event could be counted; PAPI: %.200s",
+                 papi_why);
+    else if (counted == 0)   /* the first event's reasons stand for the set */
+        snprintf(c->hw_why, sizeof c->hw_why, "no requested event could be counted; %s: %.150s",
+                 c->ev[0].name, c->ev[0].why + strlen("unavailable: "));
     else
         c->hw_why[0] = '\0';
     c->hw_available = counted > 0;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct {
@@ -22,7 +24,7 @@ typedef struct {
 } list_case_t;
 
 static const list_case_t list_cases[] = {
-    { "", 0, 5, "PAPI_TOT_CYC", NULL },
+    { "", -EINVAL, 0, NULL, MB_COUNTERS_EMPTY_WHY },   /* --counters= (defect 22) */
     { "default", 0, 5, "PAPI_TOT_CYC", NULL },
     { "PAPI_TOT_INS", 0, 1, "PAPI_TOT_INS", NULL },
     { " PAPI_TOT_CYC , PAPI_L3_TCM ", 0, 2, "PAPI_TOT_CYC", NULL },
@@ -201,6 +203,126 @@ static void test_sw(void)
     CHECK(k.sw_fd[0] == -1 && k.sw_fd[3] == -1, "finish closes the perf descriptors");
 }
 
+/* ---- every thread counted ------------------------------------------- */
+
+static void *spin_joined(void *arg)
+{
+    mb_counters_t *k = *(mb_counters_t **)arg;
+    int t = ((int *)arg)[2];
+    mb_counters_join(k, t, 2);
+    volatile unsigned long x = 0;
+    uint64_t until = 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    until = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec + 200000000ULL;
+    for (;;) {
+        for (int i = 0; i < 100000; i++)
+            x++;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec >= until)
+            break;
+    }
+    return NULL;
+}
+
+/* Two pthreads join, the master starts and stops: each has its own
+ * count, the sum is theirs, and a dead slot is left out, never zero. */
+static void test_team(void)
+{
+    static mb_counters_t k;
+    char msg[256];
+    CHECK(mb_counters_init(&k, "task-clock,cycles", msg, sizeof msg) == 0, "init: %s", msg);
+    if (!k.ev[0].available) {
+        CHECK(strncmp(k.ev[0].why, "unavailable: ", 13) == 0, "no task-clock here: %s",
+              k.ev[0].why);
+        mb_counters_finish(&k);
+        return;
+    }
+    CHECK(strcmp(k.ev[0].event, "perf_event_open:TASK-CLOCK") == 0 ||
+          strcmp(k.ev[0].event, "perf::TASK-CLOCK") == 0, "task-clock counted as %s",
+          k.ev[0].event);
+    struct { mb_counters_t *k; int t; } arg[2] = { { &k, 0 }, { &k, 1 } };
+    pthread_t th[2];
+    /* the master starts once both have joined */
+    for (int t = 0; t < 2; t++)
+        pthread_create(&th[t], NULL, spin_joined, &arg[t]);
+    while (__atomic_load_n(&k.thr[0].id, __ATOMIC_RELAXED) == 0 ||
+           __atomic_load_n(&k.thr[1].id, __ATOMIC_RELAXED) == 0)
+        usleep(1000);
+    mb_counters_start(&k);
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    mb_counters_stop(&k);
+    CHECK(k.nthreads == 2 && mb_counters_threads_counted(&k) == 2, "2 threads counted (%d)",
+          mb_counters_threads_counted(&k));
+    /* 200 ms of spinning: at least 1 ms on a CPU, even on a loaded VM */
+    CHECK(k.thr[0].value[0] > 1000000 && k.thr[1].value[0] > 1000000,
+          "each thread has its own task clock (%lld, %lld ns)", k.thr[0].value[0],
+          k.thr[1].value[0]);
+    CHECK(k.ev[0].value == k.thr[0].value[0] + k.thr[1].value[0], "the sum is theirs");
+    CHECK(!k.ev[1].available || k.thr[0].value[1] > 0, "cycles: counted, or %s", k.ev[1].why);
+
+    /* a copy: the counts over two regions, one slot dead */
+    static mb_counters_t acc, base;
+    mb_counters_copy_zeroed(&acc, &k);
+    CHECK(!acc.live && acc.live_state == NULL && acc.ev[0].value == 0 && acc.thr[1].value[0] == 0,
+          "a zeroed copy owns nothing and counts nothing");
+    base = k;
+    k.thr[1].value[0] += 7;        /* as if the next region added 7 ns on thread 1 */
+    k.thr[0].value[0] += 5;
+    mb_counters_add_delta(&acc, &k, &base);
+    CHECK(acc.ev[0].value == 12 && acc.thr[0].value[0] == 5, "a delta: %lld", acc.ev[0].value);
+    mb_counters_mark_missing(&k, 1, "worker 1 (pid 9): killed by signal 9");
+    CHECK(mb_counters_threads_counted(&k) == 1 && k.ev[0].value == k.thr[0].value[0] &&
+          strstr(k.thr[1].why, "signal 9"), "a missing slot leaves the sum, with its reason");
+    mb_counters_add_delta(&acc, &k, &base);
+    CHECK(acc.thr[1].missing && mb_counters_threads_counted(&acc) == 1,
+          "the copy takes over the missing slot");
+    mb_counters_finish(&k);
+}
+
+/* The reason for a refused perf_event_open: the paranoid setting and the
+ * value that would work, read from a fixture procfs. */
+static void test_perf_why(void)
+{
+    char dir[] = "/tmp/ctr-procfs.XXXXXX", path[256], buf[400];
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp failed");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/sys", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/sys/kernel", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/sys/kernel/perf_event_paranoid", dir);
+    static const struct { const char *value; bool kernel; int err; const char *has; } cases[] = {
+        { "3", false, EACCES, "kernel.perf_event_paranoid=3 forbids it; 2 allows it (sysctl -w "
+                              "kernel.perf_event_paranoid=2)" },
+        { "2", true, EACCES, "kernel.perf_event_paranoid=2 forbids it; 1 allows it" },
+        { "2", false, EPERM, "although kernel.perf_event_paranoid=2 allows it: a seccomp" },
+        { "-1", false, ENOENT, "(kernel.perf_event_paranoid=-1)" },
+    };
+    setenv("MEMSUITE_PROCFS", dir, 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%s\n", cases[i].value);
+            fclose(f);
+        }
+        mb_counters_perf_why(cases[i].err, false, cases[i].kernel, buf, sizeof buf);
+        CHECK(strstr(buf, cases[i].has) != NULL, "paranoid %s: %s", cases[i].value, buf);
+    }
+    mb_counters_perf_why(ENOENT, true, false, buf, sizeof buf);
+    CHECK(strstr(buf, "no hardware PMU event"), "a missing hardware event: %s", buf);
+    unsetenv("MEMSUITE_PROCFS");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/sys/kernel", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/sys", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 /* The lifecycle: a set that was never initialised (zeroed, as calloc
  * leaves it), whose init failed, or that is already finished, releases
  * nothing: no PAPI call on event set 0, no close() of descriptor 0. */
@@ -235,5 +357,7 @@ int main(void)
     test_lists();
     test_hw();
     test_sw();
+    test_team();
+    test_perf_why();
     return check_done();
 }
