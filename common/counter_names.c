@@ -226,9 +226,11 @@ int mb_counter_rates(const mb_counters_t *c, mb_counter_rate_t *out, int max)
         o->formula = d->formula;
         char why[180];
         double nv = 0, dv = 0;
+        char why2[180];
         const char *m = operand(c, d->num, &nv, &o->used[0], why, sizeof why);
+        const char *m2 = operand(c, d->den, &dv, &o->used[1], why2, sizeof why2);
         if (!m)
-            m = operand(c, d->den, &dv, &o->used[1], why, sizeof why);
+            m = m2;
         if (m) {
             snprintf(o->why, sizeof o->why, "unavailable: %s", m);
             continue;
@@ -286,7 +288,7 @@ void mb_counters_text(FILE *f, const char *prefix, const char *title, const mb_c
                 snprintf(shown, sizeof shown, "%s", e->name);
             if (c->hw_available && e->available) {
                 fprintf(f, "%s  %-32s %20lld\n", prefix, shown, e->value);
-                if (e->running_frac < 1.0)
+                if (e->running_frac > 0 && e->running_frac < 1.0)
                     fprintf(f, "%s    multiplexed: counted %.0f%% of the time, scaled\n", prefix,
                             100.0 * e->running_frac);
                 if (c->nthreads > 1)

@@ -859,7 +859,7 @@ void mb_counters_add_delta(mb_counters_t *acc, const mb_counters_t *now, const m
         a->available = e->available;
         if (!e->available)
             memcpy(a->why, e->why, sizeof a->why);
-        if (e->available && e->running_frac < a->running_frac)
+        if (e->available && e->running_frac > 0 && e->running_frac < a->running_frac)
             a->running_frac = e->running_frac;
     }
     if (now->nthreads > acc->nthreads)

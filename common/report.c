@@ -355,7 +355,7 @@ void mb_counters_json(const mb_counters_t *c, mb_json_t *j, const char *key)
         mb_json_object_end(j);
         mb_json_object_begin(j, "multiplexed");
         for (int i = 0; i < n; i++)
-            if (c->ev[i].available && c->ev[i].running_frac < 1.0)
+            if (c->ev[i].available && c->ev[i].running_frac > 0 && c->ev[i].running_frac < 1.0)
                 mb_json_number(j, c->ev[i].name, c->ev[i].running_frac);
         mb_json_object_end(j);
         if (c->bytes_moved > 0)

@@ -124,6 +124,11 @@ static void fixture_init(fixture_t *fx)
     strcpy(fx->cnt.ev[0].name, "PAPI_TOT_CYC");
     fx->cnt.ev[0].available = true;
     fx->cnt.ev[0].value = 123;
+    fx->cnt.nthreads = 2;                  /* two threads: 100 + 23 */
+    fx->cnt.thr[0].id = 41;
+    fx->cnt.thr[0].value[0] = 100;
+    fx->cnt.thr[1].id = 42;
+    fx->cnt.thr[1].value[0] = 23;
     strcpy(fx->cnt.ev[1].name, "PAPI_L3_TCM");
     strcpy(fx->cnt.ev[1].why, "unavailable: event not supported");
     strcpy(fx->cnt.sw_why, "perf_event_paranoid is 3");
@@ -265,12 +270,25 @@ static void test_json(void)
           "{\"policy\":\"default (first touch)\",\"placement\":{\"pages_sampled\":8,"
           "\"pages_not_present\":0,\"pages_per_node\":{\"0\":3,\"1\":0,\"2\":5}}}" },
         { ".counters",
-          "{\"hardware\":{\"available\":true,\"threads_counted\":false,\"events\":{\"PAPI_TOT_CYC\":123,\"PAPI_L3_TCM\":null,"
+          "{\"hardware\":{\"available\":true,\"counted_per\":\"thread\",\"threads_counted\":2,"
+          "\"events\":{\"PAPI_TOT_CYC\":123,\"PAPI_L3_TCM\":null,"
           "\"PAPI_L3_TCM_unavailable\":\"unavailable: event not supported\"},"
+          "\"per_thread\":[{\"slot\":0,\"tid\":41,\"counts\":{\"PAPI_TOT_CYC\":100}},"
+          "{\"slot\":1,\"tid\":42,\"counts\":{\"PAPI_TOT_CYC\":23}}],"
           "\"mapping\":{\"PAPI_TOT_CYC\":\"PAPI_TOT_CYC\",\"PAPI_L3_TCM\":\"PAPI_L3_TCM\"},"
-          "\"rates\":{\"ipc\":null,\"ipc_unavailable\":\"unavailable: instructions is not in the "
-          "--counters list; add it\",\"cache_miss_pct\":null,\"cache_miss_pct_unavailable\":"
-          "\"unavailable: PAPI_L3_TCM was not counted (its reason is given with it)\"}},\"software\":null,"
+          "\"multiplexed\":{},"
+          "\"rates\":{\"ipc\":{\"value\":null,\"value_unavailable\":\"unavailable: instructions is "
+          "not in the --counters list; add it\",\"unit\":\"instructions per cycle\",\"formula\":"
+          "\"instructions / cycles\",\"events\":[\"PAPI_TOT_CYC\"]},\"cache_miss_pct\":{\"value\":null,"
+          "\"value_unavailable\":\"unavailable: PAPI_L3_TCM was not counted (its reason is given "
+          "with it)\",\"unit\":\"% of cache references\",\"formula\":\"100 * cache-misses / "
+          "cache-references\",\"events\":[\"PAPI_L3_TCM\"]},\"llc_misses_per_kb\":{\"value\":null,"
+          "\"value_unavailable\":\"unavailable: PAPI_L3_TCM was not counted (its reason is given "
+          "with it)\",\"unit\":\"misses per 1000 bytes moved\",\"formula\":\"1000 * cache-misses / "
+          "bytes moved\",\"events\":[\"PAPI_L3_TCM\"]},\"bytes_per_cycle\":{\"value\":null,"
+          "\"value_unavailable\":\"unavailable: the tool did not state the bytes moved in this "
+          "region\",\"unit\":\"bytes moved per core cycle (summed over threads)\",\"formula\":"
+          "\"bytes moved / cycles\",\"events\":[\"PAPI_TOT_CYC\"]}}},\"software\":null,"
           "\"software_unavailable\":\"perf_event_paranoid is 3\",\"rusage\":{\"minflt\":10,"
           "\"majflt\":0,\"maxrss_kib\":2048}}" },
         { ".llc",
