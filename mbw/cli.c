@@ -147,7 +147,7 @@ static const char *const mbw_usage_lines[] = {
 static int mbw_counters_cb(void *cfgp, const char *arg, char *msg, size_t msglen)
 {
     mbw_cfg_t *cfg = cfgp;
-    if (!arg || !*arg) {
+    if (!arg) {                /* --counters alone; "--counters=" is refused below */
         cfg->counters = true;
         cfg->counter_list = "default";
         return 0;

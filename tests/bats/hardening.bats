@@ -63,6 +63,31 @@ BAD_LISTS=(
     done
 }
 
+@test "an empty --counters= is refused the same way by stream, mbw (with and without --strict) and mencal (defect 22)" {
+    local want="--counters: invalid value '': empty; give a value (LIST), or leave the option out for the default"
+    run --separate-stderr "$ST" --allow-small -s 1000 -n 2 --counters=
+    echo "stream: status $status: $stderr"
+    [ "$status" -eq 2 ] && [ -z "$output" ]
+    [[ $stderr == *"$want"* ]]
+    run --separate-stderr "$MBW" --strict -q -n 1 --counters= 1
+    echo "mbw --strict: status $status: $stderr"
+    [ "$status" -eq 2 ] && [ -z "$output" ]
+    [[ $stderr == *"$want"* ]]
+    run --separate-stderr "$MBW" -q -n 1 --counters= 1
+    echo "mbw: status $status: $stderr"
+    [ "$status" -eq 1 ] && [ -z "$output" ]    # mbw's own exit code for every error
+    [[ $stderr == *"$want"* ]]
+    run --separate-stderr "$MC" run seqread --size 1M --counters=
+    echo "mencal: status $status: $stderr"
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"$want"* ]]
+    # --counters alone still means the default list
+    run --separate-stderr "$ST" --allow-small -s 1000 -n 2 --counters --format json -O d.json -q
+    [ "$status" -eq 0 ]
+    run jq -r '.records[0].counters.hardware.events | keys_unsorted | map(select(endswith("_unavailable") | not)) | join(",")' d.json
+    [ "$output" = "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L3_TCM,PAPI_TLB_DM,PAPI_LD_INS" ]
+}
+
 @test "stream_mpi: a malformed --counters list or OMP_NUM_THREADS exits 2 before MPI starts work" {
     [ -x "$BIN/stream_mpi" ] || skip "bin/stream_mpi not built"
     command -v mpirun >/dev/null 2>&1 || skip "mpirun not found"
