@@ -246,7 +246,8 @@ ms_res_latency_points() {
 #                  config.hugepages.thp.share, mencal records[].buffer.thp_share,
 #                  the first record that has one), x 100
 #   dtlb_miss_pct  dTLB misses in % of loads: the first record's
-#                  counters.hardware.rates.dtlb_load_miss_pct, else mencal's
+#                  counters.hardware.rates.dtlb_load_miss_pct (.value; a bare
+#                  number in results written before the rate objects), else mencal's
 #                  dtlb_miss_rate metric (misses/load) x 100
 #   thp_enabled    sysinfo.thp_enabled (the system policy the tool saw)
 #   walk_ns        the figure page walks weigh on most: mencal randread's
@@ -260,7 +261,8 @@ ms_res_paging() {
           (((.config.hugepages | if type == "object" then .thp.share? else null end)
             // first(.records[]? | (.buffer | if type == "object" then .thp_share else null end) | num) // null)
            | if . == null then "" else . * 100 end),
-          ((first(.records[]?.counters.hardware.rates.dtlb_load_miss_pct? | num)
+          ((first(.records[]?.counters.hardware.rates.dtlb_load_miss_pct?
+                  | if type == "object" then .value else . end | num)
             // (first(.records[]? | metrics_of | .dtlb_miss_rate.value | num) | if . == null then null else . * 100 end)
             // null) | if . == null then "" else . end),
           (.sysinfo.thp_enabled // ""),
