@@ -351,7 +351,8 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
         }
         atomic_store(&sh->stop, 1);
         t_end = mb_now_ns();
-        mb_counters_stop(ctr);
+        if (ctr)
+            mb_counters_stop(ctr);
     } else {
         /* workers blocked in the barrier cannot see stop: kill them */
         for (int i = 0; i < forked; i++)

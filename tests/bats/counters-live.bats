@@ -137,19 +137,7 @@ within() {
 
 @test "concurrent: each worker process is counted; a worker that dies has its counts missing, never zero" {
     need task-clock
-    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 2 -q \
-        --counters=task-clock --format json -O dead.json 3>&- &
-    local pid=$! i
-    for i in $(seq 100); do
-        [ "$(pgrep -P "$pid" | wc -l)" -ge 2 ] && break
-        sleep 0.1
-    done
-    sleep 0.4
-    kill -9 "$(pgrep -P "$pid" | head -n1)"
-    local rc=0
-    wait "$pid" || rc=$?
-    [ "$rc" -eq 1 ]
-    validate_json dead.json
+    concurrent_with_a_dead_worker dead.json --counters=task-clock
     run jq -r '.records[0].counters.hardware | .counted_per, .threads_counted,
         ([.per_thread[] | select(.counts == null)] | length),
         ([.per_thread[] | select(.counts == null)][0].counts_unavailable),

@@ -20,15 +20,6 @@ fake_meminfo() {
 }
 
 # wait until process $1 has $2 children (max ~10 s)
-wait_children() {
-    local _
-    for _ in $(seq 1 200); do
-        [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ] && return 0
-        sleep 0.05
-    done
-    return 1
-}
-
 @test "mencal --help lists the commands, options and scenarios" {
     run mencal --help
     assert_success
@@ -320,16 +311,7 @@ wait_children() {
 }
 
 @test "concurrent: a worker that dies is reported with its signal, not averaged away" {
-    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 2 -q \
-        --format json -O dead.json 3>&- &
-    local pid=$!
-    wait_children "$pid" 2 || { kill -9 "$pid"; return 1; }
-    sleep 0.3
-    kill -9 "$(pgrep -P "$pid" | head -n1)"
-    local rc=0
-    wait "$pid" || rc=$?
-    [ "$rc" -eq 1 ]
-    validate_json dead.json
+    concurrent_with_a_dead_worker dead.json
     run jq -r '.records[0].status, (.records[0].tables.workers | map(.status) | join("|"))' dead.json
     assert_line --index 0 failed
     assert_line --index 1 --partial "killed by signal 9"

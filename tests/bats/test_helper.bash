@@ -35,6 +35,39 @@ stub() {    # stub NAME BODY
     chmod +x "$STUBS/$1"
 }
 
+# wait_children PID N: until PID has N child processes (10 s at most).
+wait_children() {
+    local _
+    for _ in $(seq 1 200); do
+        [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# kill_a_worker PID N: once PID runs its N workers, SIGKILL the first one
+# (PID itself is killed when they never start).
+kill_a_worker() {
+    wait_children "$1" "$2" || { kill -9 "$1"; return 1; }
+    sleep 0.3
+    kill -9 "$(pgrep -P "$1" | head -n1)"
+}
+
+# concurrent_with_a_dead_worker FILE [ARGS...]: mencal's concurrent with
+# 2 workers for 2 s, the first worker killed; the run must exit 1 and
+# FILE must be a valid result.
+concurrent_with_a_dead_worker() {
+    local out=$1 pid rc=0
+    shift
+    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 2 -q \
+        --format json -O "$out" "$@" 3>&- &
+    pid=$!
+    kill_a_worker "$pid" 2
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 1 ] || { echo "concurrent exited $rc, not 1"; return 1; }
+    validate_json "$out"
+}
+
 use_fixture() {
     export MEMSUITE_SYSFS="$FIXTURES/$1/sys"
     export MEMSUITE_PROCFS="$FIXTURES/$1/proc"
