@@ -186,8 +186,9 @@ static const mb_opt_t mbw_long_opts[] = {
               "still go to stdout" },
     { .long_name = "counters", .type = MB_OPT_CALLBACK, .cb = mbw_counters_cb,
       .optional_arg = true, .metavar = "LIST",
-      .help = "PAPI events around each copy (default " MB_COUNTERS_DEFAULT
-              "); page faults and max RSS always; shown on stderr and in json/csv" },
+      .help = "events around each copy on every copying thread, PAPI or perf names (default "
+              MB_COUNTERS_DEFAULT "); page faults and max RSS always; shown on stderr and in "
+              "json/csv" },
     { .long_name = "verify", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, verify),
       .help = "diagnostic: after each method compare destination with source "
               "(checksum); exit 1 on a mismatch" },

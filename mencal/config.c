@@ -51,8 +51,8 @@ static const mb_opt_t options[] = {
       "(0:3,2:1: three on node 0 per one on node 2); tuned" },
     { .long_name = "counters", .type = MB_OPT_STRING, .offset = OFF(counters),
       .optional_arg = true, .metavar = "LIST",
-      .help = "hardware counters (PAPI names; default: cycles, instructions, LLC and dTLB "
-              "misses)" },
+      .help = "events counted on every thread or worker (PAPI or perf names, e.g. "
+              "cycles,task-clock; default: cycles, instructions, LLC and dTLB misses)" },
     { .long_name = "format", .short_name = 'f', .type = MB_OPT_CHOICE, .offset = OFF(format),
       .choices = MB_FORMAT_CHOICES, .def = "text", .help = "output format" },
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),

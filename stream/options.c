@@ -136,8 +136,8 @@ static const mb_opt_t st_opts[] = {
       .help = "write the result to FILE (atomically; checked before measuring)" },
     { .long_name = "counters", .type = MB_OPT_CALLBACK, .cb = cb_counters, .optional_arg = true,
       .metavar = "LIST",
-      .help = "hardware counters per kernel through PAPI (--counters=PAPI_TOT_CYC,...; "
-              "without a list: " MB_COUNTERS_DEFAULT ")" },
+      .help = "events per kernel on every thread, through PAPI or perf_event_open "
+              "(--counters=cycles,task-clock,...; without a list: " MB_COUNTERS_DEFAULT ")" },
     { .long_name = "llc", .type = MB_OPT_STRING, .offset = OFF(llc), .metavar = "SIZE",
       .def_text = "detected",
       .help = "total last-level cache for the 4x rule (e.g. 32MiB), instead of detecting it" },

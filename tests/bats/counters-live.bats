@@ -193,3 +193,20 @@ within() {
     run jq -r '.records[0].counters.hardware.events.cylces_unavailable' u.json
     assert_output --partial "'cylces' is neither a PAPI event here nor a perf-style name; closest known: cycles"
 }
+
+@test "device-counters.sh: without a PMU it says so with the tools' reason and exits 3; with one it checks every thread" {
+    run "$ROOT/scripts/device-counters.sh" --bin "$BIN" --size 64M d
+    if [ "$status" -eq 3 ]; then
+        assert_output --partial "SKIP no PMU: cycles are not counted here: unavailable: "
+        run cat d/summary.txt
+        assert_output --partial "SKIP no PMU"
+        [ -s d/facts.txt ] && [ -s d/stream.json ]
+    else
+        echo "$output"
+        [ "$status" -eq 0 ]
+        grep -q '^PASS cycles and instructions on all' d/summary.txt
+    fi
+    run "$ROOT/scripts/device-counters.sh" --bogus d
+    [ "$status" -eq 2 ]
+    assert_output --partial "unknown option '--bogus'"
+}
