@@ -93,6 +93,8 @@ ms_compare_dirs() {
     echo
     ms_use compare-paging
     ms_compare_paging "$a" "$b" "$md"
+    ms_use compare-counters
+    ms_compare_counters "$a" "$b" "$md"
     local verdict
     verdict=$(ms_mktemp)
     awk -F, -v all="$all" -v md="$md" -v minnoise="$minnoise" -v verdict="$verdict" '

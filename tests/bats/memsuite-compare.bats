@@ -140,6 +140,19 @@ setup_file() {
     refute_line --partial "Huge pages and TLB"
 }
 
+@test "the counter rates of each cell and record, before and after, with their formula (the dTLB miss rate 2.1% -> 1.4%)" {
+    run "$MS" compare "$BATS_FILE_TMPDIR/nothp" "$BATS_FILE_TMPDIR/thp"
+    assert_success
+    assert_line "Counter rates (A -> B), per cell and record:"
+    assert_line --regexp '^  cell +record +rate +A +B +change +formula$'
+    assert_line --regexp '^  stream-s134217728-t1 +Copy +dtlb_load_miss_pct +2\.1 +1\.4 +-33\.3% +100 \* dTLB-load-misses / dTLB-loads \(% of dTLB loads\)$'
+    run "$MS" compare --markdown "$BATS_FILE_TMPDIR/nothp" "$BATS_FILE_TMPDIR/thp"
+    assert_line "| stream-s134217728-t1 | Triad | dtlb_load_miss_pct | 2.1 | 1.4 | -33.3% | 100 * dTLB-load-misses / dTLB-loads (% of dTLB loads) |"
+    # no rate with a value in either: no section
+    run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/same"
+    refute_line --partial "Counter rates"
+}
+
 @test "the allocator the tools saw (sysinfo.allocator) is listed when it differs" {
     cd "$BATS_FILE_TMPDIR"
     FAKE_SYSINFO='{"allocator":"glibc 2.36"}' "$MS" run --sizes 4x --threads 1 --cooldown 0 --out glibc 2>/dev/null
