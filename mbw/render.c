@@ -42,6 +42,7 @@ void mbw_text_counters(FILE *f, const char *name, const mb_counters_t *c)
 {
     fprintf(f, "%s: counters: %s:", mb_log_prog(), name);
     if (c->hw_available) {
+        fprintf(f, " threads_counted=%d", mb_counters_threads_counted(c));
         for (int i = 0; i < c->n; i++) {
             if (c->ev[i].available)
                 fprintf(f, " %s=%lld", c->ev[i].name, c->ev[i].value);
