@@ -55,6 +55,31 @@ within() {
     within "$sum" "$((minflt * 98 / 100 - 16))" "$((minflt * 102 / 100 + 16))"
 }
 
+@test "page faults per GiB touched fall about 512x when THP backs the buffer (MADV_HUGEPAGE)" {
+    need page-faults
+    local thp
+    thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+    [ -n "$thp" ] && [ "$thp" != never ] || skip "THP is '${thp:-absent}' here: no huge pages to back the buffer"
+    run "$PROBE" touch-huge 64 2 page-faults
+    assert_success
+    echo "$output" > h.json
+    [ "$(jq '.thp_bytes >= .bytes * 0.9' h.json)" = true ] ||
+        skip "THP backed only $(jq .thp_bytes h.json) of $(jq .bytes h.json) bytes (memory fragmented)"
+    run "$PROBE" touch 64 2 page-faults
+    assert_success
+    echo "$output" > s.json
+    local small huge per_gib_small per_gib_huge
+    small=$(jq '.counters.hardware.events["page-faults"]' s.json)
+    huge=$(jq '.counters.hardware.events["page-faults"]' h.json)
+    per_gib_small=$(jq '.counters.hardware.events["page-faults"] / (.bytes / 1073741824)' s.json)
+    per_gib_huge=$(jq '.counters.hardware.events["page-faults"] / (.bytes / 1073741824)' h.json)
+    echo "page faults per GiB: $per_gib_small with 4 KiB pages, $per_gib_huge with THP"
+    # one fault per 2 MiB page: 64 MiB / 2 MiB = 32, counted on both threads
+    within "$huge" 32 64
+    [ "$(jq '[.counters.hardware.per_thread[].counts["page-faults"] | select(. > 0)] | length' h.json)" -eq 2 ]
+    within "$(awk -v s="$small" -v h="$huge" 'BEGIN { print s / h }')" 256 1024
+}
+
 @test "task clock: the sum over 2 busy threads is the process's CPU time (getrusage) and at most 2 x the wall time" {
     need task-clock
     run "$PROBE" spin 400 2 task-clock

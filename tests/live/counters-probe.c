@@ -6,6 +6,10 @@
  *   counters-probe touch MIB THREADS EVENTS   first touch of MIB MiB of
  *       fresh anonymous memory with THP off (MADV_NOHUGEPAGE), each thread
  *       touching its own contiguous share, one write per page
+ *   counters-probe touch-huge MIB THREADS EVENTS   the same with THP asked
+ *       for (MADV_HUGEPAGE on a 2 MiB aligned mapping): one fault per huge
+ *       page where THP backs it; "thp_bytes" says how much it did
+ *       (AnonHugePages of the mapping, /proc/self/smaps)
  *   counters-probe spin MS THREADS EVENTS     every thread busy for MS ms
  *   counters-probe yield MS THREADS EVENTS    every thread calls
  *       sched_yield for MS ms (run it pinned to one CPU to oversubscribe)
@@ -23,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -45,6 +50,29 @@ static long minflt(void)
     return ru.ru_minflt;
 }
 
+/* AnonHugePages (KiB) of the mapping that starts at `at`, from
+ * /proc/self/smaps; -1 when it cannot be read. */
+static long long anon_huge_kib(const void *at)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    bool in = false;
+    long long kib = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            in = (uintptr_t)at >= lo && (uintptr_t)at < hi;
+            continue;
+        }
+        if (in && sscanf(line, "AnonHugePages: %lld kB", &kib) == 1)
+            break;
+    }
+    fclose(f);
+    return kib;
+}
+
 static long arg_long(const char *s, long lo, long hi, const char *what)
 {
     char *end;
@@ -60,9 +88,9 @@ static long arg_long(const char *s, long lo, long hi, const char *what)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 || (strcmp(argv[1], "touch") && strcmp(argv[1], "spin") &&
-                      strcmp(argv[1], "yield"))) {
-        fprintf(stderr, "usage: counters-probe touch|spin|yield MIB|MS THREADS EVENTS\n");
+    if (argc != 5 || (strcmp(argv[1], "touch") && strcmp(argv[1], "touch-huge") &&
+                      strcmp(argv[1], "spin") && strcmp(argv[1], "yield"))) {
+        fprintf(stderr, "usage: counters-probe touch|touch-huge|spin|yield MIB|MS THREADS EVENTS\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -75,14 +103,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "counters-probe: %s\n", msg);
         return 2;
     }
-    char *buf = NULL;
-    if (strcmp(mode, "touch") == 0) {
-        buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (buf == MAP_FAILED) {
-            fprintf(stderr, "counters-probe: mmap %zu bytes: %s\n", bytes, strerror(errno));
+    char *buf = NULL, *map = NULL;
+    bool huge = strcmp(mode, "touch-huge") == 0;
+    size_t align = huge ? (size_t)2 << 20 : 0, mapped = bytes + align;
+    if (strncmp(mode, "touch", 5) == 0) {
+        map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            fprintf(stderr, "counters-probe: mmap %zu bytes: %s\n", mapped, strerror(errno));
             return 3;
         }
-        madvise(buf, bytes, MADV_NOHUGEPAGE);   /* one fault per small page */
+        buf = huge ? (char *)(((uintptr_t)map + align - 1) & ~(uintptr_t)(align - 1)) : map;
+        /* NOHUGEPAGE: one fault per small page; HUGEPAGE: per huge page */
+        madvise(buf, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     }
     mb_counters_join_team(&c, threads);
     long f0 = minflt();
@@ -115,6 +147,7 @@ int main(int argc, char **argv)
     long long cpu = cpu_ns() - c0;
     long flt = minflt() - f0;
     mb_counters_join_team(&c, threads);
+    long long thp_kib = huge ? anon_huge_kib(buf) : 0;
 
     mb_json_t j;
     mb_json_init(&j, stdout, true);
@@ -126,11 +159,13 @@ int main(int argc, char **argv)
     mb_json_int(&j, "minflt", flt);
     mb_json_uint(&j, "page_size", page);
     mb_json_uint(&j, "bytes", buf ? bytes : 0);
+    if (huge)
+        mb_json_int(&j, "thp_bytes", thp_kib * 1024);
     mb_counters_json(&c, &j, "counters");
     mb_json_object_end(&j);
     mb_json_finish(&j);
     mb_counters_finish(&c);
-    if (buf)
-        munmap(buf, bytes);
+    if (map)
+        munmap(map, mapped);
     return 0;
 }
