@@ -213,6 +213,12 @@ void mc_counters_end(mc_result_t *res, const mc_config_t *cfg)
     mb_counters_add_delta(&res->counters, cfg->counters, &res->counters_base);
 }
 
+void mc_result_counter_bytes(mc_result_t *res, double bytes)
+{
+    if (res->counters_used && bytes > 0)
+        res->counters.bytes_moved = bytes;
+}
+
 void mc_counters_add(mc_result_t *res, const mb_counters_t *round)
 {
     if (!res->counters_used) {

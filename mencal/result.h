@@ -102,6 +102,10 @@ void mc_counters_join(const mc_config_t *cfg, int t);
 /* Adds a set counted apart (concurrent's workers, one set per round). */
 void mc_counters_add(mc_result_t *res, const mb_counters_t *round);
 void mc_counters_end(mc_result_t *res, const mc_config_t *cfg);
+/* The bytes the scenario moved in its counted regions (64 per line loaded
+ * or stored), for the counters' per-byte rates (LLC misses per kB, bytes
+ * per cycle).  Call before rendering; nothing without counters. */
+void mc_result_counter_bytes(mc_result_t *res, double bytes);
 /* IPC, per-load ratios from the counters (or unavailable with the reason). */
 void mc_result_counter_metrics(mc_result_t *res, double loads, const char *load_what);
 /* JSON members written inside the record (rec.extra). */

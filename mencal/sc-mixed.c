@@ -179,6 +179,7 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         mc_table_num(tab, row, 4, s > 0 ? (double)(rr + ww) * MC_LINE_BYTES / s : NAN);
     }
     mc_result_counter_metrics(res, (double)reads, "64-byte line load");
+    mc_result_counter_bytes(res, (double)(reads + writes) * MC_LINE_BYTES);
     mc_result_note(res, "%s pattern, %d%% loads; %zu accesses per thread per repetition; "
                    "the *_bytes figures and the per-thread reads/writes are totals over the "
                    "%d counted repetition%s; write-allocate traffic = reads + 2 x writes "

@@ -376,6 +376,8 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
     }
     if (!rc)
         mc_result_counter_metrics(res, hops_thread * nt * n, "dependent load (hop)");
+    if (!rc)   /* each hop loads one 64-byte line */
+        mc_result_counter_bytes(res, hops_thread * nt * n * MC_LINE_BYTES);
     if (K > 1)
         mc_result_note(res, "%d chains per thread: latency is per hop of one chain; bandwidth "
                        "counts one 64-byte line per hop", K);
@@ -541,6 +543,7 @@ static int run_sweep(const mc_config_t *cfg, const randread_conf_t *rk, mc_resul
         mc_metric_na(res, "latency_largest", "ns", "no sweep point completed");
     }
     mc_result_counter_metrics(res, loads, "dependent load (hop)");
+    mc_result_counter_bytes(res, loads * MC_LINE_BYTES);
     /* the last point, not --size: a size between powers of two stops below it */
     mc_result_note(res, "sweep: one thread on CPU %d, %d chain%s, stride %zu B, TLB locality %s, "
                    "%s, sizes 16 KiB to %s by powers of two", cfg->cpu[0], rk->chains,

@@ -191,6 +191,7 @@ static int seqread_run(const mc_config_t *cfg, const void *conf, mc_result_t *re
     }
     mc_result_counter_metrics(res, rep_bytes / MC_LINE_BYTES * (n > 0 ? n : 0),
                               "64-byte line read");
+    mc_result_counter_bytes(res, rep_bytes * (n > 0 ? n : 0));
     free(v), free(thr_med), free(gbps), free(wall_s);
     free(cpu), free(node);
     mc_measure_free(&m);
