@@ -571,6 +571,17 @@ static int perf_slot_open(const mb_counters_t *c, mb_counters_live_t *lv, int t,
     return 0;
 }
 
+long long mb_counters_mux_scale(uint64_t value, uint64_t enabled, uint64_t running, double *frac)
+{
+    *frac = 1.0;
+    if (enabled > 0 && running == 0)
+        return -1;
+    if (running >= enabled)
+        return (long long)value;
+    *frac = (double)running / (double)enabled;
+    return (long long)((double)value / *frac + 0.5);
+}
+
 static int perf_read3(int fd, uint64_t v[3])
 {
     return read(fd, v, 3 * sizeof v[0]) == (ssize_t)(3 * sizeof v[0]) ? 0 : -1;
@@ -740,9 +751,11 @@ static void team_stop(mb_counters_t *c)
                 slot_missing(c, t, why);
                 break;
             }
-            uint64_t dv = now[0] - lv->base[t][i][0], de = now[1] - lv->base[t][i][1],
-                     dr = now[2] - lv->base[t][i][2];
-            if (de > 0 && dr == 0) {
+            uint64_t de = now[1] - lv->base[t][i][1];
+            double f;
+            long long v = mb_counters_mux_scale(now[0] - lv->base[t][i][0], de,
+                                                now[2] - lv->base[t][i][2], &f);
+            if (v < 0) {
                 /* enabled but never on the PMU: too many events at once */
                 ev->available = false;
                 snprintf(ev->why, sizeof ev->why, "unavailable: the PMU never scheduled it "
@@ -750,13 +763,9 @@ static void team_stop(mb_counters_t *c)
                          "counts at once; give fewer events", (unsigned long long)de);
                 continue;
             }
-            if (dr < de) {
-                double f = (double)dr / (double)de;
-                if (f < ev->running_frac)
-                    ev->running_frac = f;
-                dv = (uint64_t)((double)dv / f + 0.5);
-            }
-            s->value[i] += (long long)dv;
+            if (f < ev->running_frac)
+                ev->running_frac = f;
+            s->value[i] += v;
         }
     }
     sums(c);

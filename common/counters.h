@@ -162,6 +162,11 @@ void mb_counters_start(mb_counters_t *c);
 void mb_counters_stop(mb_counters_t *c);
 void mb_counters_finish(mb_counters_t *c);   /* releases PAPI/perf fds; idempotent */
 bool mb_counters_papi_built(void);
+/* A perf count over a period enabled `enabled` ns and on the PMU
+ * `running` ns (multiplexed when less): the count scaled by
+ * enabled/running, *frac = running/enabled (1 when not multiplexed);
+ * -1 when the event was enabled but never ran (no share to scale). */
+long long mb_counters_mux_scale(uint64_t value, uint64_t enabled, uint64_t running, double *frac);
 /* Why perf_event_open failed with `err`, in words: for EACCES/EPERM the
  * kernel.perf_event_paranoid setting (read under MEMSUITE_PROCFS) and the
  * value that would allow the event (2 for user space, 1 for a `kernel`

@@ -6,6 +6,7 @@
 #include "counters.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -281,6 +282,32 @@ static void test_team(void)
     mb_counters_finish(&k);
 }
 
+/* Multiplexing: a count seen for part of the enabled time is scaled up,
+ * and the share is reported; never scheduled is no count at all. */
+static void test_mux(void)
+{
+    static const struct {
+        uint64_t value, enabled, running;
+        long long want;
+        double frac;
+    } cases[] = {
+        { 1000, 100, 100, 1000, 1.0 },      /* counted all the time */
+        { 1000, 100, 50, 2000, 0.5 },       /* half the time: x2 */
+        { 300, 400, 100, 1200, 0.25 },
+        { 0, 0, 0, 0, 1.0 },                /* never enabled: nothing happened */
+        { 0, 100, 0, -1, 1.0 },             /* enabled, never on the PMU */
+        { 7, 100, 120, 7, 1.0 },            /* running > enabled (rounding): as is */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double f;
+        long long v = mb_counters_mux_scale(cases[i].value, cases[i].enabled, cases[i].running, &f);
+        CHECK(v == cases[i].want && fabs(f - cases[i].frac) < 1e-12,
+              "value %llu enabled %llu running %llu -> %lld (share %g)",
+              (unsigned long long)cases[i].value, (unsigned long long)cases[i].enabled,
+              (unsigned long long)cases[i].running, v, f);
+    }
+}
+
 /* The reason for a refused perf_event_open: the paranoid setting and the
  * value that would work, read from a fixture procfs. */
 static void test_perf_why(void)
@@ -358,6 +385,7 @@ int main(void)
     test_hw();
     test_sw();
     test_team();
+    test_mux();
     test_perf_why();
     return check_done();
 }
