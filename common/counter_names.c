@@ -253,7 +253,7 @@ static void per_thread_line(FILE *f, const char *prefix, const mb_counters_t *c,
 {
     fprintf(f, "%s    per %s:", prefix, c->processes ? "worker" : "thread");
     for (int t = 0; t < c->nthreads && t < MB_COUNTERS_THREADS; t++) {
-        if (c->thr[t].missing)
+        if (c->thr[t].missing || !c->thr[t].counted)
             fprintf(f, " %d=missing", t);
         else
             fprintf(f, " %d=%lld", t, c->thr[t].value[i]);

@@ -606,7 +606,7 @@ static void sums(mb_counters_t *c)
         mb_counter_t *ev = &c->ev[i];
         ev->value = 0;
         for (int t = 0; t < c->nthreads; t++)
-            if (!c->thr[t].missing)
+            if (c->thr[t].counted && !c->thr[t].missing)
                 ev->value += c->thr[t].value[i];
         if (ev->available && counted == 0 && !ev->why[0])
             snprintf(ev->why, sizeof ev->why, "unavailable: no thread's counts are usable");
@@ -674,7 +674,7 @@ int mb_counters_threads_counted(const mb_counters_t *c)
 {
     int k = 0;
     for (int t = 0; t < c->nthreads && t < MB_COUNTERS_THREADS; t++)
-        k += c->thr[t].id != 0 && !c->thr[t].missing;
+        k += c->thr[t].id != 0 && c->thr[t].counted && !c->thr[t].missing;
     return k;
 }
 
@@ -715,6 +715,7 @@ static void team_start(mb_counters_t *c)
             if (lv->fd[t][i] >= 0)
                 ioctl(lv->fd[t][i], PERF_EVENT_IOC_ENABLE, 0);
         lv->started[t] = true;
+        s->counted = true;
     }
 }
 
@@ -848,6 +849,7 @@ void mb_counters_copy_zeroed(mb_counters_t *dst, const mb_counters_t *src)
     }
     for (int t = 0; t < MB_COUNTERS_THREADS; t++) {
         memset(dst->thr[t].value, 0, sizeof dst->thr[t].value);
+        dst->thr[t].counted = false;
         dst->thr[t].missing = false;
         dst->thr[t].why[0] = '\0';
     }
@@ -880,6 +882,7 @@ void mb_counters_add_delta(mb_counters_t *acc, const mb_counters_t *now, const m
         mb_counter_thread_t *a = &acc->thr[t];
         const mb_counter_thread_t *s = &now->thr[t], *b = &base->thr[t];
         a->id = s->id;
+        a->counted |= s->counted;
         if (s->missing && !a->missing) {
             a->missing = true;
             memcpy(a->why, s->why, sizeof a->why);

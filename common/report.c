@@ -307,6 +307,8 @@ static void per_thread_json(const mb_counters_t *c, mb_json_t *j)
             mb_json_unavailable(j, c->processes ? "pid" : "tid", "never joined the counters");
         if (s->missing) {
             mb_json_unavailable(j, "counts", s->why);
+        } else if (!s->counted) {
+            mb_json_unavailable(j, "counts", "joined, but no counted region ran on it");
         } else {
             mb_json_object_begin(j, "counts");
             for (int i = 0; i < n; i++)

@@ -43,8 +43,6 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
                 snprintf(msg, msglen, "--counters: %s", why);
                 return MB_EXIT_USAGE;
             }
-            /* every thread of the kernels' team has its own event set */
-            mb_counters_join_team(&run->counters[i], omp_get_max_threads());
         }
     }
     return 0;
@@ -84,6 +82,10 @@ int st_run_kernels_sync(const st_plan_t *plan, const st_arrays_t *x, st_run_t *r
     int rc = 0;
 
     run->rounds_done = 0;
+    /* every thread of the kernels' team has its own event set; joined
+     * here, after NUMA binding and --threads have shaped the team */
+    for (size_t i = 0; run->counters && i < nk; i++)
+        mb_counters_join_team(&run->counters[i], omp_get_max_threads());
     for (int k = 0; k < plan->ntimes && rc == 0; k++) {
         if (run->stop && *run->stop)
             break;

@@ -125,6 +125,20 @@ within() {
     assert_output --regexp '^(perf_event_open:TASK-CLOCK|perf::TASK-CLOCK)$'
 }
 
+@test "stream --threads shapes the counted team, not OMP_NUM_THREADS: every counted thread has counts" {
+    need task-clock
+    OMP_NUM_THREADS=1 run "$BIN/stream" -s 1M -n 3 --allow-small --threads 2 --counters=task-clock \
+        --format json -O t2.json -q
+    assert_success
+    run jq -c '[.records[].counters.hardware | [.threads_counted, (.per_thread | map(.counts["task-clock"] > 0) | all)]] | unique' t2.json
+    assert_output '[[2,true]]'
+    OMP_NUM_THREADS=2 run "$BIN/stream" -s 1M -n 3 --allow-small --threads 1 --counters=task-clock \
+        --format json -O t1.json -q
+    assert_success
+    run jq -c '[.records[].counters.hardware | [.threads_counted, (.per_thread | length)]] | unique' t1.json
+    assert_output '[[1,1]]'
+}
+
 @test "context switches: 4 threads yielding on one CPU switch far more than 1, on every thread" {
     need context-switches
     command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"

@@ -103,6 +103,7 @@ static void fake(mb_counters_t *c, int n, const char *const *names, const long l
     c->n = n;
     c->nthreads = 1;           /* one thread holds every count */
     c->thr[0].id = 1;
+    c->thr[0].counted = true;
     for (int i = 0; i < n; i++) {
         c->thr[0].value[i] = avail[i] ? values[i] : 0;
         snprintf(c->ev[i].name, sizeof c->ev[i].name, "%s", names[i]);
@@ -241,6 +242,7 @@ static void test_text(void)
     c.nthreads = 2;
     c.thr[0].value[0] = 12;
     c.thr[1].id = 2;
+    c.thr[1].counted = true;
     c.thr[1].value[0] = 9;
     c.thr[1].missing = true;
     snprintf(c.thr[1].why, sizeof c.thr[1].why, "its OS thread changed");

@@ -279,6 +279,14 @@ static void test_team(void)
     mb_counters_add_delta(&acc, &k, &base);
     CHECK(acc.thr[1].missing && mb_counters_threads_counted(&acc) == 1,
           "the copy takes over the missing slot");
+
+    /* a thread that joins after the counted regions has no counts: it is
+     * not counted, and its zeros are not in the sums */
+    mb_counters_join(&k, 2, 3);
+    k.thr[2].id = 4242;            /* as if another thread had joined slot 2 */
+    CHECK(k.nthreads == 3 && !k.thr[2].counted && mb_counters_threads_counted(&k) == 1,
+          "a slot that never ran a counted region is not counted (%d)",
+          mb_counters_threads_counted(&k));
     mb_counters_finish(&k);
 }
 

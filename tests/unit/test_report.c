@@ -126,8 +126,10 @@ static void fixture_init(fixture_t *fx)
     fx->cnt.ev[0].value = 123;
     fx->cnt.nthreads = 2;                  /* two threads: 100 + 23 */
     fx->cnt.thr[0].id = 41;
+    fx->cnt.thr[0].counted = true;
     fx->cnt.thr[0].value[0] = 100;
     fx->cnt.thr[1].id = 42;
+    fx->cnt.thr[1].counted = true;
     fx->cnt.thr[1].value[0] = 23;
     strcpy(fx->cnt.ev[1].name, "PAPI_L3_TCM");
     strcpy(fx->cnt.ev[1].why, "unavailable: event not supported");
