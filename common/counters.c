@@ -608,10 +608,17 @@ static void sums(mb_counters_t *c)
         for (int t = 0; t < c->nthreads; t++)
             if (c->thr[t].counted && !c->thr[t].missing)
                 ev->value += c->thr[t].value[i];
-        if (ev->available && counted == 0 && !ev->why[0])
-            snprintf(ev->why, sizeof ev->why, "unavailable: no thread's counts are usable");
+        if (ev->available && counted == 0)
+            snprintf(ev->why, sizeof ev->why, "unavailable: no thread's counts are usable "
+                     "(see per_thread)");
+        else if (ev->available)
+            ev->why[0] = '\0';
         c->hw_available |= ev->available && counted > 0;
     }
+    if (!c->hw_available && !c->hw_why[0] && c->n > 0)
+        snprintf(c->hw_why, sizeof c->hw_why, "%s", counted == 0
+                 ? "no thread's counts are usable (see per_thread)"
+                 : "no requested event could be counted");
 }
 
 void mb_counters_join(mb_counters_t *c, int t, int n)
