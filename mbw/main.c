@@ -146,8 +146,6 @@ static int mbw_counters_setup(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_
             *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
             return -EINVAL;
         }
-        /* every copying thread (the caller alone for --threads 1) has its own set */
-        mb_counters_join_team(&r->counters, cfg->threads > 1 ? cfg->threads : 1);
         r->counters_on = true;
     }
     return 0;
@@ -175,7 +173,14 @@ static int mbw_run_method(const mbw_cfg_t *cfg, mbw_session_t *s, mbw_method_run
 
     if (cfg->verify)
         mbw_arrays_clear_dst(&s->arrays, (int)cfg->threads);
+    /* every copying thread (the caller alone for --threads 1) has its own
+     * event set; joined again afterwards, a changed OS thread is marked */
+    int team = cfg->threads > 1 ? (int)cfg->threads : 1;
+    if (r->counters_on)
+        mb_counters_join_team(&r->counters, team);
     int rc = mbw_measure(&q, &r->series);
+    if (r->counters_on)
+        mb_counters_join_team(&r->counters, team);
     if (rc != 0) {
         mb_error("%s: cannot store the time samples: %s", r->method->name, strerror(-rc));
         return rc;
