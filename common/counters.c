@@ -550,6 +550,18 @@ static void perf_close(mb_counters_live_t *lv, int t)
     }
 }
 
+/* One descriptor per event and thread: a large team needs more than the
+ * usual soft limit of 1024 (128 threads x 8 events), so on EMFILE the soft
+ * limit is raised to the hard one, once.  true when it was raised. */
+static bool raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+        return false;
+    rl.rlim_cur = rl.rlim_max;
+    return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
 static int perf_slot_open(const mb_counters_t *c, mb_counters_live_t *lv, int t, int id,
                           char *why, size_t whylen)
 {
@@ -559,11 +571,22 @@ static int perf_slot_open(const mb_counters_t *c, mb_counters_live_t *lv, int t,
             continue;
         lv->fd[t][i] = perf_open(ev->perf_type, ev->perf_config, id, c->processes,
                                  ev->perf_exclude_kernel, true);
+        if (lv->fd[t][i] < 0 && errno == EMFILE && raise_nofile())
+            lv->fd[t][i] = perf_open(ev->perf_type, ev->perf_config, id, c->processes,
+                                     ev->perf_exclude_kernel, true);
         if (lv->fd[t][i] < 0) {
             char buf[200];
-            snprintf(why, whylen, "perf_event_open(%s) for id %d: %.120s", ev->name, id,
-                     mb_counters_perf_why(errno, ev->perf_type != PERF_TYPE_SOFTWARE, false, buf,
-                                          sizeof buf));
+            struct rlimit rl = { 0, 0 };
+            int e = errno;
+            getrlimit(RLIMIT_NOFILE, &rl);
+            if (e == EMFILE)
+                snprintf(buf, sizeof buf, "EMFILE: RLIMIT_NOFILE %llu is too few for one "
+                         "descriptor per event and thread; raise ulimit -n",
+                         (unsigned long long)rl.rlim_cur);
+            else
+                mb_counters_perf_why(e, ev->perf_type != PERF_TYPE_SOFTWARE, false, buf,
+                                     sizeof buf);
+            snprintf(why, whylen, "perf_event_open(%s) for id %d: %.100s", ev->name, id, buf);
             perf_close(lv, t);
             return -1;
         }
@@ -595,7 +618,7 @@ static void slot_missing(mb_counters_t *c, int t, const char *why)
     if (s->missing)
         return;
     s->missing = true;
-    snprintf(s->why, sizeof s->why, "%.95s", why);
+    snprintf(s->why, sizeof s->why, "%.159s", why);
 }
 
 static void sums(mb_counters_t *c)

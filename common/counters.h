@@ -82,7 +82,7 @@ typedef struct {
     int id;               /* OS thread id, or worker process id; 0: never joined */
     bool counted;         /* its event set ran in at least one counted region */
     bool missing;         /* counts unusable: why */
-    char why[96];
+    char why[160];
     long long value[MB_COUNTERS_MAX];   /* this thread's counts, summed over pairs */
 } mb_counter_thread_t;
 

@@ -139,6 +139,26 @@ within() {
     assert_output '[[1,1]]'
 }
 
+@test "one descriptor per event and thread: a low soft RLIMIT_NOFILE is raised; a low hard one is said, never zeros" {
+    need task-clock
+    local ev=task-clock,page-faults,minor-faults,major-faults,context-switches,cpu-migrations
+    # 2 threads x 6 events x 4 kernels = 48 descriptors, over a soft limit of 40
+    run bash -c "ulimit -Sn 40 && OMP_NUM_THREADS=2 '$BIN/stream' -s 1M -n 3 --allow-small \
+        --counters=$ev --format json -O soft.json -q"
+    assert_success
+    run jq -c '[.records[].counters.hardware.threads_counted] | unique' soft.json
+    assert_output '[2]'
+    run bash -c "ulimit -n 40 && OMP_NUM_THREADS=2 '$BIN/stream' -s 1M -n 3 --allow-small \
+        --counters=$ev --format json -O hard.json -q"
+    assert_success
+    validate_json hard.json
+    # the kernels that found no descriptor left: missing with the limit named, not 0
+    run jq -r '[.records[].counters.hardware.per_thread[] | select(.counts == null) | .counts_unavailable] | .[0]' hard.json
+    assert_output --partial "EMFILE: RLIMIT_NOFILE 40 is too few for one descriptor per event and thread; raise ulimit -n"
+    run jq '[.records[].counters.hardware | select(.threads_counted == 0) | .events["task-clock"]] | all(. == null)' hard.json
+    assert_output true
+}
+
 @test "context switches: 4 threads yielding on one CPU switch far more than 1, on every thread" {
     need context-switches
     command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"
