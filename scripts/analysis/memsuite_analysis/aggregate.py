@@ -11,6 +11,7 @@ other references, bad arguments; 3 the directory or the reference cannot
 be read, the output cannot be written."""
 
 import argparse
+import itertools
 import os
 import sys
 
@@ -110,8 +111,8 @@ def run(args):
     _list(msg, ["file %s %s: node %s is ERROR (report unreadable)" % (p, w, stem)
                 for stem, (p, w) in sorted(pop.unreadable.items(), key=lambda t: os.fsencode(t[1][0]))],
           "unreadable node reports (ERROR)")
-    _list(msg, ["file %s names node %s, not %s: counted for neither; node %s is ERROR" % (r.file, r.node, s, s)
-                for s, r in sorted(pop.claims.items())], "reports naming another node (ERROR)")
+    _list(msg, ["file %s names node %s, not %s: counted for neither; node %s is ERROR" % (p, r.node, s, s)
+                for s, (p, r) in sorted(pop.claims.items())], "reports naming another node (ERROR)")
     ignored = pop.others + pop.ignored
     _list(msg, ["file %s %s (ignored)" % (p, w) for p, w in ignored], "files that are not node reports")
     if pop.stale:
@@ -120,13 +121,13 @@ def run(args):
     view = render.View(judged, spread, ref, args.dir, args.expected_from, pop.reported(),
                        args.k, args.mad_floor, args.run_id, ignored)
     if args.format == "json":
-        out = [render.json_text(render.json_doc(view, k, floor))]
+        pieces = itertools.chain(render.json_chunks(view, k, floor), ("\n",))
     else:
-        out = render.text(view, args.top, args.all)
+        pieces = (line + "\n" for line in render.text(view, args.top, args.all))
     ok = judged.ok()
+    drain_lines = []
     if args.drain_suggest or args.drain_list:
-        lines, plain, refused = render.drain(judged.rows)
-        out += lines
+        drain_lines, plain, refused = render.drain(judged.rows)
         for node in refused:
             msg.warn("node name %s (from its report) is not a plain host name; not drained" % render.shell_word(node))
         ok = ok and not refused
@@ -137,7 +138,8 @@ def run(args):
             except OSError as e:
                 msg.die(exitcodes.RESOURCE, "cannot write the drain list %s: %s" % (args.drain_list, e.strerror))
     try:
-        sys.stdout.write(render.printable("\n".join(out) + "\n"))
+        for piece in itertools.chain(pieces, (line + "\n" for line in drain_lines)):
+            sys.stdout.write(render.printable(piece))
         sys.stdout.flush()
     except OSError as e:
         msg.die(exitcodes.RESOURCE, "cannot write to standard output (%s); the report is lost" % e.strerror)

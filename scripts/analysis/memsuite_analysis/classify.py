@@ -46,7 +46,7 @@ class Population:
 
     def __init__(self, entries):
         self.reports = {}       # stem -> Report naming that stem's node
-        self.claims = {}        # stem -> Report naming another node
+        self.claims = {}        # stem -> (path, Report naming another node)
         self.unreadable = {}    # stem -> (path, why)
         self.others = []        # (path, why): valid JSON, not a node report
         self.ignored = []       # (path, why): not a report by name, or hidden
@@ -59,7 +59,10 @@ class Population:
             if e.stem is not None:
                 seen.add(e.stem)
             if e.kind == "report":
-                (self.reports if e.report.node == e.stem else self.claims)[e.stem] = e.report
+                if e.report.node == e.stem:
+                    self.reports[e.stem] = e.report
+                else:
+                    self.claims[e.stem] = (e.path, e.report)
             elif e.kind == "unreadable":
                 self.unreadable[e.stem] = (e.path, e.why)
             elif e.kind == "other":
@@ -117,7 +120,7 @@ def spreads(pop, ref, k, floor_pct):
     reference or not)."""
     values = {}
     for rep in pop.reports.values():
-        for name, v in rep.values.items():
+        for name, v in zip(rep.names, rep.vals):
             if v is not None:
                 values.setdefault(name, []).append(v)
     out = {}
@@ -161,10 +164,10 @@ class Judgement:
             rows.append(Row(SORT_ERROR, "ERROR", stem,
                             _join("report unreadable: %s %s" % (os.path.basename(path), why), self._stray(stem)),
                             "memsuite: report unreadable"))
-        for stem, rep in pop.claims.items():
+        for stem, (path, rep) in pop.claims.items():
             rows.append(Row(SORT_ERROR, "ERROR", stem,
                             _join("report %s names node %s, not %s (counted for neither)"
-                                  % (os.path.basename(rep.file), rep.node, stem), self._stray(stem)),
+                                  % (os.path.basename(path), rep.node, stem), self._stray(stem)),
                             "memsuite: report names another node"))
         for stem, rep in pop.reports.items():
             rows.append(self._judge(rep, ref, spread))
@@ -191,8 +194,9 @@ class Judgement:
                        "memsuite: check could not run: " + rep.summary[:120])
         fails, slow, high = [], [], []
         worst = wm = wv = None
+        values = rep.values
         for m in ref.metrics:
-            v = rep.values.get(m.name)
+            v = values.get(m.name)
             if v is None:
                 fails.append(m.name + " missing")
                 continue

@@ -20,6 +20,7 @@ Reading rules (the contract the aggregation relies on):
 
 import json
 import os
+import re
 import stat
 
 NODE_SCHEMA = "memsuite/cluster-node/1"
@@ -27,17 +28,18 @@ REPORT_MAX_BYTES = 16 << 20     # far above any real node report (a few KiB)
 SUMMARY_MAX_CHARS = 4096        # the part of a summary kept per node
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_SPECIAL = re.compile(r"[\\\t\n\r]")
 
 
 def one_line(value):
     """Text from a document as one line of a table: a string as it is, with
     backslash, tab, newline and CR written as \\\\ \\t \\n \\r; anything
     else as its JSON text."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
+    if value.__class__ is not str:
+        if value is None:
+            return ""
         value = json.dumps(value, ensure_ascii=False)
-    return value.translate(_ESCAPES)
+    return value.translate(_ESCAPES) if _SPECIAL.search(value) else value
 
 
 def _no_constant(name):
@@ -80,29 +82,39 @@ class Reference:
 
 
 class Report:
-    """The summary of one node report file."""
+    """The summary of one node report file: what the aggregation reads of
+    it, nothing more (the check's lines and stderr are not kept)."""
 
-    __slots__ = ("stem", "file", "node", "verdict", "exit", "summary", "ref_id", "values")
+    __slots__ = ("stem", "node", "verdict", "exit", "summary", "ref_id", "names", "vals")
 
-    def __init__(self, stem, path, doc):
+    def __init__(self, stem, doc):
+        get = doc.get
         self.stem = stem
-        self.file = path
-        self.node = one_line(doc.get("node"))
-        v = doc.get("verdict")
-        self.verdict = "ERROR" if v is None else one_line(v)
-        self.exit = _exit_code(doc.get("exit"))
-        s = one_line(doc.get("summary"))
+        node = one_line(get("node"))
+        self.node = stem if node == stem else node
+        v = get("verdict")
+        self.verdict = "ERROR" if v is None else _intern(one_line(v))
+        self.exit = _exit_code(get("exit"))
+        s = one_line(get("summary"))
         self.summary = s if len(s) <= SUMMARY_MAX_CHARS else s[:SUMMARY_MAX_CHARS] + "...(cut)"
-        self.ref_id = one_line((doc.get("ref") or {}).get("id")) if isinstance(doc.get("ref"), dict) else ""
-        self.values = {}
-        metrics = doc.get("metrics")
-        for m in metrics if isinstance(metrics, list) else ():
-            if not isinstance(m, dict):
+        ref = get("ref")
+        self.ref_id = _intern(one_line(ref.get("id"))) if ref.__class__ is dict else ""
+        names, vals = [], []
+        metrics = get("metrics")
+        for m in metrics if metrics.__class__ is list else ():
+            if m.__class__ is not dict:
                 continue
-            rec, met = m.get("record"), m.get("metric")
-            name = "%s.%s" % ("?" if rec is None else one_line(rec), "?" if met is None else one_line(met))
-            val = m.get("value")
-            self.values[_intern(name)] = float(val) if _is_number(val) else None
+            rec, met, val = m.get("record"), m.get("metric"), m.get("value")
+            names.append("%s.%s" % ("?" if rec is None else one_line(rec), "?" if met is None else one_line(met)))
+            vals.append(float(val) if _is_number(val) else None)
+        # the metric names are the same for every node: one tuple for all
+        self.names = _intern(tuple(names))
+        self.vals = tuple(vals)
+
+    @property
+    def values(self):
+        """{metric: value or None} (a later duplicate name wins)."""
+        return dict(zip(self.names, self.vals))
 
 
 def _exit_code(x):
@@ -119,6 +131,8 @@ _names = {}
 
 
 def _intern(s):
+    """One shared copy of a value many reports repeat (a verdict, the
+    reference id, the tuple of metric names)."""
     return _names.setdefault(s, s)
 
 
@@ -200,7 +214,7 @@ def _read_regular(path):
 
 def read_entry(directory, name, dtype_regular, run_id):
     """Reads one directory entry (name: as listed) into an Entry."""
-    path = os.path.join(directory, name)
+    path = directory + name if directory.endswith("/") else directory + "/" + name
     if not name.endswith(".json") or name in (".json", "..json"):
         return Entry(name, path, None, "ignored", "is not named NODE.json (not a node report)")
     stem = name[:-5]
@@ -230,7 +244,7 @@ def read_entry(directory, name, dtype_regular, run_id):
     if run_id and one_line(doc.get("run_id")) != run_id:
         rid = doc.get("run_id")
         return Entry(name, path, stem, "stale", "none" if rid is None else one_line(rid))
-    rep = Report(stem, path, doc)
+    rep = Report(stem, doc)
     if rep.node == "":
         return Entry(name, path, stem, "unreadable", "has no node name")
     return Entry(name, path, stem, "report", report=rep)

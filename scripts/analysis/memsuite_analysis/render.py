@@ -16,10 +16,15 @@ for _c in range(32):
 _CARET[0x7F] = "^?"
 
 
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def printable(text):
     """text with every control character (C0 but newline, DEL, C1) in
     caret notation (ESC as ^[, DEL as ^?, C1 as M-^X), and bytes that are
     not UTF-8 replaced: what a file says cannot drive the terminal."""
+    if not _UNSAFE.search(text):
+        return text
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return text.translate(_CARET)
 
@@ -113,18 +118,23 @@ def text(v, top, show_all):
     return out
 
 
+def _dash(s):
+    return None if s in ("-", "") else s
+
+
+def node_doc(r):
+    """One node of the JSON report."""
+    return {"node": r.node, "status": r.status, "outlier": _dash(r.outlier),
+            "worst_metric": _dash(r.worst_metric),
+            "worst_value": None if r.worst_value == "-" else number(float(r.worst_value)),
+            "vs_median_pct": None if r.vs_median == "-" else number(float(r.vs_median.rstrip("%"))),
+            "detail": _dash(r.detail), "drain_reason": _dash(r.reason)}
+
+
 def json_doc(v, k, floor):
-    """The memsuite/cluster/1 document."""
+    """The memsuite/cluster/1 document, its "nodes" (last) left empty:
+    json_chunks writes them one by one."""
     c = v.j.counts()
-
-    def dash(s):
-        return None if s in ("-", "") else s
-
-    nodes = [{"node": r.node, "status": r.status, "outlier": dash(r.outlier),
-              "worst_metric": dash(r.worst_metric),
-              "worst_value": None if r.worst_value == "-" else number(float(r.worst_value)),
-              "vs_median_pct": None if r.vs_median == "-" else number(float(r.vs_median.rstrip("%"))),
-              "detail": dash(r.detail), "drain_reason": dash(r.reason)} for r in v.j.rows]
     metrics = []
     for name, (sp, unit, lb) in v.spread.items():
         ns, nh = v.j.outliers.get(name, (0, 0))
@@ -145,12 +155,23 @@ def json_doc(v, k, floor):
             "outlier_rule": {"k": number(k), "mad_floor_pct": number(floor),
                              "rule": "outside median +- k x max(MAD, mad_floor_pct% x |median|)"},
             "metrics": metrics,
-            "nodes": nodes,
-            "ignored": [{"file": p, "why": w} for p, w in v.ignored]}
+            "ignored": [{"file": p, "why": w} for p, w in v.ignored],
+            "nodes": []}
 
 
-def json_text(doc):
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+def _dumps(x):
+    return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_chunks(v, k, floor):
+    """The JSON report, one line, as pieces of text (a document of 100,000
+    nodes is never held twice)."""
+    head = _dumps(json_doc(v, k, floor))
+    assert head.endswith('"nodes":[]}')
+    yield head[:-2]
+    for i, r in enumerate(v.j.rows):
+        yield ("," if i else "") + _dumps(node_doc(r))
+    yield "]}"
 
 
 def drain(rows):
