@@ -15,6 +15,7 @@
 #      the installed tools from there with nothing of this tree on PATH:
 #      --version (no -march=native in the build), small runs of stream,
 #      mbw, mencal and stream_mpi, memsuite help/env/profile/run/report,
+#      cluster --aggregate (the analyser) of generated node reports,
 #      memsuite peers (each peer script, small sizes), man pages,
 #      completion; the same for the .rpm's files (rpm2cpio | cpio);
 #   5. print "check-packages: ok" and the packages' names and sizes.
