@@ -213,21 +213,23 @@ def _read_regular(path):
 
 
 def read_entry(directory, name, dtype_regular, run_id):
-    """Reads one directory entry (name: as listed) into an Entry."""
-    path = directory + name if directory.endswith("/") else directory + "/" + name
+    """Reads one directory entry (name: as listed) into an Entry.  The
+    Entry's path and stem are for showing: one line (one_line)."""
+    real = directory + name if directory.endswith("/") else directory + "/" + name
+    path = one_line(real)
     if not name.endswith(".json") or name in (".json", "..json"):
         return Entry(name, path, None, "ignored", "is not named NODE.json (not a node report)")
-    stem = name[:-5]
+    stem = one_line(name[:-5])
     if stem.startswith(".") and len(stem) > 1:
         return Entry(name, path, stem[1:], "hidden", "is a hidden file (not read)")
     if dtype_regular is False:
         try:
-            mode = os.lstat(path).st_mode
+            mode = os.lstat(real).st_mode
         except OSError as e:
             return Entry(name, path, stem, "unreadable", "cannot be read: %s" % e.strerror)
         if not stat.S_ISREG(mode):
             return Entry(name, path, stem, "unreadable", type_why(mode))
-    data, why = _read_regular(path)
+    data, why = _read_regular(real)
     if why:
         return Entry(name, path, stem, "unreadable", why)
     try:
