@@ -68,11 +68,17 @@ class ReadDirectory(unittest.TestCase):
         self.assertEqual((rep.stem, rep.node, rep.ref_id), ("n2", "n1", "sha256:abc"))
         self.assertEqual(rep.values, {"Triad.best_rate_mbps": 12000.5, "Copy.best_rate_mbps": None})
 
-    def test_stale_run_and_name_order(self):
+    def test_stale_run(self):
         self.put("b.json", dict(REPORT, node="b"))
         self.put("a.json", dict(REPORT, node="a", run_id="r0"))
-        e = list(model.read_directory(self.d, "r1"))
+        e = sorted(model.read_directory(self.d, "r1"), key=lambda x: x.name)
         self.assertEqual([(x.name, x.kind, x.why) for x in e], [("a.json", "stale", "r0"), ("b.json", "report", "")])
+
+    def test_a_passing_node_keeps_no_summary(self):
+        self.put("n1.json", REPORT)
+        self.put("n2.json", dict(REPORT, node="n2", verdict="FAIL", summary="memsuite: FAIL 1/2"))
+        e = self.entries()
+        self.assertEqual((e["n1.json"].report.summary, e["n2.json"].report.summary), ("", "memsuite: FAIL 1/2"))
 
     def test_text_fields_are_one_line_and_cut(self):
         self.put("n1.json", dict(REPORT, summary="a\tb\nc\\" + "x" * 5000, verdict=7))

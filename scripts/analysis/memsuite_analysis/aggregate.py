@@ -12,7 +12,6 @@ be read, the output cannot be written."""
 
 import argparse
 import itertools
-import os
 import sys
 
 from . import classify, exitcodes, model, render
@@ -109,11 +108,12 @@ def run(args):
     judged = classify.Judgement(pop, ref, spread, expected, k, args.dir)
 
     _list(msg, ["file %s %s: node %s is ERROR (report unreadable)" % (p, w, stem)
-                for stem, (p, w) in sorted(pop.unreadable.items(), key=lambda t: os.fsencode(t[1][0]))],
+                for stem, (p, w) in sorted(pop.unreadable.items(), key=lambda t: model.name_key(t[1][0]))],
           "unreadable node reports (ERROR)")
     _list(msg, ["file %s names node %s, not %s: counted for neither; node %s is ERROR" % (p, r.node, s, s)
-                for s, (p, r) in sorted(pop.claims.items())], "reports naming another node (ERROR)")
-    ignored = pop.others + pop.ignored
+                for s, (p, r) in sorted(pop.claims.items(), key=lambda t: model.name_key(t[0]))],
+          "reports naming another node (ERROR)")
+    ignored = sorted(pop.others + pop.ignored, key=lambda pw: model.name_key(pw[0]))
     _list(msg, ["file %s %s (ignored)" % (p, w) for p, w in ignored], "files that are not node reports")
     if pop.stale:
         msg.say("%d report(s) in %s belong to other runs (not run %s); ignored" % (pop.stale, args.dir, args.run_id))

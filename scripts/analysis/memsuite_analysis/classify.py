@@ -14,7 +14,7 @@ prints.
 
 import os
 
-from . import stats
+from . import model, stats
 
 # Units whose smaller values are better; every other unit: larger is better.
 TIME_UNITS = frozenset(("s", "ms", "us", "ns"))
@@ -73,12 +73,15 @@ class Population:
                 self.ignored.append((e.path, e.why))
         # A hidden copy is never read; it stands for its node only when the
         # node has no visible file at all (else it would vanish unseen).
+        hidden.sort(key=lambda e: model.name_key(e.name))
         for e in hidden:
             if e.stem in seen:
                 self.ignored.append((e.path, e.why + "; %s has a visible report" % e.stem))
             else:
                 seen.add(e.stem)
                 self.unreadable[e.stem] = (e.path, e.why)
+        self.others.sort(key=lambda pw: model.name_key(pw[0]))
+        self.ignored.sort(key=lambda pw: model.name_key(pw[0]))
 
     def reported(self):
         """Nodes with a file of their own that is judged."""
@@ -90,7 +93,7 @@ def refs_problem(pop, want):
     want; else the words for the mismatch (references, node counts, up to
     three nodes each)."""
     count, examples, order = {}, {}, []
-    for stem in sorted(pop.reports):
+    for stem in sorted(pop.reports, key=model.name_key):
         rid = pop.reports[stem].ref_id
         if rid not in count:
             count[rid], examples[rid] = 0, []
@@ -176,7 +179,7 @@ class Judgement:
                 rows.append(Row(SORT_MISSING, "MISSING", node, "no report in " + results_dir,
                                 "memsuite: no report"))
         # The key as printed to 9 decimals, then the name: ties stay stable.
-        rows.sort(key=lambda r: (float("%.9f" % r.key), r.node.encode("utf-8", "surrogateescape")))
+        rows.sort(key=lambda r: (float("%.9f" % r.key), model.name_key(r.node)))
         self.rows = rows
 
     def _stray(self, node):

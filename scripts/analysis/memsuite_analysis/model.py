@@ -42,6 +42,11 @@ def one_line(value):
     return value.translate(_ESCAPES) if _SPECIAL.search(value) else value
 
 
+def name_key(s):
+    """The sort key of a name (node, file) as LC_ALL=C sorts it: by bytes."""
+    return s.encode("utf-8", "surrogateescape")
+
+
 def _no_constant(name):
     raise ValueError("%s is not a JSON number" % name)
 
@@ -95,7 +100,8 @@ class Report:
         v = get("verdict")
         self.verdict = "ERROR" if v is None else _intern(one_line(v))
         self.exit = _exit_code(get("exit"))
-        s = one_line(get("summary"))
+        # the summary is shown only for a node that did not PASS
+        s = "" if self.verdict == "PASS" else one_line(get("summary"))
         self.summary = s if len(s) <= SUMMARY_MAX_CHARS else s[:SUMMARY_MAX_CHARS] + "...(cut)"
         ref = get("ref")
         self.ref_id = _intern(one_line(ref.get("id"))) if ref.__class__ is dict else ""
@@ -261,12 +267,12 @@ def _json_why(e):
 
 
 def read_directory(directory, run_id=""):
-    """Every entry of directory, read, in name order (bytes order, as
-    LC_ALL=C sorts).  Yields Entry objects one at a time."""
+    """Every entry of directory, read, one at a time, in the directory's
+    own order (nothing but the open listing is held: callers that show
+    entries sort what they keep).  Yields Entry objects."""
     with os.scandir(directory) as it:
-        listed = sorted(((e.name, _regular_hint(e)) for e in it), key=lambda t: os.fsencode(t[0]))
-    for name, regular in listed:
-        yield read_entry(directory, name, regular, run_id)
+        for e in it:
+            yield read_entry(directory, e.name, _regular_hint(e), run_id)
 
 
 def _regular_hint(entry):
