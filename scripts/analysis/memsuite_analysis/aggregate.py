@@ -107,6 +107,30 @@ def run(args):
     spread = classify.spreads(pop, ref, k, floor)
     judged = classify.Judgement(pop, ref, spread, expected, k, args.dir)
 
+    ignored = _warn_entries(msg, pop, args)
+    view = render.View(judged, spread, ref, args.dir, args.expected_from, pop.reported(),
+                       args.k, args.mad_floor, args.run_id, ignored)
+    if args.format == "json":
+        pieces = itertools.chain(render.json_chunks(view, k, floor), ("\n",))
+    else:
+        pieces = (line + "\n" for line in render.text(view, args.top, args.all))
+    ok = judged.ok()
+    drain_lines = []
+    if args.drain_suggest or args.drain_list:
+        drain_lines, refused = _drain(msg, judged, args.drain_list)
+        ok = ok and not refused
+    try:
+        for piece in itertools.chain(pieces, (line + "\n" for line in drain_lines)):
+            sys.stdout.write(render.printable(piece))
+        sys.stdout.flush()
+    except OSError as e:
+        msg.die(exitcodes.RESOURCE, "cannot write to standard output (%s); the report is lost" % e.strerror)
+    return exitcodes.OK if ok else exitcodes.FAIL
+
+
+def _warn_entries(msg, pop, args):
+    """Names every entry that is not a counted report (SHOW_MAX of each
+    kind, then a count); returns the ignored (path, why), sorted."""
     _list(msg, ["file %s %s: node %s is ERROR (report unreadable)" % (p, w, stem)
                 for stem, (p, w) in sorted(pop.unreadable.items(), key=lambda t: model.name_key(t[1][0]))],
           "unreadable node reports (ERROR)")
@@ -117,30 +141,20 @@ def run(args):
     _list(msg, ["file %s %s (ignored)" % (p, w) for p, w in ignored], "files that are not node reports")
     if pop.stale:
         msg.say("%d report(s) in %s belong to other runs (not run %s); ignored" % (pop.stale, args.dir, args.run_id))
+    return ignored
 
-    view = render.View(judged, spread, ref, args.dir, args.expected_from, pop.reported(),
-                       args.k, args.mad_floor, args.run_id, ignored)
-    if args.format == "json":
-        pieces = itertools.chain(render.json_chunks(view, k, floor), ("\n",))
-    else:
-        pieces = (line + "\n" for line in render.text(view, args.top, args.all))
-    ok = judged.ok()
-    drain_lines = []
-    if args.drain_suggest or args.drain_list:
-        drain_lines, plain, refused = render.drain(judged.rows)
-        for node in refused:
-            msg.warn("node name %s (from its report) is not a plain host name; not drained" % render.shell_word(node))
-        ok = ok and not refused
-        if args.drain_list:
-            try:
-                with open(args.drain_list, "w", encoding="utf-8", errors="surrogateescape") as f:
-                    f.writelines("%s\t%s\n" % pr for pr in plain)
-            except OSError as e:
-                msg.die(exitcodes.RESOURCE, "cannot write the drain list %s: %s" % (args.drain_list, e.strerror))
-    try:
-        for piece in itertools.chain(pieces, (line + "\n" for line in drain_lines)):
-            sys.stdout.write(render.printable(piece))
-        sys.stdout.flush()
-    except OSError as e:
-        msg.die(exitcodes.RESOURCE, "cannot write to standard output (%s); the report is lost" % e.strerror)
-    return exitcodes.OK if ok else exitcodes.FAIL
+
+def _drain(msg, judged, list_path):
+    """The drain lines; writes NODE<TAB>REASON of the plain names to
+    list_path (for the wrapper to run) and warns about the others.
+    Returns (lines, refused names)."""
+    lines, plain, refused = render.drain(judged.rows)
+    for node in refused:
+        msg.warn("node name %s (from its report) is not a plain host name; not drained" % render.shell_word(node))
+    if list_path:
+        try:
+            with open(list_path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.writelines("%s\t%s\n" % pr for pr in plain)
+        except OSError as e:
+            msg.die(exitcodes.RESOURCE, "cannot write the drain list %s: %s" % (list_path, e.strerror))
+    return lines, refused

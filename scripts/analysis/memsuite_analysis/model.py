@@ -162,6 +162,9 @@ class Entry:
         self.why, self.report = why, report
 
 
+_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
+
 _TYPE_NAMES = (
     (stat.S_ISLNK, "is a symbolic link (not followed)"),
     (stat.S_ISDIR, "is a directory"),
@@ -247,7 +250,7 @@ def read_entry(directory, name, dtype_regular, run_id):
             schema = doc.get("schema")
             schema = "none" if schema is None else one_line(schema)
         else:
-            schema = type(doc).__name__.replace("dict", "object").replace("list", "array")
+            schema = _JSON_TYPES.get(type(doc), "unknown")
         return Entry(name, path, stem, "other", "is not a node report (schema %s)" % schema)
     if run_id and one_line(doc.get("run_id")) != run_id:
         rid = doc.get("run_id")
