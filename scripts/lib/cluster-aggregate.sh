@@ -2,8 +2,8 @@
 # cluster-aggregate: `memsuite cluster --aggregate`, a wrapper around the
 # analyser's `aggregate` (scripts/analysis/memsuite_analysis/aggregate.py,
 # where the reading rules, the statistics and the verdicts are).  Here:
-# the directory and the reference are checked, the reference id is made
-# (the function the nodes use), and with --drain the scontrol lines run.
+# the directory is checked, the reference id is made (the function the
+# nodes use), and with --drain the scontrol lines run.
 
 ms_use cluster-node analysis
 
@@ -13,14 +13,14 @@ ms_use cluster-node analysis
 ms_cluster_aggregate() {
     local dir="$1" ref="$2" expected="$3" exp_from="$4" rid="$5" k="$6" floor="$7"
     local format="$8" top="$9" suggest="${10}" drain="${11}"
-    local refid why list="" rc=0
+    local refid list="" rc=0
     local -a opt=()
 
     [ -d "$dir" ] || ms_die "$MS_EX_ENV" "the results directory $dir does not exist; create it on a filesystem every node mounts (mkdir -p $dir) or pass the right path"
     if [ ! -r "$dir" ] || [ ! -x "$dir" ]; then
         ms_die "$MS_EX_ENV" "the results directory $dir is not readable"
     fi
-    why=$(ms_ref_validate "$ref") || ms_usage_error "$why"
+    # REF has been validated by cmd_cluster (ms_ref_validate), once
     refid=$(ms_cluster_ref_id "$ref") || ms_usage_error "cannot read the reference $ref"
 
     [ "${MS_CLUSTER_ALL:-0}" = 1 ] && opt+=(--all)
