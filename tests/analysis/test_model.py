@@ -87,6 +87,15 @@ class ReadDirectory(unittest.TestCase):
         self.assertEqual(len(rep.summary), model.SUMMARY_MAX_CHARS + len("...(cut)"))
         self.assertEqual(rep.verdict, "7")
 
+    def test_one_line_keeps_names_apart(self):
+        # two file names never show as one: the escaping is reversible
+        names = ["a\nb", "a\\nb", "a\tb", "a\\tb", "a\\", "a\\\\", "a\rb"]
+        shown = [model.one_line(n) for n in names]
+        self.assertEqual(len(set(shown)), len(names))
+        self.assertTrue(all("\n" not in s and "\t" not in s and "\r" not in s for s in shown))
+        self.assertEqual(model.one_line(5), "5")
+        self.assertEqual(model.one_line(None), "")
+
     def test_numbers_only(self):
         for value in ("true", '"12"', "1e400", "null", "{}"):
             with self.subTest(value=value):
