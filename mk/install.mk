@@ -10,6 +10,9 @@
 #   share/man/man1/               one page per installed command
 #   share/memsuite/               result.schema.json
 #   share/memsuite/lib/           the memsuite script's library
+#   share/memsuite/analysis/      the analyser: memsuite-analyse and its
+#                                 package memsuite_analysis/ (found as
+#                                 lib/../analysis, in the tree and installed)
 #   share/memsuite/profiles/      OS tuning profiles
 #   share/memsuite/peers/         peers-*.sh (memsuite peers runs them)
 #   share/bash-completion/completions/   memsuite, and one link per tool
@@ -32,12 +35,15 @@ INST_TOOL_NAMES = $(notdir $(TOOLS))
 INST_BIN     = $(INST_TOOL_NAMES) memsuite
 INST_MAN     = $(addsuffix .1,$(INST_BIN))
 INST_LIB     = $(notdir $(wildcard scripts/lib/*.sh))
+INST_PY      = $(notdir $(wildcard scripts/analysis/memsuite_analysis/*.py))
+D_ANALYSIS   = $(D_SHARE)/analysis
 INST_PROF    = $(notdir $(wildcard scripts/profiles/*.profile))
 INST_PEERS   = $(notdir $(wildcard scripts/peers-*.sh))
 INST_COMP_LINKS = $(INST_TOOL_NAMES)
 
 install: all
 	install -d $(D_BIN) $(D_LIBEXEC) $(D_MAN1) $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_COMP) $(D_MOD)
+	install -d $(D_ANALYSIS)/memsuite_analysis
 	install -m 0755 $(TOOLS) $(D_BIN)/
 	install -m 0755 scripts/memsuite $(D_BIN)/memsuite
 	install -m 0755 $(HELPERS) $(D_LIBEXEC)/
@@ -46,6 +52,8 @@ install: all
 	  chmod 0644 $(D_MAN1)/$$m || exit 1; done
 	install -m 0644 docs/result.schema.json $(D_SHARE)/
 	install -m 0644 $(addprefix scripts/lib/,$(INST_LIB)) $(D_SHARE)/lib/
+	install -m 0755 scripts/analysis/memsuite-analyse $(D_ANALYSIS)/
+	install -m 0644 $(addprefix scripts/analysis/memsuite_analysis/,$(INST_PY)) $(D_ANALYSIS)/memsuite_analysis/
 	install -m 0644 $(addprefix scripts/profiles/,$(INST_PROF)) $(D_SHARE)/profiles/
 	install -m 0755 $(addprefix scripts/,$(INST_PEERS)) $(D_SHARE)/peers/
 	install -m 0644 contrib/completion/memsuite.bash $(D_COMP)/memsuite
@@ -60,10 +68,12 @@ uninstall:
 	rm -f $(addprefix $(D_MAN1)/,$(sort $(INST_MAN) stream_mpi.1))
 	rm -f $(D_SHARE)/result.schema.json
 	rm -f $(addprefix $(D_SHARE)/lib/,$(INST_LIB))
+	rm -f $(D_ANALYSIS)/memsuite-analyse $(addprefix $(D_ANALYSIS)/memsuite_analysis/,$(INST_PY))
 	rm -f $(addprefix $(D_SHARE)/profiles/,$(INST_PROF))
 	rm -f $(addprefix $(D_SHARE)/peers/,$(INST_PEERS))
 	rm -f $(D_COMP)/memsuite $(addprefix $(D_COMP)/,$(sort $(INST_COMP_LINKS) stream_mpi))
 	rm -f $(D_MOD)/$(MS_VERSION_MK).lua
+	rmdir $(D_ANALYSIS)/memsuite_analysis $(D_ANALYSIS) 2>/dev/null || true
 	rmdir $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_SHARE) $(D_MOD) $(D_LIBEXEC) 2>/dev/null || true
 	rmdir $(dir $(D_MOD)) $(D_COMP) $(dir $(D_COMP)) 2>/dev/null || true
 

@@ -15,6 +15,7 @@
 #      the installed tools from there with nothing of this tree on PATH:
 #      --version (no -march=native in the build), small runs of stream,
 #      mbw, mencal and stream_mpi, memsuite help/env/profile/run/report,
+#      cluster --aggregate (the analyser) of generated node reports,
 #      memsuite peers (each peer script, small sizes), man pages,
 #      completion; the same for the .rpm's files (rpm2cpio | cpio);
 #   5. print "check-packages: ok" and the packages' names and sizes.
@@ -138,6 +139,11 @@ smoke() {   # smoke ROOT: the installed tools work from ROOT alone
     step "$r" "memsuite peers" "$b/memsuite" peers stream -- --size 8MiB --rounds 1 --ntimes 3 --no-likwid
     expect "memsuite peers" '^== peers-stream.sh ==$'
     step "$r" "memsuite peers" "$b/memsuite" peers mencal -- --help
+    # the analyser (PREFIX/share/memsuite/analysis) from the package alone
+    "$src/scripts/bench-aggregate.sh" --generate "$work/cwd/agg-${r##*/}" --ref-out "$work/cwd/agg-${r##*/}.ref" --nodes 5
+    step "$r" "memsuite cluster --aggregate" "$b/memsuite" cluster --aggregate "$work/cwd/agg-${r##*/}" \
+        --ref "$work/cwd/agg-${r##*/}.ref" --nodes 'node[00001-00005]'
+    expect "memsuite cluster --aggregate" '^  5 PASS, 0 FAIL, 0 ERROR, 0 MISSING;'
     for t in stream mbw mencal stream_mpi memsuite; do
         step "$r" "man $t" man -w "$t"
         expect "man $t" "^$r/usr/share/man/man1/$t\\.1"

@@ -17,11 +17,14 @@ set -euo pipefail
 # Packages (make check-packages): debhelper, dpkg-dev and lintian for the
 # .deb, rpm's rpmbuild for the .rpm; Lmod for the modulefile test; groff
 # for the man page checks.
+# python3 (standard library only) runs the analyser, scripts/analysis
+# (memsuite cluster --aggregate), and its unit tests (tests/analysis).
 # The HTML report test renders in headless Chromium.
 # promtool (Debian: prometheus, 22.5 MB download, 332 MB installed with
 # its web assets; Fedora: golang-github-prometheus) checks check's
 # Prometheus output in the tests.
 DEBIAN_PKGS=(
+    python3
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
     bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
     clang libclang-rt-14-dev
@@ -39,6 +42,7 @@ DEBIAN_PKGS=(
     prometheus
 )
 RHEL_PKGS=(
+    python3
     gcc make numactl-devel numactl papi-devel papi dmidecode
     bats jq python3-jsonschema ShellCheck cppcheck gnuplot file
     clang compiler-rt

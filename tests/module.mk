@@ -28,3 +28,15 @@ $(COUNTERS_PROBE): $(BUILD)/tests/live/counters-probe.o $(LIBMB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
 tests-build: $(COUNTERS_PROBE)
+
+# tests/analysis: the analyser's Python unit tests (unittest, one
+# test_<module>.py per module of scripts/analysis/memsuite_analysis),
+# run by tests/run-tests.sh like a unit test binary: tap.py prints TAP.
+# The system's python3 first, as scripts/lib/analysis.sh chooses it.
+PY_UNIT := $(BUILD)/tests/test_analysis
+PYTHON3 := $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+$(PY_UNIT): tests/analysis/tap.py
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec %s %s "$$@"\n' '$(PYTHON3)' '$(abspath tests/analysis/tap.py)' >$@
+	chmod +x $@
+UNIT_TESTS += $(PY_UNIT)

@@ -4,24 +4,35 @@
 # of a cluster run comes from --nodes or the Slurm allocation.
 
 # ms_hostlist_expand LIST: one name per line, in order, duplicates dropped.
-# "@FILE" reads names (one per line, '#' comments) from FILE.  Prints an
-# error and returns 1 on a malformed expression.
+# "@FILE" reads names (one per line, '#' comments, blanks around a name
+# ignored) from FILE, which must be a regular file (a FIFO would block).
+# Blanks around a comma-separated entry are ignored; white space or a
+# control character inside a name is an error, never joined or split.
+# Prints an error and returns 1 on a malformed expression.
 ms_hostlist_expand() {
     local list="$1"
     if [ "${list#@}" != "$list" ]; then
         local f="${list#@}"
-        if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read the node list file $f"; return 1; fi
-        sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$f" | awk '!seen[$0]++'
+        if [ ! -e "$f" ]; then echo "the node list file $(ms_shown "$f") does not exist"; return 1; fi
+        if [ ! -f "$f" ]; then
+            echo "the node list file $(ms_shown "$f") is $(ms_out_kind_name "$f"), not a regular file; give a file of names, one per line"
+            return 1
+        fi
+        if [ ! -r "$f" ]; then echo "cannot read the node list file $(ms_shown "$f")"; return 1; fi
+        sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$f" | awk '!seen[$0]++'
         return 0
     fi
-    awk -v list="$list" '
-        function fail(why) { print "invalid node list \"" list "\": " why; bad = 1; exit 1 }
+    # the list through the environment: awk -v would read its backslashes
+    MS_HOSTLIST="$list" awk '
+        function fail(why) { print "invalid node list \"" shown(ENVIRON["MS_HOSTLIST"]) "\": " why; bad = 1; exit 1 }
+        function shown(s) { gsub(/\n/, "\\n", s); gsub(/\t/, "\\t", s); gsub(/[[:cntrl:]]/, "?", s); return s }
         # expand(s): prints every name s stands for (brackets, left to right)
         function expand(s,    lb, rb, pre, inner, post, nr, r, i, lohi, lo, hi, w, v) {
             lb = index(s, "[")
             if (lb == 0) {
                 if (index(s, "]")) fail("unbalanced ]")
-                if (!(s in seen)) { seen[s] = 1; print s }
+                if (s ~ /[[:space:][:cntrl:]]/) fail("entry \"" shown(s) "\" holds white space or a control character; one name per entry, entries separated by commas")
+                if (!(s in seen)) { seen[s] = 1; names[++nn] = s }
                 return
             }
             pre = substr(s, 1, lb - 1)
@@ -42,6 +53,7 @@ ms_hostlist_expand() {
             }
         }
         BEGIN {
+            list = ENVIRON["MS_HOSTLIST"]
             # Split at the commas outside brackets.
             n = length(list); depth = 0; item = ""
             for (i = 1; i <= n + 1; i++) {
@@ -49,13 +61,15 @@ ms_hostlist_expand() {
                 if (c == "[") depth++
                 else if (c == "]") depth--
                 if (c == "," && depth == 0) {
-                    gsub(/[[:space:]]/, "", item)
+                    sub(/^[[:space:]]+/, "", item); sub(/[[:space:]]+$/, "", item)
                     if (item != "") expand(item)
                     item = ""
                 } else item = item c
             }
             if (depth != 0) fail("unbalanced brackets")
-        }'
+        }
+        # the names only when the whole list is good: an error is the only output
+        END { if (!bad) for (i = 1; i <= nn; i++) print names[i] }'
 }
 
 # A node name memsuite accepts: a plain host name (letters, digits and

@@ -104,9 +104,10 @@ cmd_cluster() {
     [ -s "$expected" ] || expected=""
 
     if [ -n "$aggregate" ]; then
-        # ms_printable: node names, summaries and file names come from the
-        # node reports, which anyone who can write the directory controls.
-        ms_cluster_aggregate "$aggregate" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain" | ms_printable
+        # The analyser writes what node reports say (names, summaries, file
+        # names: anyone who can write the directory controls them) in caret
+        # notation, as ms_printable does.
+        ms_cluster_aggregate "$aggregate" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
         return
     fi
 
@@ -115,7 +116,7 @@ cmd_cluster() {
     results=$(readlink -f -- "$results")
     [ -n "$rid" ] || rid="$(date -u +%Y%m%dT%H%M%SZ)-$(ms_cluster_node_name)-$$"
     ms_cluster_launch "$launcher" "$ref" "$results" "$rid" "$retries" "$timeout" "$expected"
-    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain" | ms_printable
+    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
 }
 
 # The environment a node run needs, for launchers that do not pass it on.

@@ -27,6 +27,7 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     for f in bin/stream bin/mbw bin/mencal bin/memsuite libexec/memsuite/memsuite-size \
              share/man/man1/stream.1 share/man/man1/mbw.1 share/man/man1/mencal.1 share/man/man1/memsuite.1 \
              share/memsuite/result.schema.json share/memsuite/lib/common.sh \
+             share/memsuite/analysis/memsuite-analyse share/memsuite/analysis/memsuite_analysis/aggregate.py \
              share/memsuite/profiles/tuned.profile share/memsuite/peers/peers-stream.sh \
              share/bash-completion/completions/memsuite share/modulefiles/memsuite/0.1.0.lua; do
         [ -f "$P/$f" ] || { echo "missing $PREFIX/$f"; return 1; }
@@ -71,6 +72,20 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     [ ! -e x ]
     run env PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" run --sizes 64M,12Q --out x
     assert_output --partial "$P/bin/../libexec/memsuite/memsuite-size 12Q"
+}
+
+@test "installed memsuite: cluster --aggregate through the analyser in PREFIX/share/memsuite/analysis" {
+    make_target install
+    "$ROOT/scripts/bench-aggregate.sh" --generate g --ref-out g.ref --nodes 3 --fail 2
+    run env PATH=/usr/bin:/bin "$P/bin/memsuite" cluster --aggregate g --ref g.ref --format json
+    assert_failure 1
+    run jq -r '"\(.reported) \(.counts.pass) \(.counts.fail) \(.nodes[0].node)"' <<<"$output"
+    assert_output "3 2 1 node00002"
+    run env PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" cluster --aggregate g --ref g.ref
+    assert_output --partial "$P/share/memsuite/lib/../analysis/memsuite-analyse aggregate"
+    # nothing written next to the installed package (no __pycache__)
+    run find "$P/share/memsuite/analysis" -name '__pycache__'
+    assert_output ""
 }
 
 @test "make uninstall removes exactly what make install installed" {

@@ -162,7 +162,7 @@ jq_median() {
     [[ "$stderr" == *"the results directory $SANDBOX/nope does not exist; create it on a filesystem every node mounts"* ]]
 }
 
-@test "bad input: broken reports are their node's ERROR, other files skipped; a node that reported twice counts once" {
+@test "bad input: broken reports are their node's ERROR, other files skipped; a copy under another name never stands for the node" {
     gen 4
     echo '{broken' >"$SANDBOX/g/zz-bad.json"
     echo '{"schema":"something/else"}' >"$SANDBOX/g/zz-other.json"
@@ -171,17 +171,18 @@ jq_median() {
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
     [[ "$stderr" == *"zz-bad.json is not valid JSON"*": node zz-bad is ERROR (report unreadable)"* ]]
     [[ "$stderr" == *"zz-other.json is not a node report (schema something/else) (ignored)"* ]]
-    [[ "$stderr" == *"node node00002 reported more than once; using the latest report"* ]]
+    # A report counts for the node its file is named for (defect 12 of
+    # issue 23: the latest "finished" used to win, whatever the file).
+    [[ "$stderr" == *"node00002-again.json names node node00002, not node00002-again: counted for neither; node node00002-again is ERROR"* ]]
     run jq -r '.reported, .counts.error, .nodes[0].node, (.nodes[] | select(.node == "node00002") | .worst_value | IN(12001, 11001))' <<<"$output"
-    assert_output "$(printf '5\n1\nzz-bad\ntrue')"
-    # A broken copy does not hide a node's valid report: the valid one counts.
-    echo '{broken' >"$SANDBOX/g/node00003-copy.json"
+    assert_output "$(printf '6\n2\nnode00002-again\nfalse')"
+    # A valid copy does not stand in for a node whose own report is broken.
     jq -c . "$SANDBOX/g/node00003.json" >"$SANDBOX/g/node00003-copy.json"
     echo '{broken' >"$SANDBOX/g/node00003.json"
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json
-    [[ "$stderr" == *"node00003.json is not valid JSON"*"; node node00003 has a valid report in $SANDBOX/g/node00003-copy.json (ignored)"* ]]
-    run jq -r '.nodes[] | select(.node == "node00003") | .status' <<<"$output"
-    assert_output PASS
+    [[ "$stderr" == *"node00003.json is not valid JSON"*": node node00003 is ERROR (report unreadable)"* ]]
+    run jq -r '.nodes[] | select(.node == "node00003" or .node == "node00003-copy") | "\(.node) \(.status)"' <<<"$output"
+    assert_output "$(printf 'node00003 ERROR\nnode00003-copy ERROR')"
     run -2 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'n[3-1]'
     [[ "$stderr" == *'--nodes: invalid node list "n[3-1]": range 3-1 goes down'* ]]
 }
@@ -320,34 +321,36 @@ jq_median() {
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00004]' --drain-suggest
     assert_line --regexp '^node00002 +ERROR .*busy, not judged \(rerun when idle\)'
     refute_line --partial 'nodename=node00002'
-    # node00003's file claims to be node00001: node00003 stays MISSING, and
-    # node00001's two reports are named
-    jq -c '.node = "node00001" | .finished = "2023-01-01T00:00:00Z"' "$SANDBOX/g/node00003.json" >"$SANDBOX/t.json"
+    # node00003's file claims to be node00001: node00003 is ERROR, named
+    # with the claim, and node00001 keeps its own report
+    jq -c '.node = "node00001" | .finished = "2099-01-01T00:00:00Z" | .verdict = "FAIL"' "$SANDBOX/g/node00003.json" >"$SANDBOX/t.json"
     mv "$SANDBOX/t.json" "$SANDBOX/g/node00003.json"
-    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00004]'
-    assert_line --regexp '^node00003 +MISSING '
-    [[ "$stderr" == *"node node00001 reported more than once; using the latest report, not:"*"node00003.json"* ]]
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00004]' --all
+    assert_line --regexp '^node00003 +ERROR .*report node00003\.json names node node00001, not node00003'
+    assert_line --regexp '^node00001 +PASS '
+    [[ "$stderr" == *"node00003.json names node node00001, not node00003: counted for neither; node node00003 is ERROR"* ]]
 }
 
 @test "--drain-suggest quotes what reports say: a shell running the lines runs only scontrol" {
     gen 4 --fail 2
-    jq -c '.node = "n6;touch '"$SANDBOX"'/pwned1" | .verdict = "FAIL"' "$SANDBOX/g/node00003.json" >"$SANDBOX/x"
-    mv "$SANDBOX/x" "$SANDBOX/g/node00003.json"
+    # a node named like a shell command: its report file carries the name
+    jq -c '.node = "n6;touch pwned1" | .verdict = "FAIL"' "$SANDBOX/g/node00003.json" >"$SANDBOX/g/n6;touch pwned1.json"
+    rm "$SANDBOX/g/node00003.json"
     jq -c '.verdict = "ERROR" | .summary = "x $(touch '"$SANDBOX"'/pwned2) `touch '"$SANDBOX"'/pwned3` \\ \" y"' \
         "$SANDBOX/g/node00004.json" >"$SANDBOX/x"
     mv "$SANDBOX/x" "$SANDBOX/g/node00004.json"
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --drain-suggest
     grep -E '^(scontrol|#)' <<<"$output" >"$SANDBOX/drain.sh"
-    [[ "$stderr" == *"node name 'n6;touch $SANDBOX/pwned1' (from its report) is not a plain host name; not drained"* ]]
+    [[ "$stderr" == *"node name 'n6;touch pwned1' (from its report) is not a plain host name; not drained"* ]]
     stub scontrol 'for a; do printf "[%s]" "$a"; done; echo'
     run -0 sh "$SANDBOX/drain.sh"
-    [ ! -e "$SANDBOX/pwned1" ] && [ ! -e "$SANDBOX/pwned2" ] && [ ! -e "$SANDBOX/pwned3" ]
+    [ ! -e pwned1 ] && [ ! -e "$SANDBOX/pwned2" ] && [ ! -e "$SANDBOX/pwned3" ]
     assert_line "[update][nodename=node00004][state=drain][reason=memsuite: check could not run: x \$(touch $SANDBOX/pwned2) \`touch $SANDBOX/pwned3\` \\\\ ' y]"
     assert_line --partial '[nodename=node00002]'
     [ "${#lines[@]}" -eq 2 ]                 # the odd name is not drained
     # --drain never passes a hostlist-looking name to scontrol either.
-    jq -c '.node = "node[00001-02000]"' "$SANDBOX/g/node00003.json" >"$SANDBOX/x"
-    mv "$SANDBOX/x" "$SANDBOX/g/node00003.json"
+    jq -c '.node = "node[00001-02000]"' "$SANDBOX/g/node00001.json" >"$SANDBOX/g/node[00001-02000].json"
+    rm "$SANDBOX/g/node00001.json"
     stub scontrol "echo \"\$*\" >>'$SANDBOX/scontrol.calls'"
     run -1 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --drain
     run grep -c 'node\[' "$SANDBOX/scontrol.calls"

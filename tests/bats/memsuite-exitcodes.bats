@@ -171,3 +171,12 @@ EOF
     assert_success
     [ "$(printf '%s\n' "$output" | sort)" = "$c" ]
 }
+
+@test "the analyser's exit codes (memsuite_analysis/exitcodes.py) mirror common/exitcodes.h by name, both ways" {
+    c=$(sed -n 's/^ *MB_EXIT_\([A-Z_]*\) *= *\([0-9]*\).*/\1=\2/p' "$ROOT/common/exitcodes.h" | sort)
+    run python3 -c "import sys; sys.path.insert(0, '$ROOT/scripts/analysis'); sys.dont_write_bytecode = True
+from memsuite_analysis import exitcodes
+print('\n'.join('%s=%d' % (k, v) for k, v in vars(exitcodes).items() if k.isupper()))"
+    assert_success
+    [ "$(printf '%s\n' "$output" | sort)" = "$c" ] || { diff <(printf '%s\n' "$c") <(printf '%s\n' "$output" | sort); return 1; }
+}

@@ -1,0 +1,31 @@
+"""The command line: memsuite-analyse COMMAND [OPTIONS].  A subcommand is
+one module with SUMMARY, add_arguments(parser) and run(args) -> exit code,
+and one row in COMMANDS."""
+
+import argparse
+import sys
+
+from . import aggregate, exitcodes
+
+COMMANDS = (
+    ("aggregate", aggregate),
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):       # usage errors exit 2, as everywhere
+        self.print_usage(sys.stderr)
+        sys.stderr.write("%s: %s\n" % (self.prog, message))
+        sys.exit(exitcodes.USAGE)
+
+
+def main(argv=None):
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(encoding="utf-8", errors="surrogateescape")
+    p = _Parser(prog="memsuite-analyse", description="memsuite's analyser")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, mod in COMMANDS:
+        mod.add_arguments(sub.add_parser(name, help=mod.SUMMARY, description=mod.SUMMARY))
+    args = p.parse_args(argv)
+    return dict(COMMANDS)[args.command].run(args)

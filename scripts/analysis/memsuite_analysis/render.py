@@ -1,0 +1,196 @@
+"""Rendering: the cluster report as text or JSON, the drain lines, and the
+one way text from other people's files reaches a terminal (caret
+notation).  Formats; never computes a verdict."""
+
+import json
+import math
+import re
+
+# ---- text that came from files ---------------------------------------------
+
+_CARET = {}
+for _c in range(32):
+    if _c != 10:
+        _CARET[_c] = "^" + chr(64 + _c)
+    _CARET[0x80 + _c] = "M-^" + chr(64 + _c)
+_CARET[0x7F] = "^?"
+
+
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text):
+    """text with every control character (C0 but newline, DEL, C1) in
+    caret notation (ESC as ^[, DEL as ^?, C1 as M-^X), and bytes that are
+    not UTF-8 replaced: what a file says cannot drive the terminal."""
+    if not _UNSAFE.search(text):
+        return text
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return text.translate(_CARET)
+
+
+_SAFE_WORD = re.compile(r"[A-Za-z0-9._,:=/@%+-]+")
+PLAIN_HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def shell_word(s):
+    """s as one word a POSIX shell reads back as s."""
+    if _SAFE_WORD.fullmatch(s):
+        return s
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def _dq(s):
+    """s inside "...": \\ $ ` are the characters a shell still reads there
+    (a double quote has been replaced by then)."""
+    return s.replace("\\", "\\\\").replace("$", "\\$").replace("`", "\\`")
+
+
+# ---- numbers -----------------------------------------------------------------
+
+STAT_DIGITS = 10    # significant digits of the statistics in JSON
+
+def number(x, digits=None):
+    """A float for JSON: integral values as integers (12000, not 12000.0),
+    non-finite ones as null; digits: rounded to that many significant
+    digits first (a median of one-decimal values is 21.1, not
+    21.099999999998545)."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return None
+    if digits is not None:
+        x = float("%.*g" % (digits, x))
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
+        return int(x)
+    return x
+
+
+# ---- the report --------------------------------------------------------------
+
+class View:
+    """What the renderers show, gathered: the judgement, the spreads, and
+    the facts of the run (reference, directory, expected list...)."""
+
+    def __init__(self, judgement, spread, ref, results_dir, expected_from, reported,
+                 k_text, floor_text, run_id, ignored):
+        self.j, self.spread, self.ref = judgement, spread, ref
+        self.dir, self.expected_from, self.reported = results_dir, expected_from, reported
+        self.k_text, self.floor_text, self.run_id = k_text, floor_text, run_id
+        self.ignored = ignored
+
+
+def text(v, top, show_all):
+    """The text report, as a list of lines."""
+    c = v.j.counts()
+    nexp = len(v.j.expected)
+    out = []
+    if nexp:
+        out.append("memsuite cluster: %d nodes expected (%s), %d reported" % (nexp, v.expected_from, v.reported))
+    else:
+        out.append("memsuite cluster: %d nodes reported (no expected node list: give --nodes to see MISSING nodes)"
+                   % v.reported)
+    out.append("  %d PASS, %d FAIL, %d ERROR, %d MISSING; outliers beyond %s x MAD (MAD at least %s%% of the median): "
+               "%d slow, %d high" % (c["PASS"], c["FAIL"], c["ERROR"], c["MISSING"], v.k_text, v.floor_text,
+                                     c["SLOW"], c["HIGH"]))
+    out.append("  reference %s (%s...%s)" % (v.ref.path, v.ref.id[:19],
+                                              ", created " + v.ref.created if v.ref.created else ""))
+    out.append("  results   %s" % v.dir)
+    out.append("")
+    out.append("%-32s %-6s %6s %12s %9s %9s %12s %12s %5s %5s" % (
+        "Metric", "Unit", "Nodes", "Median", "MAD", "MAD used", "Slow fence", "High fence", "Slow", "High"))
+    for name, (sp, unit, lb) in v.spread.items():
+        slow_f, high_f = (sp.high_fence, sp.low_fence) if lb else (sp.low_fence, sp.high_fence)
+        ns, nh = v.j.outliers.get(name, (0, 0))
+        out.append("%-32s %-6s %6d %12.1f %9.1f %9.1f %12.1f %12.1f %5d %5d" % (
+            name, unit, sp.n, sp.median, sp.mad, sp.mad_used, slow_f, high_f, ns, nh))
+    out.append("")
+    out.append("%-20s %-8s %-7s %-32s %12s %9s  %s" % ("Node", "Status", "Outlier", "Worst metric", "Value",
+                                                       "vs median", "Detail"))
+    # By default only the nodes that need a look (not PASS, or an outlier).
+    rows = v.j.rows if show_all else [r for r in v.j.rows if r.status != "PASS" or r.outlier != "-"]
+    shown = rows[:top] if top > 0 else rows
+    for r in shown:
+        out.append("%-20s %-8s %-7s %-32s %12s %9s  %s" % (r.node, r.status, r.outlier, r.worst_metric,
+                                                           r.worst_value, r.vs_median, r.detail or "-"))
+    if top > 0 and len(rows) > top:
+        out.append("... %d more nodes to look at (all of them: --top 0)" % (len(rows) - top))
+    if not show_all and len(v.j.rows) > len(rows):
+        out.append("... and %d node(s) PASS, no outlier (every node: --all)" % (len(v.j.rows) - len(rows)))
+    return out
+
+
+def _dash(s):
+    return None if s in ("-", "") else s
+
+
+def node_doc(r):
+    """One node of the JSON report."""
+    return {"node": r.node, "status": r.status, "outlier": _dash(r.outlier),
+            "worst_metric": _dash(r.worst_metric),
+            "worst_value": None if r.worst_value == "-" else number(float(r.worst_value)),
+            "vs_median_pct": None if r.vs_median == "-" else number(float(r.vs_median.rstrip("%"))),
+            "detail": _dash(r.detail), "drain_reason": _dash(r.reason)}
+
+
+def json_doc(v, k, floor):
+    """The memsuite/cluster/1 document, its "nodes" (last) left empty:
+    json_chunks writes them one by one."""
+    c = v.j.counts()
+    metrics = []
+    for name, (sp, unit, lb) in v.spread.items():
+        ns, nh = v.j.outliers.get(name, (0, 0))
+        metrics.append({"metric": name, "unit": unit, "lower_is_better": lb, "nodes": sp.n,
+                        "median": number(sp.median, STAT_DIGITS), "mad": number(sp.mad, STAT_DIGITS),
+                        "mad_used": number(sp.mad_used, STAT_DIGITS),
+                        "slow_fence": number(sp.high_fence if lb else sp.low_fence, STAT_DIGITS),
+                        "high_fence": number(sp.low_fence if lb else sp.high_fence, STAT_DIGITS),
+                        "outliers": {"slow": ns, "high": nh}})
+    return {"schema": "memsuite/cluster/1",
+            "reference": {"path": v.ref.path, "id": v.ref.id},
+            "results": v.dir,
+            "run_id": v.run_id or None,
+            "expected_from": v.expected_from or None,
+            "expected": len(v.j.expected), "reported": v.reported,
+            "counts": {"pass": c["PASS"], "fail": c["FAIL"], "error": c["ERROR"], "missing": c["MISSING"],
+                       "slow": c["SLOW"], "high": c["HIGH"]},
+            "outlier_rule": {"k": number(k), "mad_floor_pct": number(floor),
+                             "rule": "outside median +- k x max(MAD, mad_floor_pct% x |median|)"},
+            "metrics": metrics,
+            "ignored": [{"file": p, "why": w} for p, w in v.ignored],
+            "nodes": []}
+
+
+def _dumps(x):
+    return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_chunks(v, k, floor):
+    """The JSON report, one line, as pieces of text (a document of 100,000
+    nodes is never held twice)."""
+    head = _dumps(json_doc(v, k, floor))
+    assert head.endswith('"nodes":[]}')
+    yield head[:-2]
+    for i, r in enumerate(v.j.rows):
+        yield ("," if i else "") + _dumps(node_doc(r))
+    yield "]}"
+
+
+def drain(rows):
+    """(lines, plain, refused): the scontrol lines for every row with a
+    drain reason, the (node, reason) pairs to run, and the names refused.
+    Names and reasons come from reports anyone who can write the results
+    directory controls: a line runs only scontrol in a shell, and a name
+    that is not a plain host name (a Slurm hostlist "n[1-2000]" would drain
+    the whole cluster) is never drained."""
+    lines, plain, refused = [], [], []
+    for r in rows:
+        if not r.reason:
+            continue
+        reason = r.reason.replace('"', "'")[:200]
+        if not PLAIN_HOST.fullmatch(r.node):
+            lines.append("# not drained: node name %s is not a plain host name (letters, digits, ._-)"
+                         % shell_word(r.node))
+            refused.append(r.node)
+            continue
+        lines.append('scontrol update nodename=%s state=drain reason="%s"' % (r.node, _dq(reason)))
+        plain.append((r.node, reason))
+    return lines, plain, refused

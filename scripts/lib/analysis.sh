@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# analysis: how the bash side reaches memsuite's analyser, the Python
+# program scripts/analysis/memsuite-analyse (installed in
+# PREFIX/share/memsuite/analysis, beside this library's directory).  Bash
+# orchestrates; every verdict, statistic and report is computed there.
+
+# The interpreter: MEMSUITE_PYTHON, else the system's /usr/bin/python3 (the
+# packages depend on it; a python3 first on PATH may be a version manager's
+# shim, which costs a quarter of a second a start, or another build), else
+# python3 on PATH.
+ms_python() {
+    if [ -n "${MEMSUITE_PYTHON:-}" ]; then
+        printf '%s\n' "$MEMSUITE_PYTHON"
+    elif [ -x /usr/bin/python3 ]; then
+        printf '%s\n' /usr/bin/python3
+    else
+        ms_require_cmd python3 "install python3 (the analyser is Python 3, standard library only)"
+        printf '%s\n' python3
+    fi
+}
+
+# ms_analyse COMMAND [ARG...]: runs the analyser; its exit status.
+ms_analyse() {
+    local py
+    py=$(ms_python)
+    "$py" "$MS_LIB/../analysis/memsuite-analyse" "$@"
+}

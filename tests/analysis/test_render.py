@@ -1,0 +1,61 @@
+"""memsuite_analysis.render: terminal-safe text, shell words, JSON numbers
+and drain lines."""
+
+import unittest
+
+import _path  # noqa: F401
+from memsuite_analysis import classify, render
+
+
+class Printable(unittest.TestCase):
+    CASES = (
+        ("plain text\n", "plain text\n"),
+        ("\x1b]0;x\x07", "^[]0;x^G"),
+        ("\x7f\x00\t", "^?^@^I"),
+        ("\x9b31m", "M-^[31m"),
+        ("caf\u00e9", "caf\u00e9"),
+        ("bad \udcff byte", "bad \ufffd byte"),     # a file name that is not UTF-8
+    )
+
+    def test_table(self):
+        for text, want in self.CASES:
+            with self.subTest(text=text):
+                self.assertEqual(render.printable(text), want)
+
+
+class ShellWord(unittest.TestCase):
+    CASES = (("node01", "node01"), ("a b", "'a b'"), ("it's", "'it'\\''s'"), ("n;rm -rf", "'n;rm -rf'"), ("", "''"))
+
+    def test_table(self):
+        for s, want in self.CASES:
+            with self.subTest(s=s):
+                self.assertEqual(render.shell_word(s), want)
+
+
+class Number(unittest.TestCase):
+    def test_table(self):
+        table = ((12000.0, None, 12000), (21.099999999998545, 10, 21.1), (0.5, None, 0.5),
+                 (float("inf"), None, None), (None, None, None), (7, None, 7))
+        for x, digits, want in table:
+            with self.subTest(x=x):
+                got = render.number(x, digits)
+                self.assertEqual(got, want)
+                self.assertEqual(type(got), type(want))
+
+
+class Drain(unittest.TestCase):
+    def test_quoting_and_refusal(self):
+        rows = [classify.Row(-3, "ERROR", "n1", "", 'memsuite: x $(id) `id` \\ "q"'),
+                classify.Row(-3, "ERROR", "n[1-2000]", "", "memsuite: report unreadable"),
+                classify.Row(1, "PASS", "n2", "", "")]
+        lines, plain, refused = render.drain(rows)
+        self.assertEqual(lines, ['scontrol update nodename=n1 state=drain reason="memsuite: x \\$(id) \\`id\\` \\\\ \'q\'"',
+                                 "# not drained: node name 'n[1-2000]' is not a plain host name (letters, digits, ._-)"])
+        self.assertEqual(plain, [("n1", "memsuite: x $(id) `id` \\ 'q'")])
+        self.assertEqual(refused, ["n[1-2000]"])
+        long = classify.Row(-2, "FAIL", "n3", "", "memsuite: FAIL " + "y" * 300)
+        self.assertEqual(len(render.drain([long])[1][0][1]), 200)
+
+
+if __name__ == "__main__":
+    unittest.main()
