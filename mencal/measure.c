@@ -26,16 +26,29 @@ void mc_measure_free(mc_measure_t *m)
 
 void mc_measure_run(mc_measure_t *m, int t, mc_body_fn body, void *arg)
 {
-    for (int r = 0; r <= m->reps; r++) {   /* r == 0: warm-up */
-        if (r == 1 && m->count)
-            mc_counters_join(m->cfg, t);   /* each thread's own event set */
+    bool counting = false;   /* the master's: counters begun */
+    bool joined = false;     /* this thread's event set joined */
+#pragma omp master
+    {
+        m->next = 0;         /* r == 0: warm-up */
+        m->redo = false;
+    }
+    for (;;) {
 #pragma omp barrier
-        if (m->aborted)
+        const int r = m->next;   /* written by the master only after the next barrier */
+        if (m->aborted || r > m->reps)
             break;
+        if (r == 1 && m->count && !joined) {   /* the same on every thread */
+            mc_counters_join(m->cfg, t);      /* each thread's own event set, before begin */
+            joined = true;
+#pragma omp barrier
+        }
 #pragma omp master
         {
-            if (r == 1 && m->count)
+            if (r == 1 && m->count && !counting) {
                 mc_counters_begin(m->res, m->cfg);
+                counting = true;
+            }
             m->t0 = mb_now_ns();
         }
 #pragma omp barrier
@@ -46,15 +59,20 @@ void mc_measure_run(mc_measure_t *m, int t, mc_body_fn body, void *arg)
 #pragma omp master
         {
             m->wall_ns[r] = (double)(mb_now_ns() - m->t0);
-            m->done = r;
+            m->redo = false;
             if (m->on_rep)
                 m->on_rep(m, r, m->on_rep_ctx);
+            if (m->redo)
+                m->redos++;
+            else
+                m->done = r;
+            m->next = m->redo ? r : r + 1;
             if (*m->cfg->stop)
                 m->aborted = 1;
         }
     }
 #pragma omp master
-    if (m->done >= 1 && m->count)
+    if (counting)
         mc_counters_end(m->res, m->cfg);
 }
 

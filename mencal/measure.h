@@ -9,8 +9,8 @@
  *       barrier
  *       each thread: time its own body(r)          -> thr_ns[r][t]
  *       barrier
- *       master: wall_ns[r] = now - t0; done = r; on_rep hook; read the
- *               signal flag
+ *       master: wall_ns[r] = now - t0; on_rep hook; done = r (unless the
+ *               hook asked for r again); read the signal flag
  *   master: counters end (when a counted repetition ran)
  *
  * Use, from a scenario's run():
@@ -62,6 +62,13 @@ typedef struct mc_measure {
      * from the warm-up's wall_ns[0]). */
     void (*on_rep)(struct mc_measure *m, int r, void *ctx);
     void *on_rep_ctx;
+    /* Set by on_rep to run repetition r again (a sample found too short
+     * to trust, re-measured after the hook made it longer): wall_ns[r]
+     * and thr_ns of r are overwritten, done stays r - 1.  The hook owns
+     * the bound on how often it asks. */
+    bool redo;
+    int redos;             /* repetitions run again, over the driver's life */
+    int next;              /* the driver's: the repetition the team runs next */
     /* filled by the driver */
     double *wall_ns;       /* [reps + 1]: start barrier to end barrier */
     double *thr_ns;        /* [(reps + 1) * nthreads]: each thread's own body time */

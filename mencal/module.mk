@@ -30,10 +30,12 @@ $(EXAMPLE_DIR)/mencal: $(filter-out $(BUILD)/mencal/registry.o,$(MENCAL_OBJ)) \
                        $(EXAMPLE_DIR)/registry.o $(EXAMPLE_DIR)/sc-fill.o $(LIBMB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
-# The unit test of mencal's pure logic links every mencal object but main.
-$(BUILD)/tests/unit/test_mencal.o: CFLAGS_EXTRA := -Itests/unit -Imencal
-$(BUILD)/tests/test_mencal: $(BUILD)/tests/unit/test_mencal.o \
-                            $(filter-out $(BUILD)/mencal/main.o,$(MENCAL_OBJ)) $(LIBMB)
+# The unit tests of mencal's pure logic (test_mencal, and test_mencal_samples
+# for sweep's sample checks) link every mencal object but main.
+MENCAL_UNITS := $(BUILD)/tests/test_mencal $(BUILD)/tests/test_mencal_samples
+$(MENCAL_UNITS:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o): CFLAGS_EXTRA := -Itests/unit -Imencal
+$(MENCAL_UNITS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o \
+                 $(filter-out $(BUILD)/mencal/main.o,$(MENCAL_OBJ)) $(LIBMB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 

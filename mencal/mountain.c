@@ -44,6 +44,25 @@ size_t mc_mountain_default_top(const mc_caches_t *c, char *how, size_t howlen)
     return p * 2;
 }
 
+static uint64_t clamp_passes(double p)
+{
+    return !(p >= 1) ? 1 : p > (double)MC_MOUNTAIN_MAX_PASSES ? MC_MOUNTAIN_MAX_PASSES
+                                                                : (uint64_t)p;
+}
+
+uint64_t mc_mountain_sample_passes(double pass_ns, double min_ns)
+{
+    return clamp_passes(pass_ns > 0 ? ceil(min_ns * MC_MOUNTAIN_SIZE_MARGIN / pass_ns) : 1);
+}
+
+uint64_t mc_mountain_retry_passes(uint64_t passes, double ns, double min_ns)
+{
+    if (ns >= min_ns || passes >= MC_MOUNTAIN_MAX_PASSES)
+        return 0;
+    double scale = ns > 0 ? min_ns * MC_MOUNTAIN_SIZE_MARGIN / ns : 2;
+    return clamp_passes(ceil((double)passes * (scale > 2 ? scale : 2)));
+}
+
 /* The region of one level: lo <= share and total <= hi_total, etc. */
 typedef struct {
     size_t share_min, share_max;   /* per-thread bounds (0 / SIZE_MAX: none) */

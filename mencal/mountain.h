@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -35,6 +36,20 @@ size_t mc_mountain_sizes(size_t top, size_t *sizes, size_t cap);
  * DRAM plateau has three points: 4x, 6x and 8x LLC at least), or 1 GiB
  * when the LLC is unknown; `how` says which. */
 size_t mc_mountain_default_top(const mc_caches_t *c, char *how, size_t howlen);
+
+/* Sample sizing.  A sample repeats whole passes and must last at least
+ * min_ns (10 ms and 20 clock ticks in sweep); MC_MOUNTAIN_SIZE_MARGIN
+ * over it so that timing jitter rarely forces a second try. */
+#define MC_MOUNTAIN_SIZE_MARGIN 1.1
+#define MC_MOUNTAIN_MAX_PASSES ((uint64_t)1e12)
+/* The passes of a sample when one pass takes pass_ns (0: unknown, 1 pass). */
+uint64_t mc_mountain_sample_passes(double pass_ns, double min_ns);
+/* The check after a sample of `passes` passes that lasted ns: 0 when it
+ * lasted at least min_ns (accepted), else the passes for the next try:
+ * scaled by the shortfall (with the margin), at least doubled, at most
+ * MC_MOUNTAIN_MAX_PASSES; 0 as well when passes is already that cap
+ * (nothing longer to try: the caller sees the sample is still short). */
+uint64_t mc_mountain_retry_passes(uint64_t passes, double ns, double min_ns);
 
 typedef enum { MC_PL_L1, MC_PL_L2, MC_PL_L3, MC_PL_DRAM, MC_PLATEAUS } mc_plateau_id_t;
 

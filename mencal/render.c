@@ -79,6 +79,11 @@ static void table_text(FILE *f, const mc_result_t *res, const mc_table_t *t)
 {
     if (!t->nrows)
         return;
+    if (t->text_hidden) {
+        fprintf(f, "%s %s: %zu rows, in --format json or csv\n", res->rec.name, t->name,
+                t->nrows);
+        return;
+    }
     int width[32] = { 0 };
     char cell[64], head[96];
     int nc = t->ncols < 32 ? t->ncols : 32;

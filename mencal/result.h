@@ -32,6 +32,7 @@ typedef struct {
     const char *name;
     int ncols;
     const mc_col_t *cols;
+    bool text_hidden;     /* too many rows for text: JSON and CSV only, text names it */
     size_t nrows, cap;
     double *num;          /* nrows x ncols */
     char (*str)[64];      /* nrows x ncols, text cells */

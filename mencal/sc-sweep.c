@@ -9,12 +9,17 @@
  * streams its own share, pinned one per physical core.
  *
  * A point is --reps samples on the shared driver (measure.h) after a
- * warm-up that also times a pass: every sample repeats whole passes until
- * it lasts at least 20 ticks of the clock and at least 10 ms, so a 16 KiB
- * point repeats ~500 000 passes and a DRAM point several (the threads'
- * uneven finish of one pass then weighs little, as in seqread).
- * Bandwidth = STREAM bytes of the passes / the sample's wall time (GB/s),
- * median over the samples.
+ * warm-up that also times a pass (the fastest of its doubling runs, so a
+ * run slowed by a preemption cannot shrink the samples): every sample
+ * repeats whole passes so that it lasts at least 20 ticks of the clock
+ * and at least 10 ms, so a 16 KiB point repeats ~500 000 passes and a
+ * DRAM point several (the threads' uneven finish of one pass then weighs
+ * little, as in seqread).  Each sample is checked when it ends: one that
+ * lasted less is measured again with proportionally more passes (the
+ * driver's redo), up to MAX_REMEASURE times; a sample still short after
+ * that leaves the point unmeasured, with the reason.  Bandwidth = STREAM
+ * bytes of the sample's passes / its wall time (GB/s), median over the
+ * samples; each sample's passes and duration are kept (table `samples`).
  *
  * The plateaus (mountain.h: the median of the points well inside each
  * level, sized by the caches common/ detects) are reported per kernel and
@@ -41,6 +46,7 @@
 #define MIN_SAMPLE_NS 10000000.0  /* a sample lasts at least 10 ms ... */
 #define MIN_TICKS 20              /* ... and at least 20 clock ticks */
 #define CAL_NS 200000.0           /* the warm-up times passes for at least 0.2 ms */
+#define MAX_REMEASURE 8           /* a short sample is measured again at most 8 times */
 #define MAX_KERNELS 4
 
 typedef struct {
@@ -138,13 +144,17 @@ static void sweep_plan(FILE *f, const void *conf)
 
 typedef struct {
     mc_traffic_t *tr;          /* [threads] */
-    double *pass_ns;           /* [threads]: one pass, timed in the warm-up */
-    uint64_t passes;           /* per sample, set after the warm-up */
-    double min_sample_ns;
+    double *pass_ns;           /* [threads]: one pass, the fastest timed in the warm-up */
+    uint64_t passes;           /* per sample: sized after the warm-up, raised by a short one */
+    uint64_t *sample_passes;   /* [reps + 1]: the passes of each accepted sample */
+    double min_sample_ns;      /* max(10 ms, 20 clock ticks) */
+    int tries;                 /* re-measurements of the current sample */
+    int remeasured;            /* samples of the point measured more than once */
+    bool short_left;           /* a sample stayed short after MAX_REMEASURE tries */
 } point_t;
 
 /* mc_body_fn: r == 0 times passes (doubling until CAL_NS) and keeps the
- * time of one; then `passes` passes per sample. */
+ * fastest time of one; then `passes` passes per sample. */
 static void body(void *arg, int t, int r)
 {
     point_t *P = arg;
@@ -154,38 +164,65 @@ static void body(void *arg, int t, int r)
         return;
     }
     mc_traffic_passes(tr, 1);   /* caches and TLB warm */
-    uint64_t n = 1;
-    for (;;) {
+    double best = INFINITY;
+    for (uint64_t n = 1;; n *= 2) {
         uint64_t a = mb_now_ns();
         mc_traffic_passes(tr, n);
         double dt = (double)(mb_now_ns() - a);
-        if (dt >= CAL_NS || n >= (1ULL << 40)) {
-            P->pass_ns[t] = dt / (double)n;
-            return;
-        }
-        n *= 2;
+        if (dt > 0 && dt / (double)n < best)
+            best = dt / (double)n;
+        if (dt >= CAL_NS || n >= (1ULL << 40))
+            break;
     }
+    P->pass_ns[t] = isfinite(best) ? best : 0;
 }
 
-/* mc_measure_t.on_rep: after the warm-up, passes for the slowest thread. */
-static void size_samples(mc_measure_t *m, int r, void *ctx)
+/* mc_measure_t.on_rep.  After the warm-up: passes for the slowest thread.
+ * After a sample: one shorter than min_sample_ns is run again (m->redo)
+ * with the passes scaled by its shortfall; an accepted one keeps its
+ * passes for the bandwidth. */
+static void check_sample(mc_measure_t *m, int r, void *ctx)
 {
     point_t *P = ctx;
-    if (r != 0)
+    if (r == 0) {
+        double slow = 0;
+        for (int t = 0; t < m->nthreads; t++)
+            slow = P->pass_ns[t] > slow ? P->pass_ns[t] : slow;
+        P->passes = mc_mountain_sample_passes(slow, P->min_sample_ns);
+        P->tries = P->remeasured = 0;
+        P->short_left = false;
         return;
-    double slow = 0;
-    for (int t = 0; t < m->nthreads; t++)
-        slow = P->pass_ns[t] > slow ? P->pass_ns[t] : slow;
-    double p = slow > 0 ? ceil(P->min_sample_ns / slow) : 1;
-    P->passes = p < 1 ? 1 : p > 1e12 ? (uint64_t)1e12 : (uint64_t)p;
+    }
+    const double ns = m->wall_ns[r];
+    const uint64_t more = mc_mountain_retry_passes(P->passes, ns, P->min_sample_ns);
+    if (more && P->tries < MAX_REMEASURE) {
+        P->passes = more;
+        P->remeasured += P->tries++ == 0;
+        m->redo = true;
+        return;
+    }
+    P->short_left |= ns < P->min_sample_ns;
+    P->sample_passes[r] = P->passes;
+    P->tries = 0;
 }
 
 static const mc_col_t mountain_cols[] = {
     { "kernel", "", true },        { "threads", "", false },    { "size", "bytes", false },
     { "level", "", true },         { "bandwidth", "GB/s", false }, { "min", "GB/s", false },
     { "max", "GB/s", false },      { "cv", "", false },         { "passes", "", false },
+    { "shortest", "ns", false },   { "remeasured", "", false },
 };
-enum { M_KERNEL, M_THREADS, M_SIZE, M_LEVEL, M_BW, M_MIN, M_MAX, M_CV, M_PASSES, M_NCOLS };
+enum { M_KERNEL, M_THREADS, M_SIZE, M_LEVEL, M_BW, M_MIN, M_MAX, M_CV, M_PASSES, M_SHORTEST,
+       M_REMEASURED, M_NCOLS };
+
+/* Every accepted sample of every point (JSON and CSV only: a default run
+ * has about 1000). */
+static const mc_col_t sample_cols[] = {
+    { "kernel", "", true },   { "threads", "", false },  { "size", "bytes", false },
+    { "sample", "", false },  { "passes", "", false },   { "duration", "ns", false },
+    { "bandwidth", "GB/s", false },
+};
+enum { S_KERNEL, S_THREADS, S_SIZE, S_SAMPLE, S_PASSES, S_NS, S_BW, S_NCOLS };
 
 static const mc_col_t plateau_cols[] = {
     { "kernel", "", true },      { "threads", "", false },       { "level", "", true },
@@ -194,10 +231,35 @@ static const mc_col_t plateau_cols[] = {
 };
 enum { P_KERNEL, P_THREADS, P_LEVEL, P_BW, P_FROM, P_TO, P_POINTS, P_NCOLS };
 
+/* The samples of one measured point, as rows of `samples`; bw[] gets
+ * each sample's GB/s.  Returns the samples (m->done). */
+static int point_samples(const mc_measure_t *m, const point_t *P, double pass_bytes,
+                         mc_table_t *st, const char *kernel, int th, size_t size, double *bw,
+                         double *shortest)
+{
+    *shortest = INFINITY;
+    for (int r = 1; r <= m->done; r++) {
+        const double ns = m->wall_ns[r], passes = (double)P->sample_passes[r];
+        bw[r - 1] = pass_bytes * passes / ns;
+        *shortest = ns < *shortest ? ns : *shortest;
+        long row = mc_table_row(st);
+        mc_table_str(st, row, S_KERNEL, kernel);
+        mc_table_num(st, row, S_THREADS, th);
+        mc_table_num(st, row, S_SIZE, (double)size);
+        mc_table_num(st, row, S_SAMPLE, r);
+        mc_table_num(st, row, S_PASSES, passes);
+        mc_table_num(st, row, S_NS, ns);
+        mc_table_num(st, row, S_BW, bw[r - 1]);
+    }
+    return m->done;
+}
+
 /* One curve: kernel k at `th` threads over every size.  Fills gbps[] (NaN
- * where not measured) and rows of tab; returns false when interrupted. */
+ * where not measured), rows of tab and of the samples table st; returns
+ * false when interrupted. */
 static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_t *res,
-                      const mc_traffic_kernel_t *k, void *buf, mc_table_t *tab, double *gbps)
+                      const mc_traffic_kernel_t *k, void *buf, mc_table_t *tab, mc_table_t *st,
+                      double *gbps)
 {
     const int th = cfg1->nthreads, reps = cfg1->reps;
     mc_measure_t m;
@@ -207,15 +269,19 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
         P.min_sample_ns = MIN_TICKS * tick;
     P.tr = calloc((size_t)th, sizeof *P.tr);
     P.pass_ns = calloc((size_t)th, sizeof *P.pass_ns);
+    P.sample_passes = calloc((size_t)reps + 1, sizeof *P.sample_passes);
     double *bw = calloc((size_t)reps, sizeof *bw);
-    if (!P.tr || !P.pass_ns || !bw || mc_measure_init(&m, cfg1, res, reps) != 0) {
-        free(P.tr), free(P.pass_ns), free(bw);
+    if (!P.tr || !P.pass_ns || !P.sample_passes || !bw ||
+        mc_measure_init(&m, cfg1, res, reps) != 0) {
+        free(P.tr), free(P.pass_ns), free(P.sample_passes), free(bw);
         mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
         return false;
     }
-    m.on_rep = size_samples;
+    m.on_rep = check_sample;
     m.on_rep_ctx = &P;
     const mc_traffic_spec_t spec = { .k = k };
+    char name[32];
+    mc_traffic_name(&spec, name, sizeof name);
     bool stopped = false;
     for (size_t i = 0; i < c->nsizes; i++)
         gbps[i] = NAN;
@@ -239,34 +305,45 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
 #pragma omp master
             {
                 const size_t span = mc_traffic_span(&P.tr[0]) * (size_t)th;
-                const double bytes = mc_traffic_pass_bytes(&P.tr[0]) * th * (double)P.passes;
+                const double pass_bytes = mc_traffic_pass_bytes(&P.tr[0]) * th;
+                double shortest;
                 int n = m.done;
-                mb_stats_t st;
+                mb_stats_t sts;
                 if (m.aborted && n < reps)
                     stopped = true;
-                else if (n > 0 && mc_measure_rates(&m, bytes, bw) > 0 &&
-                         mb_stats_compute(bw, (size_t)n, 0, &st) == 0) {
-                    gbps[i] = st.median;
+                else if (n > 0 && point_samples(&m, &P, pass_bytes, st, name, th, c->sizes[i],
+                                                bw, &shortest) > 0 &&
+                         mb_stats_compute(bw, (size_t)n, 0, &sts) == 0) {
                     long row = mc_table_row(tab);
-                    char name[32];
-                    mc_table_str(tab, row, M_KERNEL, mc_traffic_name(&spec, name, sizeof name));
+                    mc_table_str(tab, row, M_KERNEL, name);
                     mc_table_num(tab, row, M_THREADS, th);
                     mc_table_num(tab, row, M_SIZE, (double)c->sizes[i]);
                     mc_table_str(tab, row, M_LEVEL, mc_cache_level(&cfg1->caches, share, span));
-                    mc_table_num(tab, row, M_BW, st.median);
-                    mc_table_num(tab, row, M_MIN, st.min);
-                    mc_table_num(tab, row, M_MAX, st.max);
-                    mc_table_num(tab, row, M_CV, n >= 2 ? st.cv : NAN);
-                    if (n < 2)
-                        mc_table_str(tab, row, M_CV, "one sample has no spread; use --reps 2");
                     mc_table_num(tab, row, M_PASSES, (double)P.passes);
+                    mc_table_num(tab, row, M_SHORTEST, shortest);
+                    mc_table_num(tab, row, M_REMEASURED, P.remeasured);
+                    if (P.short_left) {   /* never a figure from a sample too short */
+                        char why[64];
+                        snprintf(why, sizeof why, "a sample stayed under %.0f ms",
+                                 P.min_sample_ns / 1e6);
+                        for (int col = M_BW; col <= M_CV; col++)
+                            mc_table_str(tab, row, col, why);
+                    } else {
+                        gbps[i] = sts.median;
+                        mc_table_num(tab, row, M_BW, sts.median);
+                        mc_table_num(tab, row, M_MIN, sts.min);
+                        mc_table_num(tab, row, M_MAX, sts.max);
+                        mc_table_num(tab, row, M_CV, n >= 2 ? sts.cv : NAN);
+                        if (n < 2)
+                            mc_table_str(tab, row, M_CV, "one sample has no spread; use --reps 2");
+                    }
                 }
             }
 #pragma omp barrier
         }
     }
     mc_measure_free(&m);
-    free(P.tr), free(P.pass_ns), free(bw);
+    free(P.tr), free(P.pass_ns), free(P.sample_passes), free(bw);
     return !stopped;
 }
 
@@ -371,13 +448,17 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
     mc_table_t *tab = mc_table_new(res, "mountain", mountain_cols, M_NCOLS);
+    mc_table_t *st = mc_table_new(res, "samples", sample_cols, S_NCOLS);
+    if (st)
+        st->text_hidden = true;
     bool complete = true;
     int nseries = 0, series_threads[2 * MAX_KERNELS];
     for (int ki = 0; ki < c->nkernels && complete && !res->status; ki++)
         for (int ti = 0; ti < nth && complete && !res->status; ti++) {
             *one = *cfg;
             one->nthreads = threads[ti];
-            complete = run_curve(one, c, res, c->kernel[ki], buf, tab, curves[ki * nth + ti]);
+            complete = run_curve(one, c, res, c->kernel[ki], buf, tab, st,
+                                 curves[ki * nth + ti]);
             series_threads[nseries++] = threads[ti];
         }
     free(one);
