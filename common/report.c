@@ -62,6 +62,9 @@ void mb_result_warn(mb_result_t *r, const char *fmt, ...)
 void mb_result_add_label_reason(mb_result_t *r, const char *reason)
 {
     size_t cap = sizeof r->label_reasons / sizeof r->label_reasons[0];
+    for (size_t i = 0; reason && i < r->nlabel_reasons; i++)
+        if (strcmp(r->label_reasons[i], reason) == 0)
+            return;   /* one reason, listed once, whichever part of a tool found it */
     if (reason && r->nlabel_reasons < cap)
         r->label_reasons[r->nlabel_reasons++] = reason;
 }

@@ -32,6 +32,21 @@ double mb_median(const double *v, size_t n)
     return m;
 }
 
+double mb_percentile(const double *v, size_t n, double p)
+{
+    if (n == 0 || !v || !(p > 0 && p <= 100))
+        return NAN;
+    double *copy = malloc(n * sizeof *copy);
+    if (!copy)
+        return NAN;
+    memcpy(copy, v, n * sizeof *copy);
+    qsort(copy, n, sizeof *copy, cmp_double);
+    size_t k = (size_t)ceil(p / 100.0 * (double)n);
+    double r = copy[k > 0 ? k - 1 : 0];
+    free(copy);
+    return r;
+}
+
 int mb_stats_compute(const double *samples, size_t n, size_t drop, mb_stats_t *out)
 {
     memset(out, 0, sizeof *out);

@@ -19,6 +19,11 @@ typedef struct {
 int mb_stats_compute(const double *samples, size_t n, size_t drop, mb_stats_t *out);
 /* Median of v[0..n) (copies; does not reorder v).  NaN when n == 0. */
 double mb_median(const double *v, size_t n);
+/* The p-th percentile (0 < p <= 100) of v[0..n) by nearest rank: the
+ * smallest value with at least p% of the samples at or below it (copies
+ * all n; does not reorder v).  NaN when n == 0, p is out of range or out
+ * of memory. */
+double mb_percentile(const double *v, size_t n, double p);
 /* Jain's fairness index (sum x)^2 / (n * sum x^2), in (0,1]; NaN if n==0
  * or all zero. */
 double mb_jain_index(const double *v, size_t n);

@@ -39,6 +39,7 @@
 #include "delay.h"
 #include "exitcodes.h"
 #include "json.h"
+#include "loadcurve.h"
 #include "log.h"
 #include "measure.h"
 #include "plot.h"
@@ -341,24 +342,13 @@ static const mc_col_t curve_cols[] = {
     { "bandwidth_with_write_allocate", "MB/s", false },
     { "bandwidth_cv", "", false },      { "latency", "ns", false },
     { "latency_p99", "ns", false },     { "latency_cv", "", false },
-    { "windows", "", false },
+    { "windows", "", false },           { "load", "", true },
 };
-enum { C_DELAY, C_BW, C_WA, C_BWCV, C_LAT, C_P99, C_LATCV, C_WIN, C_NCOLS };
+enum { C_DELAY, C_BW, C_WA, C_BWCV, C_LAT, C_P99, C_LATCV, C_WIN, C_LOAD, C_NCOLS };
 
 static const mc_col_t thread_cols[] = {
     { "thread", "", false }, { "role", "", true }, { "cpu", "", false }, { "node", "", false },
 };
-
-/* p99 by nearest rank over n values (sorted copy). */
-static double p99(const double *v, int n)
-{
-    double s[4096];
-    int m = n < 4096 ? n : 4096;
-    memcpy(s, v, (size_t)m * sizeof *s);
-    qsort(s, (size_t)m, sizeof *s, cmp_double);
-    int k = (int)ceil(0.99 * m);
-    return s[k > 0 ? k - 1 : 0];
-}
 
 /* One finished point into the curve table; its samples are v[1..n]. */
 static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle, int n)
@@ -380,9 +370,14 @@ static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle,
     if (!(bw.median > 0))
         mc_table_str(tab, row, C_BWCV, "no traffic: no spread");
     mc_table_num(tab, row, C_LAT, lat.median);
-    mc_table_num(tab, row, C_P99, p99(lv, n));
+    mc_table_num(tab, row, C_P99, mb_percentile(lv, (size_t)n, 99));
     mc_table_num(tab, row, C_LATCV, lat.cv);
     mc_table_num(tab, row, C_WIN, n);
+    /* how loaded the point was (loadcurve.h) */
+    char load[64];
+    int none;
+    mc_load_t how = mc_load_of(bv, n, &none);
+    mc_table_str(tab, row, C_LOAD, idle ? "idle" : mc_load_text(how, none, n, load, sizeof load));
 }
 
 /* The chart into png (opened before the run); a chart that cannot be
@@ -530,9 +525,13 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                            "is left out)", points_done, npoints);
     }
 
-    /* headline metrics: the idle point, the no-delay point */
+    /* headline metrics: the idle point, the point that moved the most
+     * traffic (normally the shortest delay) */
     const size_t nrows = tab ? tab->nrows : 0;
-    const double *row0 = nrows ? &tab->num[0] : NULL;
+    int unloaded = 0;
+    const long busiest = tab ? mc_load_busiest(tab->num, nrows, C_NCOLS, C_DELAY, C_BW, &unloaded)
+                             : -1;
+    const double *top = busiest >= 0 ? &tab->num[(size_t)busiest * C_NCOLS] : NULL;
     bool have_idle = nrows && !isfinite(tab->num[(nrows - 1) * C_NCOLS + C_DELAY]);
     if (have_idle)
         mc_metric(res, "latency_idle", "ns", tab->num[(nrows - 1) * C_NCOLS + C_LAT]);
@@ -541,14 +540,27 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     if (nt < 2) {
         mc_metric_na(res, "latency_max_load", "ns", "one thread: no traffic thread");
         mc_metric_na(res, "bandwidth_max", "MB/s", "one thread: no traffic thread");
-    } else if (nrows && isfinite(row0[C_DELAY])) {
-        mc_metric(res, "latency_max_load", "ns", row0[C_LAT]);
-        mc_metric(res, "latency_max_load_p99", "ns", row0[C_P99]);
-        mc_metric(res, "bandwidth_max", "MB/s", row0[C_BW]);
-        mc_metric(res, "bandwidth_max_with_write_allocate", "MB/s", row0[C_WA]);
+    } else if (top) {
+        mc_metric(res, "latency_max_load", "ns", top[C_LAT]);
+        mc_metric(res, "latency_max_load_p99", "ns", top[C_P99]);
+        mc_metric(res, "bandwidth_max", "MB/s", top[C_BW]);
+        mc_metric(res, "bandwidth_max_with_write_allocate", "MB/s", top[C_WA]);
+        mc_metric(res, "bandwidth_max_delay", "ns", top[C_DELAY]);
     } else {
-        mc_metric_na(res, "latency_max_load", "ns", "interrupted before the first point");
-        mc_metric_na(res, "bandwidth_max", "MB/s", "interrupted before the first point");
+        const char *why = unloaded ? "no point moved any traffic (the traffic threads did not "
+                                     "run: CPU contention?)"
+                                   : "interrupted before the first point";
+        mc_metric_na(res, "latency_max_load", "ns", why);
+        mc_metric_na(res, "bandwidth_max", "MB/s", why);
+    }
+    if (unloaded) {
+        mc_result_note(res, "WARNING: %d of %d traffic points moved no traffic (median "
+                       "bandwidth 0; column load): the traffic threads did not run during "
+                       "their windows (%d threads on %d allowed CPUs) or the delay outlasts "
+                       "the window; their latency is not a loaded latency and the headline "
+                       "leaves them out", unloaded, ndel, nt, cfg->ncpus_allowed);
+        mb_warn("loaded: %d of %d traffic points moved no traffic (see the note)", unloaded,
+                ndel);
     }
     mc_metric(res, "points", "", (double)nrows);
     mc_metric(res, "traffic_threads", "", nt - 1);
@@ -587,8 +599,6 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                    "time (STREAM counting; with_write_allocate adds a read per line stored); "
                    "latency median, p99 (nearest rank) and CV over the windows", W,
                    WINDOW_TARGET_NS / 1e6);
-    if (cfg->oversub_threads[0])
-        mc_result_label(res, "%s", cfg->oversub_threads);
     if (c->plot && nrows)
         write_plot(res, c, tab, nt - 1, L.cpu[0], &png);
     else if (c->plot) {

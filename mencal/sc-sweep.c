@@ -498,8 +498,6 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     if (!complete)
         mc_result_note(res, "interrupted: the points measured so far are kept; later curves "
                        "and sizes are missing");
-    if (cfg->oversub_threads[0])
-        mc_result_label(res, "%s", cfg->oversub_threads);
     if (c->plot && tab && tab->nrows)
         write_plot(res, cfg, c, nseries, (const double *const *)curves, series_threads, &png);
     else if (c->plot) {

@@ -40,3 +40,71 @@ load test_helper
     assert_success
     assert_line --regexp '^sweep samples: [0-9]+ rows, in --format json or csv$'
 }
+
+# ---- 25, 28: loaded's headline and its unloaded points -----------------------
+
+@test "25: loaded's bandwidth_max is the curve's maximum, read at the point it names" {
+    run mencal run loaded --size 16M --threads 2 --delays 0,200,1000,5000 --windows 3 -q \
+        --format json -O l.json
+    assert_success
+    validate_json l.json
+    # the busiest traffic point's bandwidth, latency and delay, and nothing else
+    run jq -r '.records[0] | (.tables.curve | map(select(.delay != null and .bandwidth > 0))
+        | max_by(.bandwidth)) as $top | .metrics
+        | (.bandwidth_max.value == $top.bandwidth), (.bandwidth_max_delay.value == $top.delay),
+          (.latency_max_load.value == $top.latency), (.latency_max_load_p99.value == $top.latency_p99),
+          (.bandwidth_max_with_write_allocate.value == $top.bandwidth_with_write_allocate)' l.json
+    assert_output "$(printf 'true\ntrue\ntrue\ntrue\ntrue')"
+}
+
+@test "28: a loaded point without traffic (CPU contention) is flagged, warned and left out of the headline" {
+    command -v taskset >/dev/null || skip "taskset not installed"
+    # two threads on one CPU: the traffic thread often does not run while the
+    # latency thread chases; try until a point comes out unloaded
+    local i found=
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        taskset -c 0 mencal run loaded --size 8M --threads 2 --delays 0,1000,10000 --windows 3 \
+            --format json -O c.json 2>err || return 1
+        if jq -e '[.records[0].tables.curve[] | select(.delay != null and .bandwidth == 0)] | length > 0' c.json >/dev/null; then
+            found=1
+            break
+        fi
+    done
+    [ -n "$found" ] || skip "no point came out unloaded in 10 runs on one CPU"
+    validate_json c.json
+    # every point says how loaded it was; a median of 0 is exactly "none"
+    run jq -r '[.records[0].tables.curve[] | select(.delay != null)
+        | select((.bandwidth > 0) == (.load | startswith("none:")))] | length' c.json
+    assert_output 0
+    run jq -r '.records[0].tables.curve[-1].load' c.json
+    assert_output idle
+    # the note and the warning say how many, and why
+    local n
+    n=$(jq '[.records[0].tables.curve[] | select(.load | startswith("none:"))] | length' c.json)
+    run jq -r '.records[0].notes[] | select(startswith("WARNING"))' c.json
+    assert_output --regexp "^WARNING: $n of 3 traffic points moved no traffic .*2 threads on 1 allowed CPUs"
+    run cat err
+    assert_output --partial "loaded: $n of 3 traffic points moved no traffic"
+    # the headline: the busiest loaded point, or unavailable with the reason
+    run jq -r '.records[0] | (.tables.curve | map(select(.delay != null and .bandwidth > 0))) as $l
+        | if ($l | length) > 0 then .metrics.bandwidth_max.value == ($l | max_by(.bandwidth)).bandwidth
+          else .metrics.bandwidth_max.value_unavailable end' c.json
+    assert_output --regexp '^(true|no point moved any traffic .*)$'
+}
+
+# ---- 30 (part): the label reason "oversubscribed" once ------------------------
+
+@test "30: loaded and sweep name 'oversubscribed' once among the label reasons" {
+    command -v taskset >/dev/null || skip "taskset not installed"
+    run taskset -c 0 mencal run loaded --size 8M --threads 2 --delays 0 --windows 2 -q --format json -O l.json
+    assert_success
+    run taskset -c 0 mencal run sweep --size 64K --threads 2 --kernels read --reps 1 -q --format json -O s.json
+    assert_success
+    local f
+    for f in l.json s.json; do
+        run jq -r '[.label_reasons[] | select(test("oversubscribed"))] | length' "$f"
+        assert_output 1
+        run jq -r '.label' "$f"
+        assert_output not-standard
+    done
+}

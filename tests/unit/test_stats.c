@@ -95,6 +95,26 @@ int main(void)
     CHECK(mb_median(v_even, 4) == 2.5, "median of an even count averages the middle two");
     CHECK(isnan(mb_median(v_simple, 0)), "median of nothing is NaN");
 
+    /* nearest rank: 1..100 -> p99 99, p50 50, p100 100 */
+    static double hundred[100];
+    for (int i = 0; i < 100; i++)
+        hundred[i] = 100 - i;   /* descending: the copy is sorted, not the input */
+    CHECK(mb_percentile(hundred, 100, 99) == 99.0, "p99 of 1..100 is 99");
+    CHECK(mb_percentile(hundred, 100, 50) == 50.0, "p50 of 1..100 is 50");
+    CHECK(mb_percentile(hundred, 100, 100) == 100.0, "p100 is the maximum");
+    CHECK(hundred[0] == 100, "mb_percentile leaves its input in order");
+    CHECK(mb_percentile(keep, 3, 99) == 5.0, "p99 of 3 samples is the largest");
+    CHECK(isnan(mb_percentile(keep, 0, 99)) && isnan(mb_percentile(keep, 3, 0)) &&
+          isnan(mb_percentile(keep, 3, 101)), "no samples, or p outside (0, 100]: NaN");
+    /* issue 23, defect 27: loaded's p99 read only the first 4096 windows;
+     * here the windows after the 4096th are the slow ones */
+    static double windows[10000];
+    for (int i = 0; i < 10000; i++)
+        windows[i] = i < 4096 ? 80.0 : 500.0;
+    CHECK(mb_percentile(windows, 10000, 99) == 500.0, "27: p99 of 10000 windows sees them all");
+    windows[9999] = 1e9;
+    CHECK(mb_percentile(windows, 10000, 100) == 1e9, "27: the last of 10000 windows is seen");
+
     static const struct { const char *name; double v[4]; size_t n; double want; } jain[] = {
         {"equal shares", {3, 3, 3, 3}, 4, 1.0},
         {"one of four works", {0, 0, 8, 0}, 4, 0.25},

@@ -1,8 +1,11 @@
-/* test_mencal_samples: how sweep makes every sample long enough to trust
- * (issue 23, defect 26).  The sizing and the check after each sample
- * (mencal/mountain.c), and the driver's redo of a repetition the hook
- * found too short (mencal/measure.c). */
+/* test_mencal_curves: the reading of the two curves, table-driven.
+ * sweep: how every sample is made long enough to trust (issue 23, defect
+ * 26): the sizing and the check after each sample (mencal/mountain.c),
+ * and the driver's redo of a repetition the hook found too short
+ * (mencal/measure.c).  loaded: how loaded a point was and which point the
+ * headline is read at (mencal/loadcurve.c; defects 25 and 28). */
 #include "check.h"
+#include "loadcurve.h"
 #include "measure.h"
 #include "mountain.h"
 
@@ -106,10 +109,60 @@ static void test_redo(void)
     mc_result_free(&res);
 }
 
+static void test_load(void)
+{
+    static const struct {
+        double bw[5];
+        int n;
+        mc_load_t want;
+        int none;
+        const char *text;
+    } t[] = {
+        { { 10, 20, 30, 40, 50 }, 5, MC_LOAD_TRAFFIC, 0, "traffic" },
+        { { 10, 0, 30, 40, 50 }, 5, MC_LOAD_PARTIAL, 1, "traffic; none in 1 of 5 windows" },
+        { { 0, 0, 0, 40, 50 }, 5, MC_LOAD_NONE, 3, "none: no traffic in 3 of 5 windows" },
+        { { 0, 0, 0, 0, 0 }, 5, MC_LOAD_NONE, 5, "none: no traffic in 5 of 5 windows" },
+        { { NAN, 0, 0, 0, 0 }, 5, MC_LOAD_NONE, 5, "none: no traffic in 5 of 5 windows" },
+    };
+    char buf[64];
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int none = -1;
+        mc_load_t got = mc_load_of(t[i].bw, t[i].n, &none);
+        CHECK(got == t[i].want && none == t[i].none, "28: load of %s", t[i].text);
+        CHECK_EQ_STR(mc_load_text(got, none, t[i].n, buf, sizeof buf), t[i].text, t[i].text);
+    }
+    /* rows: delay, bandwidth; the idle point last (delay NaN) */
+    enum { D, BW, W };
+    static const struct {
+        double rows[4][W];
+        size_t n;
+        long want;
+        int unloaded;
+        const char *what;
+    } b[] = {
+        { { { 0, 5352 }, { 100, 8530 }, { 1000, 3000 }, { NAN, 0 } }, 4, 1, 0,
+          "25: the maximum, not the first point (5352 while 8530 was measured)" },
+        { { { 0, 9000 }, { 100, 8530 }, { 1000, 3000 }, { NAN, 0 } }, 4, 0, 0,
+          "the first point when it is the busiest" },
+        { { { 0, 0 }, { 100, 7000 }, { 1000, 0 }, { NAN, 0 } }, 4, 1, 2,
+          "28: unloaded points are counted and skipped" },
+        { { { 0, 0 }, { 100, 0 }, { NAN, 0 } }, 3, -1, 2, "28: no loaded point: none" },
+        { { { NAN, 0 } }, 1, -1, 0, "only the idle point: none, nothing unloaded" },
+        { { { 0, 0 } }, 0, -1, 0, "no row" },
+    };
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        int unloaded = -1;
+        long got = mc_load_busiest(&b[i].rows[0][0], b[i].n, W, D, BW, &unloaded);
+        CHECK(got == b[i].want && unloaded == b[i].unloaded, "busiest: %s (got %ld, %d)",
+              b[i].what, got, unloaded);
+    }
+}
+
 int main(void)
 {
     test_sizing();
     test_retry();
     test_redo();
+    test_load();
     return check_done();
 }
