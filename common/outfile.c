@@ -312,7 +312,20 @@ static int open_atomic(mb_out_t *o, char *msg, size_t msglen)
     return 0;
 }
 
-int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen)
+/* A FIFO to open only when first written (mb_out_open_late). */
+static int defer_fifo(mb_out_t *o, const struct stat *seen, char *msg, size_t msglen)
+{
+    o->kind = MB_OUT_IN_PLACE;
+    if (access(o->path, W_OK) != 0)
+        return fail(errno, msg, msglen, o, "cannot open it for writing: %s; choose another path "
+                    "('-' writes to stdout)", strerror(errno));
+    o->deferred = true;
+    o->seen = *seen;
+    return 0;
+}
+
+static int open_path(mb_out_t *o, const char *path, const char *what, bool late, char *msg,
+                     size_t msglen)
 {
     memset(o, 0, sizeof *o);
     o->what = what ? what : "result file";
@@ -354,6 +367,8 @@ int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, s
                  path, path);
         return -EISDIR;
     }
+    if (late && S_ISFIFO(lst.st_mode))
+        return defer_fifo(o, &lst, msg, msglen);
     if (S_ISCHR(lst.st_mode) || S_ISFIFO(lst.st_mode))
         return open_in_place(o, &lst, msg, msglen);
     if (!S_ISREG(lst.st_mode)) {
@@ -363,6 +378,30 @@ int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, s
         return fail(EPERM, msg, msglen, o, "%s", why);
     }
     return open_atomic(o, msg, msglen);
+}
+
+int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen)
+{
+    return open_path(o, path, what, false, msg, msglen);
+}
+
+int mb_out_open_late(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen)
+{
+    return open_path(o, path, what, true, msg, msglen);
+}
+
+FILE *mb_out_stream(mb_out_t *o, char *msg, size_t msglen)
+{
+    if (!o->f && o->deferred) {
+        o->deferred = false;
+        if (open_in_place(o, &o->seen, msg, msglen) != 0) {
+            o->kind = MB_OUT_CLOSED;
+            return NULL;
+        }
+    }
+    if (!o->f)
+        snprintf(msg, msglen, "%s: nothing open to write", o->what ? o->what : "result file");
+    return o->f;
 }
 
 int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen)
@@ -491,6 +530,7 @@ void mb_out_abort(mb_out_t *o)
     o->f = NULL;
     o->tmp[0] = '\0';
     o->kind = MB_OUT_CLOSED;
+    o->deferred = false;
 }
 
 /* ---- stale temporaries ------------------------------------------------- */

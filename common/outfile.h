@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 typedef enum {
     MB_OUT_CLOSED = 0,
@@ -54,12 +55,22 @@ typedef struct {
     const char *what;    /* "result file", "plot file": for messages */
     char path[4096];
     char tmp[4352];      /* the named temporary while one exists, else "" */
+    bool deferred;       /* a FIFO opened late: not yet open (mb_out_open_late) */
+    struct stat seen;    /* the FIFO as checked at open, while deferred */
 } mb_out_t;
 
 /* Open a result file ("result file" in messages). */
 int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen);
 /* The same with another noun for the messages ("plot file"). */
 int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen);
+/* For a file written only after the run (a chart): the same checks now,
+ * but a FIFO is only checked for write permission; it is opened (waiting
+ * for its reader) when mb_out_stream() first asks, so a FIFO without a
+ * reader does not hold the run before it measures. */
+int mb_out_open_late(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen);
+/* The stream to write: o->f, opening a deferred FIFO first.  NULL, with
+ * msg, when it cannot be opened. */
+FILE *mb_out_stream(mb_out_t *o, char *msg, size_t msglen);
 /* The descriptor behind o->f after flushing it, for a helper process that
  * writes the content itself (gnuplot); -1 when closed. */
 int mb_out_fd(mb_out_t *o);

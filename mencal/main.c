@@ -134,6 +134,35 @@ static int check_scenario_options(const mc_cli_t *cli, const mc_scenario_t **sel
     return 0;
 }
 
+/* Options whose value names one output file: two selected scenarios that
+ * both take one would write the same file, the second over the first. */
+static const char *const one_file_options[] = { "plot" };
+
+static int check_one_file_options(const mc_cli_t *cli, const mc_scenario_t **sel, size_t nsel)
+{
+    for (size_t i = 0; i < cli->n; i++) {
+        if (!cli->seen[i])
+            continue;
+        for (size_t k = 0; k < sizeof one_file_options / sizeof one_file_options[0]; k++) {
+            if (strcmp(cli->table[i].long_name, one_file_options[k]) != 0)
+                continue;
+            const char *first = NULL, *second = NULL;
+            for (size_t s = 0; s < nsel && !second; s++)
+                if (mc_scenario_accepts(sel[s], one_file_options[k])) {
+                    second = first ? sel[s]->name : NULL;
+                    first = first ? first : sel[s]->name;
+                }
+            if (second) {
+                mb_error("--%s names one file, and %s and %s would both write it (only the "
+                         "last would be kept); run them separately, each with its own --%s",
+                         one_file_options[k], first, second, one_file_options[k]);
+                return MB_EXIT_USAGE;
+            }
+        }
+    }
+    return 0;
+}
+
 static void print_plan(const mc_config_t *cfg, const mc_scenario_t **sel, size_t nsel)
 {
     char a[32], b[32];
@@ -226,7 +255,7 @@ static int cmd_run(const mc_cmd_t *c)
         if (want && nsel < 64)
             sel[nsel++] = sc;
     }
-    if (check_scenario_options(c->cli, sel, nsel))
+    if (check_scenario_options(c->cli, sel, nsel) || check_one_file_options(c->cli, sel, nsel))
         return MB_EXIT_USAGE;
 
     char msg[1024];

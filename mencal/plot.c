@@ -9,7 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exitcodes.h"
+#include "log.h"
 #include "plot.h"
+#include "result.h"
 
 extern char **environ;
 
@@ -104,14 +107,14 @@ static void first_line(FILE *log, char *buf, size_t len)
         buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* gnuplot < script > out 2> log; 0 or -errno with why. */
-static int spawn_gnuplot(const char *gp, FILE *script, int out, FILE *log, char *why,
+/* gnuplot < script > img 2> log; 0 or -errno with why. */
+static int spawn_gnuplot(const char *gp, FILE *script, FILE *img, FILE *log, char *why,
                          size_t whylen)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
-    posix_spawn_file_actions_adddup2(&fa, out, 1);
+    posix_spawn_file_actions_adddup2(&fa, fileno(img), 1);
     posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
     char *argv[] = { (char *)gp, NULL };
     pid_t pid;
@@ -128,10 +131,12 @@ static int spawn_gnuplot(const char *gp, FILE *script, int out, FILE *log, char 
         snprintf(why, whylen, "gnuplot failed: %s", first);
         return -EIO;
     }
-    struct stat st;
-    if (fstat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+    static const unsigned char magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    unsigned char head[8];
+    if (fseek(img, 0, SEEK_SET) != 0 || fread(head, 1, sizeof head, img) != sizeof head ||
+        memcmp(head, magic, sizeof magic) != 0) {
         first_line(log, first, sizeof first);
-        snprintf(why, whylen, "gnuplot wrote no image: %s", first);
+        snprintf(why, whylen, "gnuplot wrote no PNG image: %s", first);
         return -EIO;
     }
     return 0;
@@ -148,17 +153,13 @@ FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen)
     return f;
 }
 
-int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen)
+int mc_gnuplot_run(FILE *script, FILE **img, char *why, size_t whylen)
 {
     char gp[4096];
+    *img = NULL;
     if (!find_gnuplot(gp, sizeof gp)) {
         snprintf(why, whylen, "gnuplot not found on PATH; install gnuplot-nox");
         return -ENOENT;
-    }
-    int out = mb_out_fd(png);
-    if (out < 0) {
-        snprintf(why, whylen, "internal: the plot file is not open");
-        return -EBADF;
     }
     if (fflush(script) != 0 || ferror(script) || fseek(script, 0, SEEK_SET) != 0) {
         snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
@@ -168,14 +169,20 @@ int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen)
     FILE *log = mc_plot_tmpfile(&e, why, whylen);
     if (!log)
         return e;
-    int rc = spawn_gnuplot(gp, script, out, log, why, whylen);
+    FILE *out = mc_plot_tmpfile(&e, why, whylen);
+    int rc = out ? spawn_gnuplot(gp, script, out, log, why, whylen) : e;
     fclose(log);
+    if (rc == 0)
+        *img = out;
+    else if (out)
+        fclose(out);
     return rc;
 }
 
-int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen)
+int mc_plot_png(const mc_plot_t *p, FILE **img, char *why, size_t whylen)
 {
     int e;
+    *img = NULL;
     FILE *script = mc_plot_tmpfile(&e, why, whylen);
     if (!script)
         return e;
@@ -184,8 +191,68 @@ int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen)
         snprintf(why, whylen, "no measured point to plot");
         rc = -ENODATA;
     } else {
-        rc = mc_gnuplot_run(script, png, why, whylen);
+        rc = mc_gnuplot_run(script, img, why, whylen);
     }
     fclose(script);
     return rc;
+}
+
+/* The image into the output stream; 0 or -errno with why. */
+static int copy_image(FILE *img, mb_out_t *png, char *why, size_t whylen)
+{
+    FILE *out = mb_out_stream(png, why, whylen);
+    if (!out)
+        return -EBADF;
+    char buf[65536];
+    size_t n;
+    errno = 0;
+    if (fseek(img, 0, SEEK_SET) != 0)
+        return snprintf(why, whylen, "cannot read the drawn image back: %s", strerror(errno)),
+               -EIO;
+    while ((n = fread(buf, 1, sizeof buf, img)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            int e = errno ? errno : EIO;
+            snprintf(why, whylen, "%s '%s': write failed: %s; check the disk, device or pipe",
+                     png->what, png->path, strerror(e));
+            return -e;
+        }
+    if (ferror(img))
+        return snprintf(why, whylen, "cannot read the drawn image back"), -EIO;
+    return 0;
+}
+
+mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *why,
+                                 size_t whylen)
+{
+    if (draw_rc != 0 || !img) {
+        if (img)
+            fclose(img);
+        mb_out_abort(png);
+        return MC_PLOT_NOT_DRAWN;
+    }
+    int rc = copy_image(img, png, why, whylen);
+    fclose(img);
+    if (rc == 0 && mb_out_commit(png, why, whylen) == 0)
+        return MC_PLOT_WRITTEN;
+    mb_out_abort(png);
+    return MC_PLOT_LOST;
+}
+
+int mc_plot_conclude(mc_result_t *res, const char *path, int draw_rc, const char *draw_why,
+                     FILE *img, mb_out_t *png)
+{
+    char why[512] = "";
+    switch (mc_plot_finish(draw_rc, img, png, why, sizeof why)) {
+    case MC_PLOT_WRITTEN:
+        break;
+    case MC_PLOT_NOT_DRAWN:
+        mc_result_note(res, "--plot %s: chart not drawn: %s", path, draw_why);
+        mb_warn("%s: --plot %s: chart not drawn: %s", res->rec.name, path, draw_why);
+        break;
+    case MC_PLOT_LOST:
+        mc_result_fail(res, MB_EXIT_RESOURCE, "--plot %s: the chart was drawn but not written: "
+                       "%s", path, why);
+        break;
+    }
+    return res->status;
 }

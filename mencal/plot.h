@@ -3,9 +3,16 @@
  *
  * gnuplot never sees a path or user text: its script, with the data
  * inline as datablocks, comes on stdin from an unnamed tmpfile(); the
- * PNG goes to its stdout, which is the output file's descriptor; its
- * messages go to another unnamed tmpfile, whose first line becomes the
- * reason when it fails.  Titles are reduced to a safe character set. */
+ * PNG goes to its stdout, another unnamed tmpfile; its messages go to a
+ * third, whose first line becomes the reason when it fails.  Titles are
+ * reduced to a safe character set.
+ *
+ * Drawing and writing are two steps: gnuplot exits 0 when its own write
+ * fails (ENOSPC on a full device), so it never writes the output itself.
+ * mc_plot_finish() checks the image is a PNG, copies it into the output
+ * file and commits it, and tells a chart that could not be drawn (no
+ * gnuplot: a note, the result stands) from one that was drawn and could
+ * not be written (data lost: the run fails with exit 3). */
 #ifndef MC_PLOT_H
 #define MC_PLOT_H
 
@@ -40,14 +47,36 @@ typedef struct {
     mc_plot_mark_t marks[MC_PLOT_MAX_MARKS];
 } mc_plot_t;
 
-/* Writes the PNG.  0; -ENOENT gnuplot is not installed; -ENODATA no
- * finite point; -EIO gnuplot failed or wrote nothing; why says which. */
-int mc_plot_png(const mc_plot_t *p, mb_out_t *png, char *why, size_t whylen);
+/* Draws the PNG into *img (an unnamed tmpfile the caller hands to
+ * mc_plot_finish).  0; -ENOENT gnuplot is not installed; -ENODATA no
+ * finite point; -EIO gnuplot failed or wrote no PNG; why says which
+ * (*img is NULL then). */
+int mc_plot_png(const mc_plot_t *p, FILE **img, char *why, size_t whylen);
 
 /* The runner under mc_plot_png, for charts with scripts of their own
  * (alloc's two panels): gnuplot reads `script` (written, any position)
- * and writes the PNG to png's descriptor.  0, or -errno with why. */
-int mc_gnuplot_run(FILE *script, mb_out_t *png, char *why, size_t whylen);
+ * and draws the PNG into *img.  0, or -errno with why. */
+int mc_gnuplot_run(FILE *script, FILE **img, char *why, size_t whylen);
+
+typedef enum {
+    MC_PLOT_WRITTEN,     /* the chart is in the output file */
+    MC_PLOT_NOT_DRAWN,   /* draw_rc != 0: no chart; the output file is left untouched */
+    MC_PLOT_LOST,        /* drawn, but the output file could not be written */
+} mc_plot_outcome_t;
+
+/* After drawing (draw_rc and img from mc_plot_png or mc_gnuplot_run):
+ * copies the image into png and commits it, or aborts png.  Closes img.
+ * why says what failed unless WRITTEN. */
+mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *why,
+                                 size_t whylen);
+
+struct mc_result;
+/* A scenario's --plot after drawing (draw_rc, draw_why and img from
+ * mc_plot_png): mc_plot_finish, then a chart not drawn is a note and a
+ * warning (the result stands) and a lost one fails res (exit 3, the
+ * reason named).  Returns res->status. */
+int mc_plot_conclude(struct mc_result *res, const char *path, int draw_rc, const char *draw_why,
+                     FILE *img, mb_out_t *png);
 /* An unnamed temporary file for a script or a log; NULL with *err
  * (-errno) and why when none can be made. */
 FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen);

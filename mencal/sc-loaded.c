@@ -380,8 +380,8 @@ static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle,
     mc_table_str(tab, row, C_LOAD, idle ? "idle" : mc_load_text(how, none, n, load, sizeof load));
 }
 
-/* The chart into png (opened before the run); a chart that cannot be
- * drawn (no gnuplot) is a note, the result stands. */
+/* The chart into png (checked before the run, mc_plot_conclude: a chart
+ * that cannot be drawn is a note, one that cannot be written fails). */
 static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_t *tab,
                        int ntraffic, int lat_cpu, mb_out_t *png)
 {
@@ -406,11 +406,9 @@ static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_
                     .ylabel = "latency (ns per dependent load)", .nseries = 2 };
     p.series[0] = (mc_plot_series_t){ "median", n, x, y, false };
     p.series[1] = (mc_plot_series_t){ "p99 over the windows", n, x, y99, true };
-    if (mc_plot_png(&p, png, why, sizeof why) != 0 || mb_out_commit(png, why, sizeof why) != 0) {
-        mb_out_abort(png);
-        mc_result_note(res, "--plot %s: chart not drawn: %s", c->plot, why);
-        mb_warn("loaded: --plot %s: chart not drawn: %s", c->plot, why);
-    }
+    FILE *img;
+    int rc = mc_plot_png(&p, &img, why, sizeof why);
+    mc_plot_conclude(res, c->plot, rc, why, img, png);
 }
 
 static bool alloc_state(loaded_t *L, int nt, int windows)
@@ -445,8 +443,9 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     /* points: the ladder, then idle; one thread has no traffic: idle only */
     const int ndel = nt > 1 ? c->ndelays : 0, npoints = ndel + 1;
     char why[256], sz[32], kind[32];
-    mb_out_t png = { 0 };   /* --plot: opened before measuring, so a bad path costs nothing */
-    if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
+    mb_out_t png = { 0 };   /* --plot: checked before measuring, so a bad path costs nothing;
+                             * a FIFO is opened when the chart is written */
+    if (c->plot && mb_out_open_late(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     void *buf;
     if (mc_buffer_alloc(cfg, slice * (size_t)nt, &buf, why, sizeof why) != 0) {
@@ -606,7 +605,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);
     }
     free_state(&L);
-    return rc;
+    return rc ? rc : res->status;   /* res->status: a chart drawn and not written */
 }
 
 const mc_scenario_t mc_sc_loaded = {

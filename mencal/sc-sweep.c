@@ -375,8 +375,8 @@ static void plateau_rows(mc_result_t *res, mc_table_t *tab, const mc_config_t *c
     }
 }
 
-/* The chart into png (opened before the run); a chart that cannot be
- * drawn (no gnuplot) is a note, the result stands. */
+/* The chart into png (checked before the run, mc_plot_conclude: a chart
+ * that cannot be drawn is a note, one that cannot be written fails). */
 static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_conf_t *c,
                        int nseries, const double *const *curves, const int *threads,
                        mb_out_t *png)
@@ -412,11 +412,9 @@ static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_con
         snprintf(marks[2], 48, "LLC %s", mb_format_bytes(k->llc.total_bytes, d, sizeof d));
         p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[2], (double)k->llc.total_bytes };
     }
-    if (mc_plot_png(&p, png, why, sizeof why) != 0 || mb_out_commit(png, why, sizeof why) != 0) {
-        mb_out_abort(png);
-        mc_result_note(res, "--plot %s: chart not drawn: %s", c->plot, why);
-        mb_warn("sweep: --plot %s: chart not drawn: %s", c->plot, why);
-    }
+    FILE *img;
+    int rc = mc_plot_png(&p, &img, why, sizeof why);
+    mc_plot_conclude(res, c->plot, rc, why, img, png);
 }
 
 static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
@@ -428,8 +426,9 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     const int threads[2] = { 1, cfg->nthreads };
     const size_t bytes = c->top + (size_t)cfg->nthreads * 4096;
     char why[256], a[32];
-    mb_out_t png = { 0 };   /* --plot: opened before measuring, so a bad path costs nothing */
-    if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
+    mb_out_t png = { 0 };   /* --plot: checked before measuring, so a bad path costs nothing;
+                             * a FIFO is opened when the chart is written */
+    if (c->plot && mb_out_open_late(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     void *buf;
     if (mc_buffer_alloc(cfg, bytes, &buf, why, sizeof why) != 0) {
@@ -504,7 +503,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         mb_out_abort(&png);
         mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);
     }
-    return 0;
+    return res->status;   /* 0, or a chart drawn and not written */
 }
 
 const mc_scenario_t mc_sc_sweep = {

@@ -18,7 +18,8 @@
 
 #include "alloc.h"
 #include "child.h"
-#include "plot.h"
+#include "plot.h"        /* alloc/plot.h */
+#include "../plot.h"     /* mencal/plot.h: mc_plot_finish */
 #include "render.h"
 #include "log.h"
 #include "../scenario.h"
@@ -401,7 +402,7 @@ int mc_alloc_main(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop)
         mb_error("run alloc: %s", msg);
         return MB_EXIT_RESOURCE;
     }
-    if (cfg.plot && mb_out_open_as(&plot, cfg.plot, "--plot file", msg, sizeof msg) != 0) {
+    if (cfg.plot && mb_out_open_late(&plot, cfg.plot, "--plot file", msg, sizeof msg) != 0) {
         mb_out_abort(&out);
         mb_error("run alloc: %s", msg);
         return MB_EXIT_RESOURCE;
@@ -417,13 +418,20 @@ int mc_alloc_main(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop)
     }
     int code = exec_all(x, stop, !cfg.quiet);
 
-    if (cfg.plot) {
-        char why[512];
-        if (mc_alloc_plot(&x->run, &plot, why, sizeof why) != 0 ||
-            mb_out_commit(&plot, why, sizeof why) != 0) {
-            mb_out_abort(&plot);
+    if (cfg.plot) {   /* not drawn: a note; drawn and not written: the run fails */
+        char why[512], wwhy[512];
+        FILE *img;
+        int drc = mc_alloc_plot(&x->run, &img, why, sizeof why);
+        mc_plot_outcome_t outcome = mc_plot_finish(drc, img, &plot, wwhy, sizeof wwhy);
+        if (outcome == MC_PLOT_NOT_DRAWN) {
             mb_warn("alloc: --plot %s: chart not drawn: %s", cfg.plot, why);
             run_note(&x->run, "--plot %s: chart not drawn: %s", cfg.plot, why);
+        } else if (outcome == MC_PLOT_LOST) {
+            mb_error("run alloc: --plot %s: the chart was drawn but not written: %s", cfg.plot,
+                     wwhy);
+            run_note(&x->run, "--plot %s: the chart was drawn but not written: %s", cfg.plot,
+                     wwhy);
+            code = MB_EXIT_RESOURCE;
         }
     }
     if (cfg.fmt == MB_FMT_TEXT) {

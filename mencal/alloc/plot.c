@@ -69,8 +69,9 @@ static void write_script(FILE *f, char titles[][64], int n, const mc_alloc_cfg_t
     fprintf(f, "unset multiplot\n");
 }
 
-int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen)
+int mc_alloc_plot(const mc_alloc_run_t *r, FILE **img, char *why, size_t whylen)
 {
+    *img = NULL;
     char titles[MC_ALLOC_MAX_LIST * MC_ALLOC_MAX_ALLOCATORS][64];
     int rc;
     FILE *script = mc_plot_tmpfile(&rc, why, whylen);
@@ -82,7 +83,7 @@ int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whyl
         snprintf(why, whylen, "no allocator completed a cell: nothing to plot");
         rc = -ENODATA;
     } else {
-        rc = mc_gnuplot_run(script, png, why, whylen);
+        rc = mc_gnuplot_run(script, img, why, whylen);
     }
     fclose(script);
     return rc;

@@ -7,11 +7,10 @@
 #include "alloc.h"
 #include "outfile.h"
 
-/* gnuplot chart of time and minor faults against block size, written by
- * gnuplot straight into png (opened by the caller with mb_out_open_as();
- * the caller commits or aborts it).  0, or -errno with why (gnuplot
- * missing: -ENOENT). */
-int mc_alloc_plot(const mc_alloc_run_t *r, mb_out_t *png, char *why, size_t whylen);
+/* gnuplot chart of time and minor faults against block size, drawn into
+ * *img (mencal/plot.h: the caller hands it to mc_plot_finish with the
+ * output file).  0, or -errno with why (gnuplot missing: -ENOENT). */
+int mc_alloc_plot(const mc_alloc_run_t *r, FILE **img, char *why, size_t whylen);
 
 
 #endif

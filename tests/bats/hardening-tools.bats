@@ -108,3 +108,71 @@ load test_helper
         assert_output not-standard
     done
 }
+
+# ---- 6, 7, 8: --plot -------------------------------------------------------
+
+@test "6: --plot to a FIFO with no reader measures first, then waits for the reader and writes the PNG" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    local gp
+    gp=$(command -v gnuplot)
+    # the stub marks that the chart was drawn, which happens after the measurement
+    stub gnuplot "touch '$SANDBOX/drawn'; exec '$gp' \"\$@\""
+    mkfifo p.fifo
+    mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
+        --format json -O s.json 2>err 3>&- &
+    local pid=$! i
+    for ((i = 0; i < 600; i++)); do
+        [ -e drawn ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    # measured and drawn while nobody reads the FIFO; the result waits for the chart
+    [ -e drawn ] || { kill "$pid"; cat err; false; }
+    [ ! -e s.json ]
+    timeout 60 cat p.fifo >got.png
+    wait "$pid"
+    [ "$(head -c 8 got.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+    run jq -r '.records[0].status' s.json
+    assert_output ok
+}
+
+@test "7: --plot to a full device fails the run with exit 3 and names the reason" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    [ -w /dev/full ] || skip "no /dev/full"
+    run --separate-stderr mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q \
+        --plot /dev/full --format json -O s.json
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"sweep: --plot /dev/full: the chart was drawn but not written: "*"No space left on device"* ]]
+    run jq -r '.records[0].status, .records[0].reason' s.json
+    assert_line --index 0 failed
+    assert_line --index 1 --partial "No space left on device"
+    run --separate-stderr mencal run loaded --size 8M --threads 2 --delays 0 --windows 2 -q \
+        --plot /dev/full --format json -O l.json
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"loaded: --plot /dev/full: the chart was drawn but not written: "*"No space left on device"* ]]
+    run --separate-stderr mencal run alloc --allocators glibc --block-sizes 4K --ops 400 -r1 -q \
+        --plot /dev/full --format json -O a.json
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"alloc: --plot /dev/full: the chart was drawn but not written: "*"No space left on device"* ]]
+    # a chart that cannot be drawn is still only a note
+    stub gnuplot 'exit 1'
+    run --separate-stderr mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q \
+        --plot c.png --format json -O s.json
+    assert_success
+    [ ! -e c.png ]
+    run jq -r '.records[0].notes[] | select(startswith("--plot c.png: chart not drawn"))' s.json
+    assert_output --partial "gnuplot failed"
+}
+
+@test "8: one --plot file for two charts (loaded and sweep, run all) is refused, exit 2" {
+    local sel
+    for sel in "loaded sweep" "all"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr mencal run $sel --plot both.png --dry-run
+        [ "$status" -eq 2 ]
+        [ "$stderr" = "mencal: error: --plot names one file, and loaded and sweep would both write it (only the last would be kept); run them separately, each with its own --plot" ]
+    done
+    [ ! -e both.png ]
+    run mencal run sweep --plot one.png --dry-run
+    assert_success
+}
