@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -38,9 +39,9 @@ static int parse_count(const char *s, const char *e, unsigned long long cap,
     for (; s < e; s++) {
         if (*s < '0' || *s > '9')
             return -EINVAL;
-        x = x * 10 + (unsigned long long)(*s - '0');
-        if (x > cap)
-            x = cap + 1;         /* stays above the cap, never wraps */
+        const unsigned long long d = (unsigned long long)(*s - '0');
+        /* stays above the cap once there, never wraps (cap < ULLONG_MAX / 2) */
+        x = x > cap || x > (cap - d) / 10 ? cap + 1 : x * 10 + d;
     }
     *v = x;
     return 0;
@@ -75,6 +76,51 @@ static int check_num_threads(const char *v, char *msg, size_t msglen)
     }
 }
 
+/* Blank: NULL, empty or only white space (libgomp ignores it like unset). */
+static bool blank(const char *v)
+{
+    for (; v && *v; v++)
+        if (!isspace((unsigned char)*v))
+            return false;
+    return true;
+}
+
+/* OMP_PROC_BIND's first item is "false" (any case, blanks around). */
+static bool bind_is_false(const char *v)
+{
+    while (isspace((unsigned char)*v))
+        v++;
+    size_t n = strcspn(v, ",");
+    while (n && isspace((unsigned char)v[n - 1]))
+        n--;
+    return n == 5 && strncasecmp(v, "false", 5) == 0;
+}
+
+int mb_threads_omp_verdict(const char *bind_env, const char *places_env, int runtime_bind,
+                           int runtime_places, char *msg, size_t msglen)
+{
+    char shown[4 * SHOWN_MAX + 8];
+    const bool bind_set = !blank(bind_env), places_set = !blank(places_env);
+    const bool bind_false = bind_set && bind_is_false(bind_env);
+    if (bind_set && !bind_false && runtime_bind == 0) {
+        quote_value(bind_env, shown, sizeof shown);
+        snprintf(msg, msglen, "OMP_PROC_BIND='%s': libgomp ignored it (not a binding it "
+                 "knows), so no thread would be bound as recorded; set it to true, false, "
+                 "close, spread or primary (a comma-separated list, one per nesting level), "
+                 "or unset it", shown);
+        return 2;
+    }
+    if (places_set && !bind_false && runtime_places <= 0) {
+        quote_value(places_env, shown, sizeof shown);
+        snprintf(msg, msglen, "OMP_PLACES='%s': libgomp made no places of it and ignored it; "
+                 "set it to threads, cores, sockets, ll_caches or numa_domains (with an "
+                 "optional count, as cores(4)) or to CPU sets of this machine such as "
+                 "{0,1},{2,3}, or unset it", shown);
+        return 2;
+    }
+    return 0;
+}
+
 int mb_threads_env_check(char *msg, size_t msglen)
 {
     const char *v = getenv("OMP_NUM_THREADS");
@@ -83,15 +129,23 @@ int mb_threads_env_check(char *msg, size_t msglen)
     v = getenv("OMP_THREAD_LIMIT");
     if (v && *v) {
         unsigned long long n;
-        if (parse_count(v, v + strlen(v), (unsigned long long)1 << 40, &n) != 0 || n == 0) {
-            char shown[4 * SHOWN_MAX + 8];
+        char shown[4 * SHOWN_MAX + 8];
+        if (parse_count(v, v + strlen(v), LONG_MAX, &n) != 0 || n == 0) {
             quote_value(v, shown, sizeof shown);
             snprintf(msg, msglen, "OMP_THREAD_LIMIT='%s': not a thread count; set it to a "
                      "positive integer, or unset it", shown);
             return 2;
         }
+        if (n > LONG_MAX) {   /* libgomp: "Invalid value", and no limit at all */
+            quote_value(v, shown, sizeof shown);
+            snprintf(msg, msglen, "OMP_THREAD_LIMIT='%s': over %ld, which libgomp rejects "
+                     "(and then applies no limit); set it to a positive integer up to %ld, or "
+                     "unset it", shown, LONG_MAX, LONG_MAX);
+            return 2;
+        }
     }
-    return 0;
+    return mb_threads_omp_verdict(getenv("OMP_PROC_BIND"), getenv("OMP_PLACES"),
+                                  (int)omp_get_proc_bind(), omp_get_num_places(), msg, msglen);
 }
 
 /* ---- the guarded first team --------------------------------------------- */

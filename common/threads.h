@@ -18,10 +18,23 @@
 
 /* OMP_NUM_THREADS: unset, empty, or a comma-separated list (one count per
  * nesting level) of integers in 1..MB_MAX_THREADS.  OMP_THREAD_LIMIT:
- * unset, empty, or a positive integer (a limit above the cap is harmless).
- * Returns 0, or 2 with msg naming the variable, its value (escaped,
- * shortened) and the accepted form. */
+ * unset, empty, or an integer in 1..LONG_MAX, the range libgomp accepts (a
+ * limit above the cap is harmless; libgomp ignores a larger one).
+ * OMP_PROC_BIND and OMP_PLACES: what the runtime made of them
+ * (mb_threads_omp_verdict).  Returns 0, or 2 with msg naming the
+ * variable, its value (escaped, shortened) and the accepted form. */
 int mb_threads_env_check(char *msg, size_t msglen);
+
+/* libgomp parses OMP_PROC_BIND and OMP_PLACES when it loads and ignores a
+ * value it cannot use, with one "Invalid value" line on stderr; a result
+ * would then record a binding that never happened.  The verdict compares
+ * the values (NULL or blank: unset) with what the runtime did:
+ * runtime_bind is omp_get_proc_bind() (0: false), runtime_places
+ * omp_get_num_places().  A binding other than "false" that left the
+ * runtime unbound, or places that made none (unless OMP_PROC_BIND is
+ * "false", which drops them), are refused.  0, or 2 with msg. */
+int mb_threads_omp_verdict(const char *bind_env, const char *places_env, int runtime_bind,
+                           int runtime_places, char *msg, size_t msglen);
 
 /* Runs one empty parallel region of n threads (n <= 0: the runtime's
  * current default), so the team exists before anything is measured

@@ -176,3 +176,46 @@ load test_helper
     run mencal run sweep --plot one.png --dry-run
     assert_success
 }
+
+# ---- 23, 29: the OpenMP environment libgomp rejects or ignores --------------
+
+@test "23: OMP_THREAD_LIMIT beyond what libgomp accepts is refused (exit 2) by stream, mbw and mencal" {
+    local v=99999999999999999999
+    OMP_THREAD_LIMIT=$v run --separate-stderr stream -q
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"stream: error: OMP_THREAD_LIMIT='$v': over 9223372036854775807, which libgomp rejects"* ]]
+    OMP_THREAD_LIMIT=$v run --separate-stderr mbw --strict -q -n 1 2
+    [ "$status" -eq 2 ]
+    OMP_THREAD_LIMIT=$v run --separate-stderr mbw -q -n 1 2
+    [ "$status" -eq 1 ]   # mbw's compatible mode: 1 for every error
+    [[ $stderr == *"OMP_THREAD_LIMIT='$v': over 9223372036854775807"* ]]
+    OMP_THREAD_LIMIT=$v run --separate-stderr mencal run seqread --dry-run
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"OMP_THREAD_LIMIT='$v'"* ]]
+    # libgomp's largest is still accepted
+    OMP_THREAD_LIMIT=9223372036854775807 run mencal run seqread --dry-run
+    assert_success
+}
+
+@test "29: OMP_PROC_BIND and OMP_PLACES values libgomp ignores are refused, not recorded as applied" {
+    OMP_PROC_BIND=bogus run --separate-stderr stream -q
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"stream: error: OMP_PROC_BIND='bogus': libgomp ignored it"* ]]
+    OMP_PLACES=bogus run --separate-stderr mencal run seqread --dry-run
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"mencal: error: OMP_PLACES='bogus': libgomp made no places of it"* ]]
+    OMP_PLACES='{4096}' run --separate-stderr mbw --strict -q -n 1 2
+    [ "$status" -eq 2 ]
+    [[ $stderr == *"OMP_PLACES='{4096}'"* ]]
+    # valid ones, blank ones (memsuite passes OMP_PROC_BIND=) and false with places still run
+    local env
+    for env in "OMP_PROC_BIND=close OMP_PLACES=cores" "OMP_PROC_BIND=" "OMP_PROC_BIND=false OMP_PLACES=cores"; do
+        # shellcheck disable=SC2086
+        run env $env mencal run seqread --dry-run
+        assert_success
+    done
+    OMP_PROC_BIND=spread OMP_PLACES=cores run stream -q --format json -O s.json -s 100000 -n 2
+    assert_success
+    run jq -r '.threads | "\(.omp_proc_bind) \(.omp_places)"' s.json
+    assert_output "spread cores"
+}
