@@ -59,15 +59,17 @@ int mb_tunables_unknown(const mb_tunables_list_t *l, const char *value, char *ou
         out[0] = '\0';
     for (const char *v = value; v && *v;) {
         size_t len = strcspn(v, ":"), klen = strcspn(v, "=:");
-        char name[64];
-        if (klen && klen < sizeof name) {
+        char name[sizeof l->names[0]];
+        /* a name too long for the list's slots is no tunable this glibc has
+         * (its longest is about 40 characters): unknown, shown shortened */
+        const bool fits = klen < sizeof name;
+        if (fits)
             snprintf(name, sizeof name, "%.*s", (int)klen, v);
-            if (!mb_tunables_known(l, name)) {
-                n++;
-                if (used < outlen)
-                    used += (size_t)snprintf(out + used, outlen - used, "%s%s", used ? " " : "",
-                                             name);
-            }
+        if (klen && (!fits || !mb_tunables_known(l, name))) {
+            n++;
+            if (used < outlen)
+                used += (size_t)snprintf(out + used, outlen - used, "%s%.*s%s", used ? " " : "",
+                                         fits ? (int)klen : 60, v, fits ? "" : "...");
         }
         v += len;
         if (*v == ':')

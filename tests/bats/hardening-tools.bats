@@ -219,3 +219,22 @@ load test_helper
     run jq -r '.threads | "\(.omp_proc_bind) \(.omp_places)"' s.json
     assert_output "spread cores"
 }
+
+# ---- 17: a GLIBC_TUNABLES name of 64 characters or more -----------------------
+
+@test "17: a GLIBC_TUNABLES name of 64 characters or more is unknown to the C tools, as to memsuite env" {
+    ld.so --list-tunables >/dev/null 2>&1 || skip "ld.so --list-tunables gives no list (glibc < 2.33)"
+    local long=glibc.malloc.tcache_count_and_a_very_long_tail_that_no_glibc_has_x
+    [ "${#long}" -ge 64 ]
+    GLIBC_TUNABLES="$long=1:glibc.malloc.arena_max=2" run mencal env --format json
+    assert_success
+    run jq -r '.sysinfo.glibc_tunables_check' <<<"$output"
+    assert_output --regexp "^unknown to glibc [0-9.]+ \(not in ld.so --list-tunables\), which ignores them: ${long:0:60}\.\.\.$"
+    # the shell side agrees
+    GLIBC_TUNABLES="$long=1" run "$ROOT/scripts/memsuite" env
+    assert_output --partial "unknown to glibc"
+    # a real name is still known
+    GLIBC_TUNABLES=glibc.malloc.arena_max=2 run mencal env --format json
+    run jq -r '.sysinfo.glibc_tunables_check' <<<"$output"
+    assert_output --regexp '^every name known to glibc'
+}

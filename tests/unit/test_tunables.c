@@ -19,6 +19,14 @@ static const tun_case_t cases[] = {
     { "a=1:b", 2, "a b" },
     { "", 0, "" },
     { "::glibc.malloc.arena_max=4::", 0, "" },
+    /* issue 23, defect 17: a name of 64 characters or more was "known" */
+    { "glibc.malloc.tcache_count_and_a_very_long_tail_that_no_glibc_has_x=1", 1,
+      "glibc.malloc.tcache_count_and_a_very_long_tail_that_no_glibc..." },
+    { "glibc.malloc.arena_max=2:"
+      "glibc.malloc.0123456789012345678901234567890123456789012345678901234567890123456789=1", 1,
+      "glibc.malloc.01234567890123456789012345678901234567890123456..." },
+    { "glibc.malloc.tcache_count_and_a_tail_of_63_characters_in_all_xx=1", 1,
+      "glibc.malloc.tcache_count_and_a_tail_of_63_characters_in_all_xx" },
 };
 
 int main(void)
