@@ -51,22 +51,30 @@ ms_enforce_apply() {
     state=$(ms_enforce_state_file)
     ms_enforce_recover
 
-    # Plan: knob=value pairs, or the reason a knob is skipped.
-    local -a cpus
+    # Plan: knob=value pairs, or the reason a knob is skipped.  Every
+    # online CPU is looked at: those without cpufreq, or without a
+    # performance governor, are named together, and the others still get it.
+    local -a cpus nofreq=() noperf=()
+    local perf_has=""
     mapfile -t cpus < <(ms_cpu_online_list)
     for c in "${cpus[@]}"; do
         k="governor.cpu$c"
         if ! v=$(ms_knob_get "$k"); then
-            skipped+=("governor: $v")
-            break
+            nofreq+=("$c")
+            continue
         fi
         local choices
         if choices=$(ms_knob_choices "$k") && [[ " $choices " != *" performance "* ]]; then
-            skipped+=("governor: cpu$c offers no 'performance' governor (has: $choices)")
+            noperf+=("$c")
+            perf_has=$choices
             continue
         fi
         plan+=("$k=performance")
     done
+    [ "${#nofreq[@]}" -eq 0 ] ||
+        skipped+=("governor: no cpufreq for CPU(s) $(ms_cpu_ranges "${nofreq[@]}") of ${#cpus[@]} online ($(ms_sysfs /devices/system/cpu)/cpuN/cpufreq missing: VM or no cpufreq driver)")
+    [ "${#noperf[@]}" -eq 0 ] ||
+        skipped+=("governor: CPU(s) $(ms_cpu_ranges "${noperf[@]}") of ${#cpus[@]} online offer no 'performance' governor (has: $perf_has)")
     if v=$(ms_knob_get smt); then
         case "$v" in
             on) plan+=("smt=off") ;;

@@ -57,6 +57,25 @@ ms_cpu_online_list() {
     done < <(ms_cpu_list)
 }
 
+# ms_cpu_ranges N... (ascending CPU numbers) -> "0-3,5,7-8" ("" for none)
+ms_cpu_ranges() {
+    local out="" s="" p="" n
+    for n in "$@"; do
+        if [ -n "$s" ] && [ "$n" -eq $((p + 1)) ]; then
+            p=$n
+            continue
+        fi
+        if [ -n "$s" ]; then
+            if [ "$s" = "$p" ]; then out+="${out:+,}$s"; else out+="${out:+,}$s-$p"; fi
+        fi
+        s=$n p=$n
+    done
+    if [ -n "$s" ]; then
+        if [ "$s" = "$p" ]; then out+="${out:+,}$s"; else out+="${out:+,}$s-$p"; fi
+    fi
+    printf '%s\n' "$out"
+}
+
 # ms_topology: MS_TOPO_CORES (distinct package:core_id pairs of online
 # CPUs; nproc when sysfs has no topology) and MS_TOPO_SOCKETS.
 MS_TOPO_CORES="" MS_TOPO_SOCKETS=""

@@ -7,6 +7,35 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
+# ---- 16: --enforce and CPUs without cpufreq ---------------------------------
+
+@test "16: --enforce sets every CPU that has cpufreq, names every one without, and restores all" {
+    load ../fixtures/memsuite-bats/helpers
+    ms_test_env "$SANDBOX" "$STUBS"
+    # the 4-CPU host, with cpufreq on cpu0 and cpu2 only
+    local cpu="$MEMSUITE_SYSFS/devices/system/cpu"
+    rm -r "$cpu/cpu1/cpufreq" "$cpu/cpu3/cpufreq"
+    tree_state >before
+    export FAKE_HOOK="cat $cpu/cpu0/cpufreq/scaling_governor $cpu/cpu2/cpufreq/scaling_governor >>$SANDBOX/seen"
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out r
+    assert_success
+    assert_output --partial "enforce: skipped governor: no cpufreq for CPU(s) 1,3 of 4 online ($cpu/cpuN/cpufreq missing: VM or no cpufreq driver)"
+    # cpu2, after the first CPU without cpufreq, ran at performance too
+    run cat "$SANDBOX/seen"
+    assert_output $'performance\nperformance'
+    run jq -r .config.enforce r/run.json
+    assert_output --regexp '^governor=performance on 2 cpu\(s\), smt=off; skipped governor: no cpufreq for CPU\(s\) 1,3 of 4 online '
+    tree_state >after
+    diff before after
+    [ ! -e "$MEMSUITE_STATE_DIR/enforce.state" ]
+    # --strict refuses, naming them all, and changes nothing
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --strict --sizes 1M --threads 1 --cooldown 0 --out r2
+    assert_failure 3
+    assert_output --partial "enforce: --strict: cannot enforce governor: no cpufreq for CPU(s) 1,3 of 4 online"
+    tree_state >after
+    diff before after
+}
+
 # ---- 26: every sweep sample lasts >= 10 ms and >= 20 clock ticks ------------
 
 @test "26: every sweep sample is checked, lasts >= 10 ms and 20 ticks, and its duration is recorded" {

@@ -313,11 +313,11 @@ start_bg() {
     tree_state >before
     MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --sizes 1M --threads 1 --cooldown 0 --out r
     assert_success
-    assert_output --regexp "enforce: skipped governor: no cpufreq for cpu0 \(.*missing: VM or no cpufreq driver\)"
+    assert_output --regexp "enforce: skipped governor: no cpufreq for CPU\(s\) 0-1 of 2 online \(.*/cpuN/cpufreq missing: VM or no cpufreq driver\)"
     assert_output --partial "enforce: skipped smt: control says 'notsupported' (no SMT to switch off)"
     MEMSUITE_ASSUME_ROOT=1 run "$MS" run --enforce --strict --sizes 1M --threads 1 --cooldown 0 --out r2
     assert_failure 3
-    assert_output --partial "enforce: --strict: cannot enforce governor: no cpufreq for cpu0"
+    assert_output --partial "enforce: --strict: cannot enforce governor: no cpufreq for CPU(s) 0-1 of 2 online"
     tree_state >after
     diff before after
 }
