@@ -99,23 +99,29 @@ static bool bind_is_false(const char *v)
 int mb_threads_omp_verdict(const char *bind_env, const char *places_env, int runtime_bind,
                            int runtime_places, char *msg, size_t msglen)
 {
-    char shown[4 * SHOWN_MAX + 8];
     const bool bind_set = !blank(bind_env), places_set = !blank(places_env);
     const bool bind_false = bind_set && bind_is_false(bind_env);
-    if (bind_set && !bind_false && runtime_bind == 0) {
-        quote_value(bind_env, shown, sizeof shown);
-        snprintf(msg, msglen, "OMP_PROC_BIND='%s': libgomp ignored it (not a binding it "
-                 "knows), so no thread would be bound as recorded; set it to true, false, "
-                 "close, spread or primary (a comma-separated list, one per nesting level), "
-                 "or unset it", shown);
-        return 2;
-    }
-    if (places_set && !bind_false && runtime_places <= 0) {
-        quote_value(places_env, shown, sizeof shown);
-        snprintf(msg, msglen, "OMP_PLACES='%s': libgomp made no places of it and ignored it; "
-                 "set it to threads, cores, sockets, ll_caches or numa_domains (with an "
-                 "optional count, as cores(4)) or to CPU sets of this machine such as "
-                 "{0,1},{2,3}, or unset it", shown);
+    const struct {
+        const char *name, *value;
+        bool ignored;
+        const char *what, *form;
+    } rule[] = {
+        { "OMP_PROC_BIND", bind_env, bind_set && !bind_false && runtime_bind == 0,
+          "libgomp ignored it (not a binding it knows), so no thread would be bound as recorded",
+          "true, false, close, spread or primary (a comma-separated list, one per nesting "
+          "level)" },
+        { "OMP_PLACES", places_env, places_set && !bind_false && runtime_places <= 0,
+          "libgomp made no places of it and ignored it",
+          "threads, cores, sockets, ll_caches or numa_domains (with an optional count, as "
+          "cores(4)) or to CPU sets of this machine such as {0,1},{2,3}" },
+    };
+    for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++) {
+        if (!rule[i].ignored)
+            continue;
+        char shown[4 * SHOWN_MAX + 8];
+        quote_value(rule[i].value, shown, sizeof shown);
+        snprintf(msg, msglen, "%s='%s': %s; set it to %s, or unset it", rule[i].name, shown,
+                 rule[i].what, rule[i].form);
         return 2;
     }
     return 0;

@@ -83,8 +83,7 @@ static const mb_opt_t loaded_opts[] = {
     { .long_name = "windows", .type = MB_OPT_INT, .offset = OFF(windows_opt), .min = 2,
       .max = 100000, .metavar = "N", .def = "30",
       .help = "loaded: sample windows (~5 ms each) per point; median and p99 over them" },
-    { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE",
-      .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE" },
+    MC_OPT_PLOT(loaded_conf_t, plot),
     MC_OPT_TLB_LOCALITY(loaded_conf_t, tlb_opt),
     MC_OPT_STRIDE(loaded_conf_t, stride_opt),
 };

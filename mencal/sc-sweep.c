@@ -65,8 +65,7 @@ static const mb_opt_t sweep_opts[] = {
     { .long_name = "kernels", .type = MB_OPT_STRING, .offset = OFF(kernels_opt),
       .metavar = "LIST", .def = "read,write,copy,triad",
       .help = "sweep: kernels to sweep, comma-separated (read, write, copy, triad)" },
-    { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE",
-      .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE" },
+    MC_OPT_PLOT(sweep_conf_t, plot),
 };
 #undef OFF
 

@@ -91,6 +91,12 @@ typedef struct mc_scenario {
       .def_text = "256, as multichase",                                            \
       .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the " \
               "adjacent-line prefetcher from serving the next hop)" }
+/* One chart file: main refuses it when two selected scenarios take it. */
+#define MC_OPT_PLOT(conf_t, field)                                                    \
+    { .long_name = "plot", .type = MB_OPT_STRING, .offset = offsetof(conf_t, field),  \
+      .metavar = "FILE",                                                           \
+      .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE (one of them " \
+              "per run)" }
 
 size_t mc_scenario_count(void);
 const mc_scenario_t *mc_scenario_at(size_t i);
