@@ -526,13 +526,15 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     /* headline metrics: the idle point, the point that moved the most
      * traffic (normally the shortest delay) */
     const size_t nrows = tab ? tab->nrows : 0;
+    const double *rows = nrows ? tab->num : NULL;   /* C_NCOLS doubles per row */
     int unloaded = 0;
-    const long busiest = tab ? mc_load_busiest(tab->num, nrows, C_NCOLS, C_DELAY, C_BW, &unloaded)
-                             : -1;
-    const double *top = busiest >= 0 ? &tab->num[(size_t)busiest * C_NCOLS] : NULL;
-    bool have_idle = nrows && !isfinite(tab->num[(nrows - 1) * C_NCOLS + C_DELAY]);
+    const long busiest = rows ? mc_load_busiest(rows, nrows, C_NCOLS, C_DELAY, C_BW, &unloaded)
+                              : -1;
+    const double *top = rows && busiest >= 0 ? &rows[(size_t)busiest * C_NCOLS] : NULL;
+    const double *last = rows ? &rows[(nrows - 1) * C_NCOLS] : NULL;
+    bool have_idle = last && !isfinite(last[C_DELAY]);
     if (have_idle)
-        mc_metric(res, "latency_idle", "ns", tab->num[(nrows - 1) * C_NCOLS + C_LAT]);
+        mc_metric(res, "latency_idle", "ns", last[C_LAT]);
     else
         mc_metric_na(res, "latency_idle", "ns", "interrupted before the idle point");
     if (nt < 2) {

@@ -492,9 +492,21 @@ static void test_model(void)
         mb_result_warn(&r, "w%d", i);
     CHECK(r.nwarnings == MB_MAX_WARNINGS && strcmp(r.warnings[MB_MAX_WARNINGS - 1], "w15") == 0,
           "warnings capped at %d", MB_MAX_WARNINGS);
+    static const char *const reasons[12] = { "a", "b", "c", "d", "e", "f",
+                                             "g", "h", "i", "j", "k", "l" };
     for (int i = 0; i < 12; i++)
-        mb_result_add_label_reason(&r, "x");
+        mb_result_add_label_reason(&r, reasons[i]);
     CHECK(r.nlabel_reasons == 8, "label reasons capped at 8");
+    /* issue 23, defect 30: one reason found twice (the run's oversubscription,
+     * and a scenario's) is listed once */
+    mb_result_t once = { 0 };
+    char copy[] = "2 threads on 1 allowed CPUs: oversubscribed, not a standard result";
+    mb_result_add_label_reason(&once, "2 threads on 1 allowed CPUs: oversubscribed, not a "
+                                      "standard result");
+    mb_result_add_label_reason(&once, copy);
+    mb_result_add_label_reason(&once, "another reason");
+    CHECK(once.nlabel_reasons == 2, "30: an equal label reason is listed once (%zu)",
+          once.nlabel_reasons);
 
     static const struct { const char *s; int rc; mb_format_t fmt; } fm[] = {
         { "text", 0, MB_FMT_TEXT }, { "json", 0, MB_FMT_JSON }, { "csv", 0, MB_FMT_CSV },
