@@ -19,7 +19,7 @@
  * driver's redo), up to MAX_REMEASURE times; a sample still short after
  * that leaves the point unmeasured, with the reason.  Bandwidth = STREAM
  * bytes of the sample's passes / its wall time (GB/s), median over the
- * samples; each sample's passes and duration are kept (table `samples`).
+ * samples; each sample's passes and duration are kept (table `mountain_samples`).
  *
  * The plateaus (mountain.h: the median of the points well inside each
  * level, sized by the caches common/ detects) are reported per kernel and
@@ -446,7 +446,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory");
     }
     mc_table_t *tab = mc_table_new(res, "mountain", mountain_cols, M_NCOLS);
-    mc_table_t *st = mc_table_new(res, "samples", sample_cols, S_NCOLS);
+    mc_table_t *st = mc_table_new(res, "mountain_samples", sample_cols, S_NCOLS);
     if (st)
         st->text_hidden = true;
     bool complete = true;

@@ -45,29 +45,29 @@ load test_helper
     # one sample row per counted sample of every measured point
     local points samples
     points=$(jq '[.records[0].tables.mountain[]] | length' s.json)
-    samples=$(jq '[.records[0].tables.samples[]] | length' s.json)
+    samples=$(jq '[.records[0].tables.mountain_samples[]] | length' s.json)
     [ "$points" -gt 10 ]
     [ "$samples" -eq $((points * 3)) ]
     # each sample's duration is at least 10 ms (the clock's 20 ticks are far less here)
-    run jq -r '[.records[0].tables.samples[] | select(.duration < 1e7)] | length' s.json
+    run jq -r '[.records[0].tables.mountain_samples[] | select(.duration < 1e7)] | length' s.json
     assert_output 0
     run jq -r '[.records[0].tables.mountain[] | select(.shortest < 1e7)] | length' s.json
     assert_output 0
     # a point's bandwidth is the median of its samples' own bandwidths
     run jq -r '.records[0].tables as $t | [$t.mountain[] | . as $p
-        | ([$t.samples[] | select(.kernel == $p.kernel and .threads == $p.threads and .size == $p.size)
+        | ([$t.mountain_samples[] | select(.kernel == $p.kernel and .threads == $p.threads and .size == $p.size)
             | .bandwidth] | sort | .[1]) as $med | select(($med - $p.bandwidth) | fabs > 1e-9 * $med)]
         | length' s.json
     assert_output 0
     # and each sample's bandwidth is its passes' bytes over its duration
-    run jq -r '[.records[0].tables.samples[] | select(.kernel == "read")
+    run jq -r '[.records[0].tables.mountain_samples[] | select(.kernel == "read")
         | (.size * .passes / .duration) as $b | select((.bandwidth - $b | fabs) > 1e-6 * $b)]
         | length' s.json
     assert_output 0
     # text names the samples table instead of printing a thousand rows
     run mencal run sweep --size 64K --threads 1 --kernels read --reps 2 -q
     assert_success
-    assert_line --regexp '^sweep samples: [0-9]+ rows, in --format json or csv$'
+    assert_line --regexp '^sweep mountain_samples: [0-9]+ rows, in --format json or csv$'
 }
 
 # ---- 25, 28: loaded's headline and its unloaded points -----------------------
