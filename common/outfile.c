@@ -390,18 +390,23 @@ int mb_out_open_late(mb_out_t *o, const char *path, const char *what, char *msg,
     return open_path(o, path, what, true, msg, msglen);
 }
 
-FILE *mb_out_stream(mb_out_t *o, char *msg, size_t msglen)
+int mb_out_stream(mb_out_t *o, FILE **f, char *msg, size_t msglen)
 {
+    *f = NULL;
     if (!o->f && o->deferred) {
         o->deferred = false;
-        if (open_in_place(o, &o->seen, msg, msglen) != 0) {
+        int rc = open_in_place(o, &o->seen, msg, msglen);
+        if (rc != 0) {
             o->kind = MB_OUT_CLOSED;
-            return NULL;
+            return rc;
         }
     }
-    if (!o->f)
+    if (!o->f) {
         snprintf(msg, msglen, "%s: nothing open to write", o->what ? o->what : "result file");
-    return o->f;
+        return -EBADF;
+    }
+    *f = o->f;
+    return 0;
 }
 
 int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen)

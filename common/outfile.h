@@ -68,9 +68,9 @@ int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, s
  * for its reader) when mb_out_stream() first asks, so a FIFO without a
  * reader does not hold the run before it measures. */
 int mb_out_open_late(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen);
-/* The stream to write: o->f, opening a deferred FIFO first.  NULL, with
- * msg, when it cannot be opened. */
-FILE *mb_out_stream(mb_out_t *o, char *msg, size_t msglen);
+/* The stream to write into *f: o->f, opening a deferred FIFO first (an
+ * open interrupted by a signal is -EINTR).  0, or -errno with msg. */
+int mb_out_stream(mb_out_t *o, FILE **f, char *msg, size_t msglen);
 /* The descriptor behind o->f after flushing it, for a helper process that
  * writes the content itself (gnuplot); -1 when closed. */
 int mb_out_fd(mb_out_t *o);

@@ -124,9 +124,11 @@ static int spawn_gnuplot(const char *gp, FILE *script, FILE *img, FILE *log, cha
         snprintf(why, whylen, "cannot run %s: %s", gp, strerror(e));
         return -e;
     }
-    int status = 0;
+    int status = 0, w;
     char first[256];
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;   /* a stop signal: gnuplot still finishes the chart */
+    if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         first_line(log, first, sizeof first);
         snprintf(why, whylen, "gnuplot failed: %s", first);
         return -EIO;
@@ -198,11 +200,15 @@ int mc_plot_png(const mc_plot_t *p, FILE **img, char *why, size_t whylen)
 }
 
 /* The image into the output stream; 0 or -errno with why. */
-static int copy_image(FILE *img, mb_out_t *png, char *why, size_t whylen)
+static int copy_image(FILE *img, mb_out_t *png, const volatile sig_atomic_t *stop, char *why,
+                      size_t whylen)
 {
-    FILE *out = mb_out_stream(png, why, whylen);
-    if (!out)
-        return -EBADF;
+    if (png->deferred && stop && *stop)   /* stopped already: never wait for a reader */
+        return -EINTR;
+    FILE *out;
+    int rc = mb_out_stream(png, &out, why, whylen);
+    if (rc != 0)
+        return rc;
     char buf[65536];
     size_t n;
     errno = 0;
@@ -221,8 +227,8 @@ static int copy_image(FILE *img, mb_out_t *png, char *why, size_t whylen)
     return 0;
 }
 
-mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *why,
-                                 size_t whylen)
+mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png,
+                                 const volatile sig_atomic_t *stop, char *why, size_t whylen)
 {
     if (draw_rc != 0 || !img) {
         if (img)
@@ -230,19 +236,19 @@ mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *wh
         mb_out_abort(png);
         return MC_PLOT_NOT_DRAWN;
     }
-    int rc = copy_image(img, png, why, whylen);
+    int rc = copy_image(img, png, stop, why, whylen);
     fclose(img);
     if (rc == 0 && mb_out_commit(png, why, whylen) == 0)
         return MC_PLOT_WRITTEN;
     mb_out_abort(png);
-    return MC_PLOT_LOST;
+    return rc == -EINTR ? MC_PLOT_INTERRUPTED : MC_PLOT_LOST;
 }
 
 int mc_plot_conclude(mc_result_t *res, const char *path, int draw_rc, const char *draw_why,
-                     FILE *img, mb_out_t *png)
+                     FILE *img, mb_out_t *png, const volatile sig_atomic_t *stop)
 {
     char why[512] = "";
-    switch (mc_plot_finish(draw_rc, img, png, why, sizeof why)) {
+    switch (mc_plot_finish(draw_rc, img, png, stop, why, sizeof why)) {
     case MC_PLOT_WRITTEN:
         break;
     case MC_PLOT_NOT_DRAWN:
@@ -252,6 +258,11 @@ int mc_plot_conclude(mc_result_t *res, const char *path, int draw_rc, const char
     case MC_PLOT_LOST:
         mc_result_fail(res, MB_EXIT_RESOURCE, "--plot %s: the chart was drawn but not written: "
                        "%s", path, why);
+        break;
+    case MC_PLOT_INTERRUPTED:
+        mc_result_note(res, "--plot %s: not written: interrupted while the FIFO waited for its "
+                       "reader", path);
+        res->complete = false;
         break;
     }
     return res->status;

@@ -16,6 +16,7 @@
 #ifndef MC_PLOT_H
 #define MC_PLOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -62,21 +63,25 @@ typedef enum {
     MC_PLOT_WRITTEN,     /* the chart is in the output file */
     MC_PLOT_NOT_DRAWN,   /* draw_rc != 0: no chart; the output file is left untouched */
     MC_PLOT_LOST,        /* drawn, but the output file could not be written */
+    MC_PLOT_INTERRUPTED, /* a signal came while a FIFO waited for its reader */
 } mc_plot_outcome_t;
 
 /* After drawing (draw_rc and img from mc_plot_png or mc_gnuplot_run):
  * copies the image into png and commits it, or aborts png.  Closes img.
+ * A deferred FIFO is not opened once *stop is set (the run's signal
+ * flag, may be NULL), and a signal interrupts the wait for its reader.
  * why says what failed unless WRITTEN. */
-mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *why,
-                                 size_t whylen);
+mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png,
+                                 const volatile sig_atomic_t *stop, char *why, size_t whylen);
 
 struct mc_result;
 /* A scenario's --plot after drawing (draw_rc, draw_why and img from
  * mc_plot_png): mc_plot_finish, then a chart not drawn is a note and a
- * warning (the result stands) and a lost one fails res (exit 3, the
- * reason named).  Returns res->status. */
+ * warning (the result stands), a lost one fails res (exit 3, the reason
+ * named), and one interrupted while its FIFO waited for a reader is a
+ * note (the run ends as interrupted).  Returns res->status. */
 int mc_plot_conclude(struct mc_result *res, const char *path, int draw_rc, const char *draw_why,
-                     FILE *img, mb_out_t *png);
+                     FILE *img, mb_out_t *png, const volatile sig_atomic_t *stop);
 /* An unnamed temporary file for a script or a log; NULL with *err
  * (-errno) and why when none can be made. */
 FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen);

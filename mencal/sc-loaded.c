@@ -381,8 +381,8 @@ static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle,
 
 /* The chart into png (checked before the run, mc_plot_conclude: a chart
  * that cannot be drawn is a note, one that cannot be written fails). */
-static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_t *tab,
-                       int ntraffic, int lat_cpu, mb_out_t *png)
+static void write_plot(mc_result_t *res, const mc_config_t *cfg, const loaded_conf_t *c,
+                       const mc_table_t *tab, int ntraffic, int lat_cpu, mb_out_t *png)
 {
     size_t n = tab->nrows;
     double *x = mc_result_alloc(res, (n + 1) * sizeof *x);
@@ -407,7 +407,7 @@ static void write_plot(mc_result_t *res, const loaded_conf_t *c, const mc_table_
     p.series[1] = (mc_plot_series_t){ "p99 over the windows", n, x, y99, true };
     FILE *img;
     int rc = mc_plot_png(&p, &img, why, sizeof why);
-    mc_plot_conclude(res, c->plot, rc, why, img, png);
+    mc_plot_conclude(res, c->plot, rc, why, img, png, cfg->stop);
 }
 
 static bool alloc_state(loaded_t *L, int nt, int windows)
@@ -600,7 +600,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                    "latency median, p99 (nearest rank) and CV over the windows", W,
                    WINDOW_TARGET_NS / 1e6);
     if (c->plot && nrows)
-        write_plot(res, c, tab, nt - 1, L.cpu[0], &png);
+        write_plot(res, cfg, c, tab, nt - 1, L.cpu[0], &png);
     else if (c->plot) {
         mb_out_abort(&png);
         mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);

@@ -413,7 +413,7 @@ static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_con
     }
     FILE *img;
     int rc = mc_plot_png(&p, &img, why, sizeof why);
-    mc_plot_conclude(res, c->plot, rc, why, img, png);
+    mc_plot_conclude(res, c->plot, rc, why, img, png, cfg->stop);
 }
 
 static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)

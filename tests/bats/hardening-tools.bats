@@ -37,6 +37,31 @@ load test_helper
     assert_output ok
 }
 
+@test "6: a signal while the --plot FIFO waits for its reader ends the run as interrupted" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    local gp
+    gp=$(command -v gnuplot)
+    stub gnuplot "touch '$SANDBOX/drawn'; exec '$gp' \"\$@\""
+    mkfifo p.fifo
+    mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
+        --format json -O s.json 2>err 3>&- &
+    local pid=$! i st=0
+    for ((i = 0; i < 600; i++)); do
+        [ -e drawn ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -e drawn ] || { kill "$pid"; cat err; false; }
+    # drawing or already waiting in the open of the FIFO: either way it stops
+    kill -INT "$pid"
+    wait "$pid" || st=$?
+    [ "$st" -eq 1 ]
+    run jq -r '.complete, .records[0].status' s.json
+    assert_output $'false\ninterrupted'
+    run jq -r '.records[0].notes[-1]' s.json
+    assert_output "--plot p.fifo: not written: interrupted while the FIFO waited for its reader"
+}
+
 @test "7: --plot to a full device fails the run with exit 3 and names the reason" {
     command -v gnuplot >/dev/null || skip "gnuplot not installed"
     [ -w /dev/full ] || skip "no /dev/full"
