@@ -12,26 +12,35 @@ load test_helper
 
 # ---- 6, 7, 8: --plot -------------------------------------------------------
 
-@test "6: --plot to a FIFO with no reader measures first, then waits for the reader and writes the PNG" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
-    local gp
+# sweep_to_fifo: a small sweep in the background (PID in FIFO_PID) with
+# --plot to the FIFO p.fifo, which nobody reads yet, and -O s.json; returns
+# once the chart was drawn (the gnuplot stub marks it, after the
+# measurement), or fails with mencal's messages.
+sweep_to_fifo() {
+    local gp i
     gp=$(command -v gnuplot)
-    # the stub marks that the chart was drawn, which happens after the measurement
     stub gnuplot "touch '$SANDBOX/drawn'; exec '$gp' \"\$@\""
     mkfifo p.fifo
     mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
         --format json -O s.json 2>err 3>&- &
-    local pid=$! i
+    FIFO_PID=$!
     for ((i = 0; i < 600; i++)); do
-        [ -e drawn ] && break
-        kill -0 "$pid" 2>/dev/null || break
+        [ -e drawn ] && return 0
+        kill -0 "$FIFO_PID" 2>/dev/null || break
         sleep 0.1
     done
+    kill "$FIFO_PID" 2>/dev/null
+    cat err
+    return 1
+}
+
+@test "6: --plot to a FIFO with no reader measures first, then waits for the reader and writes the PNG" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    sweep_to_fifo
     # measured and drawn while nobody reads the FIFO; the result waits for the chart
-    [ -e drawn ] || { kill "$pid"; cat err; false; }
     [ ! -e s.json ]
     timeout 60 cat p.fifo >got.png
-    wait "$pid"
+    wait "$FIFO_PID"
     [ "$(head -c 8 got.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
     run jq -r '.records[0].status' s.json
     assert_output ok
@@ -39,22 +48,11 @@ load test_helper
 
 @test "6: a signal while the --plot FIFO waits for its reader ends the run as interrupted" {
     command -v gnuplot >/dev/null || skip "gnuplot not installed"
-    local gp
-    gp=$(command -v gnuplot)
-    stub gnuplot "touch '$SANDBOX/drawn'; exec '$gp' \"\$@\""
-    mkfifo p.fifo
-    mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
-        --format json -O s.json 2>err 3>&- &
-    local pid=$! i st=0
-    for ((i = 0; i < 600; i++)); do
-        [ -e drawn ] && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ -e drawn ] || { kill "$pid"; cat err; false; }
+    sweep_to_fifo
     # drawing or already waiting in the open of the FIFO: either way it stops
-    kill -INT "$pid"
-    wait "$pid" || st=$?
+    local st=0
+    kill -INT "$FIFO_PID"
+    wait "$FIFO_PID" || st=$?
     [ "$st" -eq 1 ]
     run jq -r '.complete, .records[0].status' s.json
     assert_output $'false\ninterrupted'
