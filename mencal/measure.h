@@ -5,7 +5,8 @@
  *
  *   for r in 0..reps:             (r == 0: the uncounted warm-up)
  *       barrier; stop if the run was interrupted
- *       master: counters begin (at r == 1), t0
+ *       first r == 1: each thread joins its counter set; barrier
+ *       master: counters begin (at the first r == 1), t0
  *       barrier
  *       each thread: time its own body(r)          -> thr_ns[r][t]
  *       barrier
