@@ -1,11 +1,11 @@
 # Summary: validate this node against a reference (PASS/FAIL/ERROR, for NHC and health checks)
 # Usage: memsuite check --ref FILE [--retries N] [--per-node] [--result FILE]
 #                       [--format text|json|prom] [--prom FILE] [--force]
-#                       [--ignore-load] [--max-load L] [--max-busy PCT]
+#                       [--ignore-load] [--max-busy PCT] [--max-pressure PCT]
 #        memsuite check --record --ref FILE [--runs N] [--floor PCT] [--cap PCT]
 #                       [--upper-pct PCT] [--per-node] [--result FILE...]
 #                       [--bench B] [--size S] [--threads N] [--reps N] [--bind MODE]
-#                       [--ignore-load] [--max-load L] [--max-busy PCT]
+#                       [--ignore-load] [--max-busy PCT] [--max-pressure PCT]
 #
 # Node validation in the NHC/ReFrame manner.  Runs the benchmark the
 # reference describes (its "run" block: bench, size_bytes, threads, reps,
@@ -27,13 +27,23 @@
 #   --force        check against a reference made with other settings
 #                  (see "Settings" below): the differences become notes
 #
-# Busy node.  Before it measures (check, and --record), check looks at the
-# node: the 1-minute load average above --max-load (default a quarter of
-# the online CPUs, at least 1), other processes using more than --max-busy
-# percent (default 25) of the CPU time over a 0.25 s sample of /proc/stat,
-# or MemAvailable below twice the memory the benchmark needs.  Any of them
-# is "ERROR node busy: ..." with exit 5: nothing is measured, and the node
-# is not failed for it.  --ignore-load measures anyway.
+# Busy node.  Just before it measures (check, and --record), check
+# watches the node for a short window (MEMSUITE_BUSY_WINDOW seconds,
+# default 1) and the node is busy when, in that window:
+#   - processes outside memsuite's own process tree want more CPU (CPU time
+#     used plus time spent waiting for a CPU) than --max-busy PCT of the
+#     CPUs in the check's affinity mask (default: a quarter of them, at
+#     most one CPU);
+#   - tasks stalled for a CPU or for memory (/proc/pressure/cpu, memory)
+#     more than --max-pressure PCT (default 20) of the window;
+#   - or MemAvailable is below twice the memory the benchmark needs.
+# Any of them is "ERROR node busy: ..." with exit 5: nothing is measured,
+# and the node is not failed for it.  --ignore-load measures anyway.  The
+# load average is reported, never the verdict (it lags by a minute: a
+# node whose job just ended is idle); --max-load is accepted and ignored.
+# The evidence (window, mask, demand and its top process, pressure,
+# MemAvailable, load average) is in the JSON "idle" object and in the
+# memsuite_check_busy_* Prometheus gauges.
 #
 # Settings.  A check runs the reference's run block, so size, threads,
 # repetitions and binding are the reference's.  A reference written by
@@ -95,7 +105,7 @@ MS_EX_BUSY=5        # check only: the node is busy, nothing was measured
 cmd_check() {
     local ref="" retries=1 per_node=0 record=0 runs=5 floor=5 cap=30 upper="" v
     local bench="" size="" threads="" reps="" bind="" fmt=text prom="" force=0 ignore_load=0
-    local max_load="" max_busy=25
+    local max_busy="" max_press=20
     local -a results=()
     while [ $# -gt 0 ]; do
         case "$1" in
@@ -117,8 +127,10 @@ cmd_check() {
             --prom) ms_need_arg "$@"; prom="$2"; shift ;;
             --force) force=1 ;;
             --ignore-load) ignore_load=1 ;;
-            --max-load) ms_need_arg "$@"; max_load=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_load"; shift ;;
+            --max-load) ms_need_arg "$@"; v=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$v"
+                        ms_warn "--max-load: ignored; the load average no longer decides whether the node is busy (see --max-busy)"; shift ;;
             --max-busy) ms_need_arg "$@"; max_busy=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_busy"; shift ;;
+            --max-pressure) ms_need_arg "$@"; max_press=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_press"; shift ;;
             -h|--help) ms_cmd_help ;;
             *) ms_unknown_option "$1" ;;
         esac
@@ -139,11 +151,14 @@ cmd_check() {
     if [ -n "$upper" ] && [ "$(awk -v u="$upper" 'BEGIN { print (u <= 1000) }')" != 1 ]; then
         ms_usage_error "--upper-pct: invalid value '$upper'; use a percentage 0..1000"
     fi
-    if [ "$(awk -v m="$max_busy" 'BEGIN { print (m <= 100) }')" != 1 ]; then
+    if [ -n "$max_busy" ] && [ "$(awk -v m="$max_busy" 'BEGIN { print (m <= 100) }')" != 1 ]; then
         ms_usage_error "--max-busy: invalid value '$max_busy'; use a percentage 0..100"
     fi
-    [ -n "$max_load" ] || max_load=$(ms_idle_default_load)
-    MS_CK_IDLE="$ignore_load $max_load $max_busy"
+    if [ "$(awk -v m="$max_press" 'BEGIN { print (m <= 100) }')" != 1 ]; then
+        ms_usage_error "--max-pressure: invalid value '$max_press'; use a percentage 0..100"
+    fi
+    ms_idle_window >/dev/null        # a bad MEMSUITE_BUSY_WINDOW before anything runs
+    MS_CK_IGNORE_BUSY="$ignore_load" MS_CK_MAX_BUSY="$max_busy" MS_CK_MAX_PRESSURE="$max_press"
     local f
     for f in "${results[@]}"; do
         v=$(ms_res_check "$f") || ms_usage_error "--result: $v"
@@ -268,13 +283,11 @@ ms_check_result_file() {
 # ms_check_idle_ok NEED_BYTES: 0 when the node may be measured (idle, or
 # --ignore-load); else sets the ERROR verdict (exit 5) and returns 1.
 ms_check_idle_ok() {
-    local ignore max_load max_busy
-    read -r ignore max_load max_busy <<<"$MS_CK_IDLE"
     MS_CK_BUSY=0
-    if ms_idle_check "$max_load" "$max_busy" "$1"; then
+    if ms_idle_check "$MS_CK_MAX_BUSY" "$MS_CK_MAX_PRESSURE" "$1"; then
         return 0
     fi
-    if [ "$ignore" = 1 ]; then
+    if [ "$MS_CK_IGNORE_BUSY" = 1 ]; then
         ms_verdict_note "the node is busy ($MS_IDLE_WHY); measured anyway (--ignore-load)"
         return 0
     fi

@@ -51,7 +51,8 @@ ms_verdict_json() {
           run: (if $run == "" then null else ($run | fromjson) end),
           attempts: $attempts, started: $started, finished: $finished, seconds: $seconds,
           idle: (if $idle == "" then null else
-                 (lines($idle) | map(split("\t") | { key: .[0], value: (.[1] | if . == "-" then null
+                 (lines($idle) | map(split("\t") | .[0] as $k | { key: $k, value: (.[1] | if . == "-" then null
+                  elif ($k | IN("cpu_list", "others_top", "skipped")) then .
                   elif test("^[0-9]+([.][0-9]+)?$") then tonumber else . end) }) | from_entries) end),
           notes: lines($notes),
           metrics: [ lines($rows)[] | split("\t") | select(.[0] == "#row")
@@ -110,6 +111,7 @@ ms_verdict_prom() {
             family("memsuite_check_metric_pass", "1 when the metric was within its tolerance, else 0.")
             each("memsuite_check_metric_pass", 12)
         }' "$MS_V_ROWS"
+    ms_idle_prom "host=\"$(ms_hostname | sed 's/\\/\\\\/g; s/"/\\"/g')\""
 }
 
 # ms_verdict_text: the per-metric lines and the summary line.
