@@ -12,18 +12,18 @@
 #
 #   demand    every process outside memsuite's own process tree (the
 #             check and everything it started): the CPU time it used
-#             (utime + stime) from <procfs>/<pid>/stat, and the time its threads spent waiting
-#             for a CPU (run-queue wait, <procfs>/<pid>/task/*/schedstat).
-#             Their sum over the window is the CPUs' worth of work others
-#             want now.  (The time of children a process reaps, cutime,
-#             is left out: a child's whole life lands in the window it is
-#             reaped in.  A process that starts and ends inside the window
-#             is not seen; the CPU pressure below is.)  Busy when it
-#             exceeds the limit: --max-busy PCT of
-#             the CPUs in the check's affinity mask (Cpus_allowed_list of
-#             <procfs>/self/status), by default a quarter of them but at
-#             most one CPU (one spinning thread slows a team that uses
-#             every core).
+#             (utime + stime, <procfs>/<pid>/stat) and the time its
+#             threads waited for a CPU (run-queue wait,
+#             <procfs>/<pid>/task/*/schedstat).  Their sum over the
+#             window is the CPUs' worth of work others want now.  (The
+#             time of children a process reaps, cutime, is left out: a
+#             child's whole life lands in the window it is reaped in.  A
+#             process that starts and ends inside the window is not seen;
+#             the CPU pressure below is.)  Busy when it exceeds the limit:
+#             --max-busy PCT of the CPUs in the check's affinity mask
+#             (Cpus_allowed_list of <procfs>/self/status), by default a
+#             quarter of them but at most one CPU (one spinning thread
+#             slows a team that uses every core).
 #   pressure  where <procfs>/pressure/{cpu,memory} exist: the share of
 #             the window some task stalled for a CPU or for memory (the
 #             growth of "some total="), above --max-pressure PCT (default
@@ -95,7 +95,7 @@ ms_idle_snapshot() {
             split(rest, f, " ")
             print "P", pp[n - 1], f[2], f[12] + f[13], comm
         }
-        END { for (pid in wait) print "W", pid, wait[pid] }'
+        END { for (pid in wait) printf "W %s %.0f\n", pid, wait[pid] }'
     awk '$1 ~ /^cpu[0-9]+$/ { busy = $2 + $3 + $4 + $7 + $8 + $9
                               print "C", substr($1, 4), busy, busy + $5 + $6, $9 + 0 }' "$p/stat" 2>/dev/null || true
     local r

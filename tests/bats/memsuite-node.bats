@@ -26,6 +26,10 @@ run_out() {
 }
 
 busy_load() { echo "7.50 6.00 5.00 9/300 4242" >"$MEMSUITE_PROCFS/loadavg"; }
+# a node others fill (the fixture tree holds no processes, so memory is the
+# look a static tree can make busy; tests/bats/memsuite-busy.bats has the
+# CPU and pressure looks)
+busy_mem() { sed -i 's/^MemAvailable: .*/MemAvailable:     500000 kB/' "$MEMSUITE_PROCFS/meminfo"; }
 
 @test "record, then ten checks: ten PASSes (2% run-to-run jitter, floor 5%)" {
     export FAKE_JITTER=2
@@ -99,20 +103,29 @@ busy_load() { echo "7.50 6.00 5.00 9/300 4242" >"$MEMSUITE_PROCFS/loadavg"; }
     [ ! -e r.json ]
 }
 
-@test "busy node (fixture load average): ERROR node busy, exit 5, never FAIL; the benchmark does not run" {
+@test "a high load average alone is not busy (a job that just ended): PASS, the load average reported" {
     busy_load
+    run_out pass.json "$MS" check --ref "$C/ref-stream.json" --format json
+    assert_success
+    run jq -r '"\(.verdict) \(.idle.load1) \(.idle | has("max_load"))"' pass.json
+    assert_output "PASS 7.5 false"
+    run "$MS" check --ref "$C/ref-stream.json" --max-load 1
+    assert_success
+    assert_output --partial "warning: --max-load: ignored; the load average no longer decides whether the node is busy"
+}
+
+@test "busy node (memory): ERROR node busy, exit 5, never FAIL; the benchmark does not run; --ignore-load measures" {
+    busy_mem
     local i
     for i in 1 2 3; do
         FAKE_RATE=5000 run "$MS" check --ref "$C/ref-stream.json"
         assert_failure 5
-        assert_output --regexp '^memsuite: ERROR node busy: load average 7\.50 > 1; wait for the node to be idle, or pass --ignore-load \(.*, nothing judged\)$'
+        assert_output --regexp '^memsuite: ERROR node busy: MemAvailable 488\.3 MiB < 2 x the 384\.0 MiB the benchmark needs; wait for the node to be idle, or pass --ignore-load \(.*, nothing judged\)$'
     done
     [ "$(bench_calls)" = 0 ]
     run "$MS" check --ref "$C/ref-stream.json" --ignore-load
     assert_success
-    assert_output --partial "the node is busy (load average 7.50 > 1); measured anyway (--ignore-load)"
-    run "$MS" check --ref "$C/ref-stream.json" --max-load 8
-    assert_success
+    assert_output --partial "the node is busy (MemAvailable 488.3 MiB < 2 x the 384.0 MiB the benchmark needs); measured anyway (--ignore-load)"
 }
 
 @test "busy node (memory): MemAvailable below twice the arrays; and --record refuses a busy node" {
@@ -137,11 +150,11 @@ busy_load() { echo "7.50 6.00 5.00 9/300 4242" >"$MEMSUITE_PROCFS/loadavg"; }
         hogs+=($!)
     done
     sleep 0.5
-    run "$MS" check --ref "$C/ref-stream.json" --max-load 100000
+    run "$MS" check --ref "$C/ref-stream.json"
     kill "${hogs[@]}"
     wait "${hogs[@]}" 2>/dev/null || true
     assert_failure 5
-    assert_output --regexp 'memsuite: ERROR node busy: other processes use [0-9.]+% of the CPU time \(> 25%\)'
+    assert_output --regexp "memsuite: ERROR node busy: other processes want [0-9.]+ CPUs \(running [0-9.]+, waiting for a CPU [0-9.]+\) of the [0-9]+ in this check's affinity mask"
 }
 
 @test "--format json: the verdict document conforms to the schema (PASS, FAIL, ERROR busy)" {
@@ -155,12 +168,12 @@ busy_load() { echo "7.50 6.00 5.00 9/300 4242" >"$MEMSUITE_PROCFS/loadavg"; }
     check_schema fail.json
     run jq -r '"\(.verdict) \([.metrics[] | .pass] | unique) \(.metrics[0].why)"' fail.json
     assert_output "FAIL [false] 9330.3 < 16650.0"
-    busy_load
+    busy_mem
     run_out busy.json "$MS" check --ref "$C/ref-stream.json" --format json
     assert_failure 5
     check_schema busy.json
-    run jq -r '"\(.verdict) \(.exit) \(.reason) \(.metrics | length)"' busy.json
-    assert_output "ERROR 5 node busy: load average 7.50 > 1; wait for the node to be idle, or pass --ignore-load 0"
+    run jq -r '"\(.verdict) \(.exit) \(.reason) \(.metrics | length) \(.idle.mem_available_bytes)"' busy.json
+    assert_output "ERROR 5 node busy: MemAvailable 488.3 MiB < 2 x the 384.0 MiB the benchmark needs; wait for the node to be idle, or pass --ignore-load 0 512000000"
     # the schema is no rubber stamp
     jq '.verdict = "PASS"' fail.json >lie.json
     run check_schema lie.json
@@ -187,13 +200,18 @@ busy_load() { echo "7.50 6.00 5.00 9/300 4242" >"$MEMSUITE_PROCFS/loadavg"; }
     run grep -E '^memsuite_check_(pass|exit_code)\{' node.prom
     assert_line --regexp '^memsuite_check_pass\{host="[^"]+"\} 0$'
     assert_line --regexp '^memsuite_check_exit_code\{host="[^"]+"\} 1$'
-    busy_load
+    busy_mem
     run "$MS" check --ref "$C/ref-stream.json" --prom node.prom
     assert_failure 5
     run promtool check metrics <node.prom
     assert_success
-    run grep -E '^memsuite_check_(busy|verdict)\{' node.prom
+    run grep -E '^memsuite_check_(busy|verdict)' node.prom
     assert_line --regexp '^memsuite_check_busy\{host="[^"]+"\} 1$'
+    # the evidence: what was seen, a look not taken left out (never 0)
+    assert_line --regexp '^memsuite_check_busy_mem_available_bytes\{host="[^"]+"\} 512000000$'
+    assert_line --regexp '^memsuite_check_busy_load1\{host="[^"]+"\} 0\.02$'
+    assert_line --regexp '^memsuite_check_busy_mask_cpus\{host="[^"]+"\} [0-9]+$'
+    refute_line --partial 'memsuite_check_busy_cpu_pressure_ratio{'
     assert_line --regexp '^memsuite_check_verdict\{host="[^"]+",verdict="ERROR"\} 1$'
     run ls
     refute_output --partial '.tmp.'

@@ -39,9 +39,9 @@ nhc() {
 
 @test "NHC: a busy node is logged, not failed; a bad reference or missing -r is die" {
     export MEMSUITE_NHC_CMD="$MS"
-    echo "9.00 9.00 9.00 9/300 4242" >"$MEMSUITE_PROCFS/loadavg"
+    sed -i 's/^MemAvailable: .*/MemAvailable:     500000 kB/' "$MEMSUITE_PROCFS/meminfo"
     nhc -r "$C/ref-stream.json"
-    assert_line --index 0 --regexp '^log memsuite: ERROR node busy: load average 9\.00 > 1; .*\(not checked; NHC will check again\)$'
+    assert_line --index 0 --regexp '^log memsuite: ERROR node busy: MemAvailable 488\.3 MiB < 2 x .*\(not checked; NHC will check again\)$'
     assert_line --index 1 "return 0"
     nhc -r "$C/ref-not-json.json"
     assert_line --index 0 --regexp '^die 1 memsuite check could not run \(exit 2\): memsuite: check: reference .*ref-not-json.json is not a JSON object'
