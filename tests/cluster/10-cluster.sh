@@ -2,15 +2,23 @@
 # Scenario: memsuite cluster over every host through sbatch/srun: one verdict per host, the aggregate
 #
 # The reference is recorded on node1 as an operator would (srun on one
-# node, memsuite check --record).  Four hosts share two CPUs here, so the
-# tolerance is wide (--floor 85: any figure above 15% of the median
-# passes): the lab checks structure and verdicts, never speed.
+# node, memsuite check --record; 256 MiB arrays, MEMSUITE_LLC 16M; one
+# run, so the tolerance is the floor: the machine under the lab is shared
+# and three runs may spread beyond any cap).
+# Four hosts share two CPUs here, so the tolerance is wide (--floor 85:
+# any figure above 15% of the median passes): the lab checks structure
+# and verdicts, never speed.
 
-LAB_NODES="node[1-$LAB_HOSTS]"
+# Outliers: four hosts time-share two CPUs, so one host's figure may be
+# a third of another's by chance; the lab widens the outlier fence (MAD
+# taken as at least 10% of the median, 10 MADs) so that only verdicts and
+# real slowness show.  The outlier rule itself is tested on fixture
+# reports (tests/bats/memsuite-cluster.bats).
+LAB_OUTLIERS="--k 10 --mad-floor 10"
 
 record_ref() {
     ctl timeout 120 srun -N1 -w node1 memsuite check --record --ref "$LAB/ref.json" \
-        --runs 3 --threads 1 --reps 10 --size 8M --floor 85 --cap 100
+        --runs 1 --threads 1 --reps 10 --size 256M --floor 85 --cap 100
     jq -e '.schema == "memsuite/ref/1" and (.metrics | length) == 4 and .made_with.env.cpus_online > 0' "$LAB/ref.json"
 }
 lab_check "memsuite check --record on node1 (srun): a reference with its fingerprint" record_ref
@@ -24,8 +32,8 @@ lab_cluster() {
     cat >"$LAB/$name.sbatch" <<EOS
 #!/bin/bash
 #SBATCH --nodes=$LAB_HOSTS --ntasks-per-node=1 --output=$LAB/$name.out --time=5
-memsuite cluster --ref "\${REF:-$LAB/ref.json}" --results "$LAB/results/$name" --retries 0 --timeout 90 --format json $* >"$LAB/$name.json"
-memsuite cluster --aggregate "$LAB/results/$name" --ref "\${REF:-$LAB/ref.json}" --drain-suggest --all >"$LAB/$name.txt" || true
+memsuite cluster --ref "\${REF:-$LAB/ref.json}" --results "$LAB/results/$name" --retries 0 --timeout 90 --format json $LAB_OUTLIERS $* >"$LAB/$name.json"
+memsuite cluster --aggregate "$LAB/results/$name" --ref "\${REF:-$LAB/ref.json}" --drain-suggest --all $LAB_OUTLIERS >"$LAB/$name.txt" || true
 EOS
     ctl timeout 150 sbatch --wait --quiet "$LAB/$name.sbatch" || true
 }

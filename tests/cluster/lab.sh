@@ -110,6 +110,19 @@ lab_kill_host() {
     ip netns del "$(lab_ns "$1")" 2>/dev/null || true
 }
 
+# lab_host_restart HOST [EXTRA]: HOST's slurmd stopped (its namespace
+# emptied) and started again, with EXTRA shell text run before it; back
+# to idle.
+lab_host_restart() {
+    local h="$1" pid
+    pid=$(cat "$LAB/hosts/$h.init")
+    lab_stop_pid "$pid" 3
+    lab_stop_pid "$(cat "$LAB/hosts/$h.unshare")" 2
+    LAB_HOST_EXTRA="${2:-}" lab_host_start "$h" slurmd -D -N "$h"
+    ctl scontrol update nodename="$h" state=resume 2>/dev/null || true
+    lab_wait_idle
+}
+
 lab_slurm_conf() {
     local i
     {
@@ -150,6 +163,7 @@ lab_wait_idle() {
 lab_up() {
     local i h
     mkdir -p "$LAB"/{hosts,munge,spool/ctld,results,prefix}
+    printf '0\n' >"$LAB/one-cpu"          # a host of another kind (30-fingerprint.sh)
     printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' >"$LAB/quiet-pressure"
     # memsuite as a user installs it
     make -s -C "$ROOT" install PREFIX="$LAB/prefix" >"$LAB/install.log" 2>&1 ||
@@ -179,7 +193,7 @@ lab_up() {
     lab_slurm_conf
     lab_host_start ctl slurmctld -D -i
     for ((i = 1; i <= LAB_HOSTS; i++)); do
-        LAB_HOST_EXTRA="${LAB_QUIRK[node$i]:-}" lab_host_start "node$i" slurmd -D -N "node$i"
+        lab_host_start "node$i" slurmd -D -N "node$i"
     done
     lab_wait_idle || lab_die "the lab did not come up (logs in $LAB)"
 }

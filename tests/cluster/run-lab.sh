@@ -19,9 +19,8 @@ ROOT=$(cd -- "$HERE/../.." && pwd)
 LAB_HOSTS="${LAB_HOSTS:-4}"
 LAB_ID=$(( $$ % 10000 ))
 LAB_BR="msbr$LAB_ID"
-LAB_LLC=2M              # MEMSUITE_LLC on every host: 8 MiB arrays satisfy the 4x rule
+LAB_LLC=16M             # MEMSUITE_LLC on every host: 256 MiB arrays satisfy the 4x rule
 LAB="/var/tmp/mslab.$$"
-declare -A LAB_QUIRK=()
 # shellcheck source=tests/cluster/lab.sh
 . "$HERE/lab.sh"
 
@@ -39,7 +38,11 @@ lab_check() {
     shift
     LAB_N=$((LAB_N + 1))
     mkdir -p "$LAB/checks"
-    ( set -e; "$@" ) >"$LAB/checks/$LAB_N.log" 2>&1 || rc=$?
+    # not in a condition: errexit must hold inside the check
+    set +e
+    ( set -e; "$@" ) >"$LAB/checks/$LAB_N.log" 2>&1
+    rc=$?
+    set -e
     if [ "$rc" = 0 ]; then
         LAB_PASS=$((LAB_PASS + 1))
         printf 'ok %d %s\n' "$LAB_N" "$d"
@@ -71,12 +74,6 @@ trap 'exit 130' INT TERM
 mapfile -t scenarios < <(
     if [ $# -gt 0 ]; then for s in "$@"; do ls "$HERE"/[0-9]*-"$s".sh; done
     else ls "$HERE"/[0-9]*-*.sh; fi)
-for s in "${scenarios[@]}"; do
-    # a scenario may ask for a host quirk before the lab comes up
-    q=$(sed -n 's/^# Quirk: //p' "$s")
-    if [ -n "$q" ]; then LAB_QUIRK["${q%% *}"]="${q#* }"; fi
-done
-
 lab_log "lab $LAB: $LAB_HOSTS hosts on bridge $LAB_BR ($LAB_NET.0/24)"
 lab_up
 lab_log "up in $((SECONDS - t0)) s"

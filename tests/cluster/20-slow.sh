@@ -1,0 +1,49 @@
+# shellcheck shell=bash
+# Scenario: one host made slower (a cgroup CPU quota): FAIL and in the drain suggestion, the others PASS
+#
+# node3's slurmd, and so every job step it starts, runs in a cgroup (v1
+# cpu controller, or v2) limited to 10% of one CPU: a Triad repetition needs
+# longer than one 10 ms slice (a 256 MiB Triad moves 768 MiB), so each repetition waits for the next
+# period and the best rate falls far below the reference's fence.  The
+# quota is lifted and the cgroup removed after the scenario.
+
+lab_slow_host() {     # lab_slow_host HOST QUOTA_US: HOST's init (and its future children) into a quota
+    local h="$1" pid cg
+    pid=$(cat "$LAB/hosts/$h.init")
+    if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
+        cg="/sys/fs/cgroup/cpu/mslab$LAB_ID-$h"
+        mkdir -p "$cg"
+        echo 100000 >"$cg/cpu.cfs_period_us"
+        echo "$2" >"$cg/cpu.cfs_quota_us"
+    elif [ -w /sys/fs/cgroup/cgroup.procs ]; then
+        cg="/sys/fs/cgroup/mslab$LAB_ID-$h"
+        mkdir -p "$cg"
+        echo "$2 100000" >"$cg/cpu.max"
+    else
+        echo "no writable cgroup cpu controller"; return 1
+    fi
+    echo "$pid" >"$cg/cgroup.procs"
+    LAB_CGROUP="$cg"
+}
+lab_fast_host() {     # lab_fast_host HOST: back to the root cgroup, the cgroup removed
+    local pid root
+    pid=$(cat "$LAB/hosts/$1.init")
+    root=$(dirname "$LAB_CGROUP")
+    echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true
+    rmdir "$LAB_CGROUP" 2>/dev/null || true
+    LAB_CGROUP=""
+}
+
+slow_host() {
+    lab_slow_host node3 10000
+    lab_cluster slow
+    lab_fast_host node3
+    cat "$LAB/slow.txt"
+    expect "node3 FAIL, the others PASS" \
+        test "$(jq -r '[.nodes[] | "\(.node) \(.status)"] | sort | join(",")' "$LAB/slow.json")" = \
+             "$(seq -f 'node%g' 1 "$LAB_HOSTS" | sed 's/^node3$/& FAIL/; /FAIL/!s/$/ PASS/' | paste -sd, -)"
+    expect "node3 in the drain suggestion with memsuite's reason, no other host" \
+        test "$(grep -c '^scontrol update nodename=' "$LAB/slow.txt")" = 1
+    grep -E '^scontrol update nodename=node3 state=drain reason="memsuite: FAIL [A-Za-z]+\.best_rate_mbps [0-9.]+ < [0-9.]+' "$LAB/slow.txt"
+}
+lab_check "node3 under a 10% CPU quota: FAIL, in --drain-suggest; every other host PASS" slow_host
