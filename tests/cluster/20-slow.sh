@@ -2,23 +2,25 @@
 # Scenario: one host made slower (a cgroup CPU quota): FAIL and in the drain suggestion, the others PASS
 #
 # node3's slurmd, and so every job step it starts, runs in a cgroup (v1
-# cpu controller, or v2) limited to 10% of one CPU: a Triad repetition needs
-# longer than one 10 ms slice (a 256 MiB Triad moves 768 MiB), so each repetition waits for the next
-# period and the best rate falls far below the reference's fence.  The
-# quota is lifted and the cgroup removed after the scenario.
+# cpu controller, or v2) allowed 1 ms of CPU each 50 ms (2%): every
+# stream repetition (6 to 12 ms of work on 64 MiB arrays) is spread over
+# several periods, so its best rate falls to a few percent of the
+# reference, under the fence (10%), while the other hosts reach a fifth
+# or more of it.  The quota is lifted and the cgroup removed after the
+# scenario.
 
-lab_slow_host() {     # lab_slow_host HOST QUOTA_US: HOST's init (and its future children) into a quota
+lab_slow_host() {     # lab_slow_host HOST QUOTA_US PERIOD_US: HOST's init (and its future children) into a quota
     local h="$1" pid cg
     pid=$(cat "$LAB/hosts/$h.init")
     if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
         cg="/sys/fs/cgroup/cpu/mslab$LAB_ID-$h"
         mkdir -p "$cg"
-        echo 100000 >"$cg/cpu.cfs_period_us"
+        echo "$3" >"$cg/cpu.cfs_period_us"
         echo "$2" >"$cg/cpu.cfs_quota_us"
     elif [ -w /sys/fs/cgroup/cgroup.procs ]; then
         cg="/sys/fs/cgroup/mslab$LAB_ID-$h"
         mkdir -p "$cg"
-        echo "$2 100000" >"$cg/cpu.max"
+        echo "$2 $3" >"$cg/cpu.max"
     else
         echo "no writable cgroup cpu controller"; return 1
     fi
@@ -35,7 +37,7 @@ lab_fast_host() {     # lab_fast_host HOST: back to the root cgroup, the cgroup 
 }
 
 slow_host() {
-    lab_slow_host node3 10000
+    lab_slow_host node3 1000 50000
     lab_cluster slow
     lab_fast_host node3
     cat "$LAB/slow.txt"
@@ -46,4 +48,4 @@ slow_host() {
         test "$(grep -c '^scontrol update nodename=' "$LAB/slow.txt")" = 1
     grep -E '^scontrol update nodename=node3 state=drain reason="memsuite: FAIL [A-Za-z]+\.best_rate_mbps [0-9.]+ < [0-9.]+' "$LAB/slow.txt"
 }
-lab_check "node3 under a 10% CPU quota: FAIL, in --drain-suggest; every other host PASS" slow_host
+lab_check "node3 under a 2% CPU quota (1 ms per 50 ms): FAIL, in --drain-suggest; every other host PASS" slow_host

@@ -19,7 +19,7 @@ ROOT=$(cd -- "$HERE/../.." && pwd)
 LAB_HOSTS="${LAB_HOSTS:-4}"
 LAB_ID=$(( $$ % 10000 ))
 LAB_BR="msbr$LAB_ID"
-LAB_LLC=16M             # MEMSUITE_LLC on every host: 256 MiB arrays satisfy the 4x rule
+LAB_LLC=16M             # MEMSUITE_LLC on every host: 64 MiB arrays satisfy the 4x rule
 LAB="/var/tmp/mslab.$$"
 # shellcheck source=tests/cluster/lab.sh
 . "$HERE/lab.sh"
