@@ -33,51 +33,8 @@ mpi() {
     timeout 60 mpirun -np "$np" "${mo[@]}" "$MPI_BIN" "$@"
 }
 
-# stream_mpi 1.8's report, one ERE per line; $1: ranks, $2: total
-# elements, $3: elements per rank.
-mpi_patterns() {
-    local H='^-{61}$' T='[ 0-9]{3}[0-9]\.[0-9]{6}' R='[ 0-9]{8}[0-9]\.[0-9]'
-    printf '%s\n' \
-        "$H" \
-        '^STREAM version \$Revision: 1\.8 \$$' \
-        "$H" \
-        '^This system uses 8 bytes per array element\.$' \
-        "$H" \
-        "^Total Aggregate Array size = $2 \\(elements\\)\$" \
-        '^Total Aggregate Memory per array = [0-9]+\.[0-9] MiB \(= [0-9]+\.[0-9] GiB\)\.$' \
-        '^Total Aggregate memory required = [0-9]+\.[0-9] MiB \(= [0-9]+\.[0-9] GiB\)\.$' \
-        "^Data is distributed across $1 MPI ranks\$" \
-        "^   Array size per MPI rank = $3 \\(elements\\)\$" \
-        '^   Memory per array per MPI rank = [0-9]+\.[0-9] MiB \(= [0-9]+\.[0-9] GiB\)\.$' \
-        '^   Total memory per MPI rank = [0-9]+\.[0-9] MiB \(= [0-9]+\.[0-9] GiB\)\.$' \
-        "$H" \
-        '^Each kernel will be executed 4 times\.$' \
-        '^ The \*best\* time for each kernel \(excluding the first iteration\)$' \
-        '^ will be used to compute the reported bandwidth\.$' \
-        '^The SCALAR value used for this run is 0\.420000$' \
-        "$H" \
-        '^Number of Threads requested for each MPI rank = 1$' \
-        '^Number of Threads counted for rank 0 = 1$' \
-        "$H" \
-        '^Your timer granularity/precision appears to be [1-9][0-9]* microseconds\.$' \
-        '^Each test below will take on the order of [0-9]+ microseconds\.$' \
-        '^   \(= [0-9]+ timer ticks\)$' \
-        '^Increase the size of the arrays if this shows that$' \
-        '^you are not getting at least 20 timer ticks per test\.$' \
-        "$H" \
-        '^WARNING -- The above is only a rough guideline\.$' \
-        '^For best results, please be sure you know the$' \
-        '^precision of your system timer\.$' \
-        "$H" \
-        '^Function    Best Rate MB/s  Avg time     Min time     Max time$' \
-        "^Copy:      $R  $T  $T  $T\$" \
-        "^Scale:     $R  $T  $T  $T\$" \
-        "^Add:       $R  $T  $T  $T\$" \
-        "^Triad:     $R  $T  $T  $T\$" \
-        "$H" \
-        '^Solution Validates: avg error less than 1\.000000e-13 on all three arrays$' \
-        "$H"
-}
+# mpi_patterns RANKS TOTAL PER_RANK: stream_mpi 1.8's report, one ERE a line
+load ../fixtures/stream-mpi-layout
 
 @test "mpirun -np 2: stream_mpi 1.8's report, line for line, and exit 0" {
     mpi 2 "${SMALL[@]}" -s 600000 >out.txt 2>err.txt || { cat err.txt; false; }

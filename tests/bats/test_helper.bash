@@ -80,26 +80,9 @@ validate_json() {
     /usr/bin/jsonschema -i "$1" "$SCHEMA"
 }
 
-# match_lines FILE PATTERNS: FILE has as many lines as PATTERNS, and each
-# line matches its extended regular expression.
-match_lines() {
-    local -a got pat
-    mapfile -t got < "$1"
-    mapfile -t pat < "$2"
-    if [ "${#got[@]}" -ne "${#pat[@]}" ]; then
-        echo "expected ${#pat[@]} lines, got ${#got[@]}:"
-        cat "$1"
-        return 1
-    fi
-    local i
-    for i in "${!pat[@]}"; do
-        if ! [[ "${got[$i]}" =~ ${pat[$i]} ]]; then
-            echo "line $((i + 1)) does not match: ${pat[$i]}"
-            echo "got: ${got[$i]}"
-            return 1
-        fi
-    done
-}
+# match_lines FILE PATTERNS (tests/fixtures/match-lines.bash, shared with
+# tests/cluster)
+. "$FIXTURES/match-lines.bash"
 
 # private_dev BASH-SCRIPT [ARGS...]: runs the script with bash where a
 # rename over /dev/stdout or /dev/stderr (the defect the output-file tests
