@@ -21,7 +21,7 @@ record_ref() {
         --runs 1 --threads 1 --reps 5 --size 64M --floor 90 --cap 100
     jq -e '.schema == "memsuite/ref/1" and (.metrics | length) == 4 and .made_with.env.cpus_online > 0' "$LAB/ref.json"
 }
-lab_check "memsuite check --record through srun on every host: node1's reference, with its fingerprint" record_ref
+lab_check "memsuite check --record on node1 (srun): a reference with its fingerprint" record_ref
 
 # lab_cluster NAME [CLUSTER OPTIONS]: sbatch over every host running
 # memsuite cluster; its JSON report in $LAB/NAME.json, text in NAME.txt
