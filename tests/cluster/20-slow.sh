@@ -9,33 +9,6 @@
 # or more of it.  The quota is lifted and the cgroup removed after the
 # scenario.
 
-lab_slow_host() {     # lab_slow_host HOST QUOTA_US PERIOD_US: HOST's init (and its future children) into a quota
-    local h="$1" pid cg
-    pid=$(cat "$LAB/hosts/$h.init")
-    if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
-        cg="/sys/fs/cgroup/cpu/mslab$LAB_ID-$h"
-        mkdir -p "$cg"
-        echo "$3" >"$cg/cpu.cfs_period_us"
-        echo "$2" >"$cg/cpu.cfs_quota_us"
-    elif [ -w /sys/fs/cgroup/cgroup.procs ]; then
-        cg="/sys/fs/cgroup/mslab$LAB_ID-$h"
-        mkdir -p "$cg"
-        echo "$2 $3" >"$cg/cpu.max"
-    else
-        echo "no writable cgroup cpu controller"; return 1
-    fi
-    echo "$pid" >"$cg/cgroup.procs"
-    LAB_CGROUP="$cg"
-}
-lab_fast_host() {     # lab_fast_host HOST: back to the root cgroup, the cgroup removed
-    local pid root
-    pid=$(cat "$LAB/hosts/$1.init")
-    root=$(dirname "$LAB_CGROUP")
-    echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true
-    rmdir "$LAB_CGROUP" 2>/dev/null || true
-    LAB_CGROUP=""
-}
-
 slow_host() {
     lab_slow_host node3 1000 50000
     lab_cluster slow

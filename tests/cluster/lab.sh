@@ -18,7 +18,7 @@
 # end.  Addresses: 10.213.0.0/24, on the lab's own bridge only.
 
 LAB_NET=10.213.0
-LAB_PIDS=()             # host-side PIDs of the lab's daemons, stopped in reverse order
+LAB_PIDS=()             # host-side PIDs of daemons outside the hosts (munged)
 
 lab_log() { printf 'check-cluster: %s\n' "$*" >&2; }
 lab_die() { lab_log "$*"; exit 3; }
@@ -58,14 +58,14 @@ ctl() { on ctl "$@"; }
 
 # lab_host_start HOST DAEMON...: a host whose PID 1 is `sh` running
 # DAEMON (exec'd), with the host's mounts prepared first.  Records the
-# host-side PID of that init in $LAB/hosts/HOST.init and LAB_PIDS.
+# host-side PID of that init in $LAB/hosts/HOST.init.
 # LAB_HOST_EXTRA (shell text) runs before the daemon (a host's quirk).
 lab_host_start() {
     local h="$1" pid="" n=0
     shift
     # shellcheck disable=SC2016
     nsenter --net="/run/netns/$(lab_ns "$h")" -- env -i $(lab_env) LAB_H="$h" LAB="$LAB" \
-        unshare --uts --pid --fork --mount --propagation private --mount-proc sh -c '
+        unshare --uts --pid --fork --kill-child --mount --propagation private --mount-proc sh -c '
             hostname "$LAB_H"
             mount -t tmpfs -o size=256m lab-tmp /tmp
             mount -t tmpfs -o size=16m lab-lock /run/lock
@@ -89,7 +89,6 @@ lab_host_start() {
     [ -n "$pid" ] || lab_die "host $h did not start: $(tail -n 3 "$LAB/hosts/$h.out")"
     echo "$pid" >"$LAB/hosts/$h.init"
     echo "$u" >"$LAB/hosts/$h.unshare"
-    LAB_PIDS+=("$pid")
 }
 
 # lab_stop_pid PID [SECONDS]: TERM, wait up to SECONDS (default 10), KILL
@@ -121,6 +120,33 @@ lab_host_restart() {
     LAB_HOST_EXTRA="${2:-}" lab_host_start "$h" slurmd -D -N "$h"
     ctl scontrol update nodename="$h" state=resume 2>/dev/null || true
     lab_wait_idle
+}
+
+lab_slow_host() {     # lab_slow_host HOST QUOTA_US PERIOD_US: HOST's init (and its future children) into a quota
+    local h="$1" pid cg
+    pid=$(cat "$LAB/hosts/$h.init")
+    if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
+        cg="/sys/fs/cgroup/cpu/mslab$LAB_ID-$h"
+        mkdir -p "$cg"
+        echo "$3" >"$cg/cpu.cfs_period_us"
+        echo "$2" >"$cg/cpu.cfs_quota_us"
+    elif [ -w /sys/fs/cgroup/cgroup.procs ]; then
+        cg="/sys/fs/cgroup/mslab$LAB_ID-$h"
+        mkdir -p "$cg"
+        echo "$2 $3" >"$cg/cpu.max"
+    else
+        echo "no writable cgroup cpu controller"; return 1
+    fi
+    echo "$pid" >"$cg/cgroup.procs"
+    LAB_CGROUP="$cg"
+}
+lab_fast_host() {     # lab_fast_host HOST: back to the root cgroup, the cgroup removed
+    local pid root
+    pid=$(cat "$LAB/hosts/$1.init")
+    root=$(dirname "$LAB_CGROUP")
+    echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true
+    rmdir "$LAB_CGROUP" 2>/dev/null || true
+    LAB_CGROUP=""
 }
 
 lab_slurm_conf() {
@@ -198,17 +224,45 @@ lab_up() {
     lab_wait_idle || lab_die "the lab did not come up (logs in $LAB)"
 }
 
+# lab_leftovers: PIDs of processes still carrying the lab's environment
+# (SLURM_CONF pointing into $LAB): what a teardown must not leave
+lab_leftovers() {
+    local e pid
+    for e in /proc/[0-9]*/environ; do
+        pid="${e#/proc/}"; pid="${pid%/environ}"
+        [ "$pid" = "$$" ] || [ "$pid" = "$BASHPID" ] && continue
+        tr '\0' '\n' 2>/dev/null <"$e" | grep -qxF "SLURM_CONF=$LAB/slurm.conf" && echo "$pid"
+    done
+    return 0
+}
+
 lab_down() {
     local i h
-    # jobs first (nothing left in squeue), then the hosts, newest first:
-    # TERM to each init (the daemon), KILL after 3 s (every process of
-    # its PID namespace dies with it), then munged
+    # jobs first (nothing left in squeue), then the hosts (from their
+    # .init files: a host restarted inside a check too): TERM to each
+    # init (the daemon), KILL after 3 s (every process of its PID
+    # namespace dies with it; unshare --kill-child as well), then munged
     if [ -e "$LAB/hosts/ctl.init" ]; then ctl scancel --full --quiet -u root 2>/dev/null || true; fi
-    for ((i = ${#LAB_PIDS[@]} - 1; i >= 0; i--)); do lab_stop_pid "${LAB_PIDS[i]}" 3; done
-    for h in ctl $(seq -f 'node%g' 1 "$LAB_HOSTS"); do
+    for h in $(seq -f 'node%g' "$LAB_HOSTS" -1 1) ctl; do
+        [ -e "$LAB/hosts/$h.init" ] && lab_stop_pid "$(cat "$LAB/hosts/$h.init")" 3
         [ -e "$LAB/hosts/$h.unshare" ] && lab_stop_pid "$(cat "$LAB/hosts/$h.unshare")" 2
         ip netns del "$(lab_ns "$h")" 2>/dev/null || true
     done
+    for ((i = ${#LAB_PIDS[@]} - 1; i >= 0; i--)); do lab_stop_pid "${LAB_PIDS[i]}" 3; done
     ip link del "$LAB_BR" 2>/dev/null || true
     [ -z "${LAB_CGROUP:-}" ] || rmdir "$LAB_CGROUP" 2>/dev/null || true
+    rmdir /sys/fs/cgroup/cpu/mslab"$LAB_ID"-* /sys/fs/cgroup/mslab"$LAB_ID"-* 2>/dev/null || true
+    # anything that escaped its host (a daemonised step): by PID
+    for pid in $(lab_leftovers); do kill -KILL "$pid" 2>/dev/null || true; done
+}
+
+# lab_clean: 0 when nothing of the lab is left (processes, namespaces,
+# the bridge, cgroups); else says what is
+lab_clean() {
+    local left
+    left=$(lab_leftovers)
+    [ -z "$left" ] || { echo "processes left: $(ps -o pid=,cmd= -p "$(paste -sd, <<<"$left")")"; return 1; }
+    ! ip netns list | grep -q "^mslab$LAB_ID-" || { echo "namespaces left: $(ip netns list | grep "^mslab$LAB_ID-")"; return 1; }
+    ! ip link show "$LAB_BR" >/dev/null 2>&1 || { echo "bridge $LAB_BR left"; return 1; }
+    ! ls -d /sys/fs/cgroup/cpu/mslab"$LAB_ID"-* /sys/fs/cgroup/mslab"$LAB_ID"-* 2>/dev/null | grep -q . || { echo "cgroups left"; return 1; }
 }

@@ -82,5 +82,8 @@ for s in "${scenarios[@]}"; do
     # shellcheck source=/dev/null
     . "$s"
 done
+printf '# teardown\n'
+lab_down
+lab_check "teardown: every daemon stopped by PID, no process, namespace, bridge or cgroup of the lab left" lab_clean
 printf '%d passed, %d failed\n' "$LAB_PASS" "$LAB_FAIL"
 [ "$LAB_FAIL" = 0 ]
