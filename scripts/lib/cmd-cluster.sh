@@ -46,6 +46,12 @@
 #                     SLOW node; nothing is drained
 #   --drain           run those scontrol commands (needs Slurm admin rights)
 #
+# SIGTERM or SIGINT during the launch stops it (srun/mpirun end their
+# tasks, no job is left) and the reports that arrived are aggregated,
+# marked incomplete ("incomplete": true, "interrupted_by" in JSON; a first
+# line "memsuite cluster: INCOMPLETE: ..." in text); nothing is drained;
+# exit 128 + the signal's number.
+#
 # Exit: 0 every expected node PASS and none SLOW; 1 some node FAIL, ERROR,
 # MISSING or SLOW (or a drain failed); 2 usage (bad option, bad reference,
 # reports made against different references); 3 the environment prevents
@@ -116,7 +122,29 @@ cmd_cluster() {
     results=$(readlink -f -- "$results")
     [ -n "$rid" ] || rid="$(date -u +%Y%m%dT%H%M%SZ)-$(ms_cluster_node_name)-$$"
     ms_cluster_launch "$launcher" "$ref" "$results" "$rid" "$retries" "$timeout" "$expected"
-    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
+    if [ -z "$MS_CLUSTER_STOPPED" ]; then
+        ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" "$suggest" "$drain"
+        return
+    fi
+    # Stopped: the reports that arrived, marked incomplete (never drained
+    # from: a node that had no time to report is no faulty node), and the
+    # signal's exit status.
+    ms_cluster_aggregate "$results" "$ref" "$expected" "$from" "$rid" "$k" "$floor" "$format" "$top" 0 0 |
+        ms_cluster_incomplete "$format" "$MS_CLUSTER_STOPPED" || true
+    MS_EXIT_INTENDED=$((128 + $(kill -l "$MS_CLUSTER_STOPPED")))
+    exit "$MS_EXIT_INTENDED"
+}
+
+# ms_cluster_incomplete FORMAT SIGNAL: the aggregate report on stdin,
+# marked as cut short by SIGNAL (json: "incomplete": true and
+# "interrupted_by"; text: a first line saying so).
+ms_cluster_incomplete() {
+    if [ "$1" = json ]; then
+        jq --arg sig "SIG$2" '. + { incomplete: true, interrupted_by: $sig }'
+    else
+        printf 'memsuite cluster: INCOMPLETE: interrupted by SIG%s; nodes that had not reported are MISSING, nothing was drained\n' "$2"
+        cat
+    fi
 }
 
 # The environment a node run needs, for launchers that do not pass it on.
@@ -168,7 +196,30 @@ ms_cluster_launch() {
         local) cmd=() ;;
     esac
     ms_note "run $rid: ${cmd[*]:-this node only}${cmd[*]:+ (one task per node)}; reports to $dir"
-    timeout "$tmo" "${cmd[@]}" "${node_cmd[@]}" </dev/null >&2 || rc=$?
+    # In the background, so that SIGTERM or SIGINT stops the launch at
+    # once, and in a session of its own (setsid), so that timeout passes
+    # our TERM to the whole launch (srun/mpirun end their tasks and free
+    # the allocation; a local node run stops its benchmark) and not back
+    # to us; the reports already written are then aggregated as an
+    # incomplete report (cmd_cluster).
+    MS_CLUSTER_STOPPED=""
+    trap 'MS_CLUSTER_STOPPED=TERM' TERM
+    trap 'MS_CLUSTER_STOPPED=INT' INT
+    setsid timeout "$tmo" "${cmd[@]}" "${node_cmd[@]}" </dev/null >&2 &
+    MS_CHILD=$!
+    while :; do
+        rc=0
+        wait "$MS_CHILD" || rc=$?
+        [ -n "$MS_CLUSTER_STOPPED" ] || ! kill -0 "$MS_CHILD" 2>/dev/null && break
+    done
+    if [ -n "$MS_CLUSTER_STOPPED" ]; then
+        ms_warn "interrupted by SIG$MS_CLUSTER_STOPPED: stopping the launch; the report is incomplete"
+        ms_stop_child || true
+    fi
+    MS_CHILD=""
+    trap 'ms_on_signal TERM' TERM
+    trap 'ms_on_signal INT' INT
+    [ -z "$MS_CLUSTER_STOPPED" ] || return 0
     if [ "$rc" -eq 124 ]; then
         ms_warn "the launch did not finish within $tmo s (--timeout); the nodes that did not report are MISSING"
     elif [ "$rc" -ne 0 ]; then
