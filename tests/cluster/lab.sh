@@ -91,6 +91,22 @@ lab_host_start() {
     echo "$u" >"$LAB/hosts/$h.unshare"
 }
 
+# lab_descendant PID WORD: the first descendant of PID (breadth first)
+# whose command line holds WORD as one argument
+lab_descendant() {
+    local -a queue=("$1")
+    local p c
+    while [ "${#queue[@]}" -gt 0 ]; do
+        p="${queue[0]}"
+        queue=("${queue[@]:1}")
+        for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
+            if tr '\0' '\n' 2>/dev/null </proc/"$c"/cmdline | grep -qxF "$2"; then echo "$c"; return 0; fi
+            queue+=("$c")
+        done
+    done
+    return 1
+}
+
 # lab_stop_pid PID [SECONDS]: TERM, wait up to SECONDS (default 10), KILL
 lab_stop_pid() {
     local pid="$1" max="${2:-10}" n=0
