@@ -9,6 +9,8 @@
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
 #   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
+#   make check-cluster    a real Slurm + Open MPI cluster of 4 namespace hosts (tests/cluster):
+#                         memsuite cluster, check as Prolog/Epilog/health check, stream_mpi
 #   make check-packages   .deb (debian/) and .rpm (contrib/rpm) built from a copy of the tree,
 #                         lintian, installed tools smoke-tested from the unpacked packages
 #
@@ -119,6 +121,11 @@ check-topology: deps
 
 # The packages are built from a copy of the tree (this build/ and bin/ are
 # untouched), with the portable baseline (debian/rules, the spec).
+# The cluster lab installs memsuite (make install PREFIX=<lab>/prefix)
+# from this build; it needs root (namespaces, a bridge, the daemons).
+check-cluster: deps all
+	@tests/cluster/run-lab.sh
+
 check-packages: deps
 	@scripts/check-packages.sh
 
@@ -130,6 +137,6 @@ lint: all
 clean:
 	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize check-topology check-packages tests-build lint clean FORCE
+.PHONY: all deps run test check-sanitize check-topology check-cluster check-packages tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

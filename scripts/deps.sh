@@ -23,6 +23,8 @@ set -euo pipefail
 # promtool (Debian: prometheus, 22.5 MB download, 332 MB installed with
 # its web assets; Fedora: golang-github-prometheus) checks check's
 # Prometheus output in the tests.
+# iproute2 and util-linux (ip netns, nsenter, unshare, setsid) build the
+# cluster lab's hosts (make check-cluster: tests/cluster).
 DEBIAN_PKGS=(
     python3
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
@@ -30,7 +32,7 @@ DEBIAN_PKGS=(
     clang libclang-rt-14-dev
     likwid sysbench mbw
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
-    openmpi-bin libopenmpi-dev slurm-wlm munge
+    openmpi-bin libopenmpi-dev slurm-wlm munge iproute2 util-linux
     qemu-system-x86 linux-image-amd64 busybox-static cpio
     debhelper
     dpkg-dev
@@ -48,7 +50,7 @@ RHEL_PKGS=(
     clang compiler-rt
     likwid sysbench
     jemalloc gperftools-libs mimalloc
-    openmpi openmpi-devel slurm slurm-slurmctld slurm-slurmd munge
+    openmpi openmpi-devel slurm slurm-slurmctld slurm-slurmd munge iproute util-linux
     qemu-system-x86-core kernel-core busybox cpio
     rpm-build
     Lmod
