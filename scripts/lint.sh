@@ -4,8 +4,8 @@
 #
 # 1. cppcheck over every C file (warnings, style, portability; errors fail)
 # 2. gcc -fanalyzer over every C file (any diagnostic fails)
-# 3. shellcheck over scripts/, tests/topology/, contrib/completion/ (and
-#    the Bats helper)
+# 3. shellcheck over scripts/, tests/topology/, tests/cluster/,
+#    contrib/completion/, contrib/slurm/ (and the Bats helper)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=${1:-gcc}
@@ -61,6 +61,8 @@ if command -v shellcheck >/dev/null; then
     mapfile -t sh < <(grep -rlE '^#!.*(bash|sh)' scripts .ci tests/run-tests.sh tests/topology 2>/dev/null)
     shellcheck -x "${sh[@]}" scripts/lib/*.sh || status=1
     shellcheck -s bash contrib/nhc/memsuite.nhc || status=1
+    shellcheck contrib/slurm/memsuite-slurm-check || status=1
+    shellcheck -x -s bash tests/cluster/*.sh tests/fixtures/match-lines.bash tests/fixtures/stream-mpi-layout.bash || status=1
     shellcheck -s bash contrib/completion/*.bash || status=1
     shellcheck -s bash -e SC2034,SC2154 tests/bats/test_helper.bash || status=1
 else

@@ -82,6 +82,7 @@ validate_json() {
 
 # match_lines FILE PATTERNS (tests/fixtures/match-lines.bash, shared with
 # tests/cluster)
+# shellcheck source=tests/fixtures/match-lines.bash
 . "$FIXTURES/match-lines.bash"
 
 # private_dev BASH-SCRIPT [ARGS...]: runs the script with bash where a

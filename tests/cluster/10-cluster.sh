@@ -14,7 +14,7 @@
 # taken as at least 10% of the median, 10 MADs) so that only verdicts and
 # real slowness show.  The outlier rule itself is tested on fixture
 # reports (tests/bats/memsuite-cluster.bats).
-LAB_OUTLIERS="--k 10 --mad-floor 10"
+LAB_OUTLIERS=(--k 10 --mad-floor 10)
 
 record_ref() {
     ctl timeout 120 srun -N1 -w node1 memsuite check --record --ref "$LAB/ref.json" \
@@ -32,8 +32,8 @@ lab_cluster() {
     cat >"$LAB/$name.sbatch" <<EOS
 #!/bin/bash
 #SBATCH --nodes=$LAB_HOSTS --ntasks-per-node=1 --output=$LAB/$name.out --time=5
-memsuite cluster --ref "\${REF:-$LAB/ref.json}" --results "$LAB/results/$name" --retries 0 --timeout 90 --format json $LAB_OUTLIERS $* >"$LAB/$name.json"
-memsuite cluster --aggregate "$LAB/results/$name" --ref "\${REF:-$LAB/ref.json}" --drain-suggest --all $LAB_OUTLIERS >"$LAB/$name.txt" || true
+memsuite cluster --ref "\${REF:-$LAB/ref.json}" --results "$LAB/results/$name" --retries 0 --timeout 90 --format json ${LAB_OUTLIERS[*]} $* >"$LAB/$name.json"
+memsuite cluster --aggregate "$LAB/results/$name" --ref "\${REF:-$LAB/ref.json}" --drain-suggest --all ${LAB_OUTLIERS[*]} >"$LAB/$name.txt" || true
 EOS
     ctl timeout 150 sbatch --wait --quiet "$LAB/$name.sbatch" || true
 }

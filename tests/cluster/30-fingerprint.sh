@@ -8,6 +8,7 @@
 # as it was after the scenario.
 
 fingerprint() {
+    # shellcheck disable=SC2016  # expanded by the host's init
     lab_host_restart node2 'mount --bind "$LAB/one-cpu" /sys/devices/system/cpu/online'
     on node2 cat /sys/devices/system/cpu/online
     lab_cluster kind

@@ -10,9 +10,9 @@ sigterm() {
     lab_slow_host node3 1000 50000
     mkdir -p "$LAB/results/term"
     ctl memsuite cluster --ref "$LAB/ref.json" --results "$LAB/results/term" --nodes "node[1-$LAB_HOSTS]" \
-        --launcher srun --retries 0 --timeout 120 --format json $LAB_OUTLIERS >"$LAB/term.json" 2>"$LAB/term.err" &
+        --launcher srun --retries 0 --timeout 120 --format json "${LAB_OUTLIERS[@]}" >"$LAB/term.json" 2>"$LAB/term.err" &
     bg=$!
-    while [ "$(ls "$LAB/results/term"/node[124].json 2>/dev/null | wc -l)" -lt 3 ] && [ "$n" -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+    while [ "$(find "$LAB/results/term" -name "node[124].json" | wc -l)" -lt 3 ] && [ "$n" -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
     expect "node3 still measuring when the others have reported" test ! -e "$LAB/results/term/node3.json"
     # memsuite cluster itself (under nsenter, in ctl's PID namespace)
     pid=$(lab_descendant "$bg" "$LAB/prefix/bin/memsuite")

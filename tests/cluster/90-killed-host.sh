@@ -15,11 +15,11 @@ killed_host() {
     mkdir -p "$LAB/results/killed"
     t0=$SECONDS
     ctl memsuite cluster --ref "$LAB/ref.json" --results "$LAB/results/killed" --nodes "node[1-$LAB_HOSTS]" \
-        --launcher srun --retries 0 --timeout 60 --format json $LAB_OUTLIERS >"$LAB/killed.json" 2>"$LAB/killed.err" &
+        --launcher srun --retries 0 --timeout 60 --format json "${LAB_OUTLIERS[@]}" >"$LAB/killed.json" 2>"$LAB/killed.err" &
     pid=$!
     # the others report, node4 is still measuring
     local n=0
-    while [ "$(ls "$LAB/results/killed"/node[1-3].json 2>/dev/null | wc -l)" -lt 3 ] && [ "$n" -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+    while [ "$(find "$LAB/results/killed" -name "node[1-3].json" | wc -l)" -lt 3 ] && [ "$n" -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
     expect "node4 still running when the others have reported" test ! -e "$LAB/results/killed/node4.json"
     lab_kill_host node4
     local rc=0

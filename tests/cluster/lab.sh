@@ -1,4 +1,5 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2153
+# (LAB, LAB_ID, LAB_BR, LAB_HOSTS, LAB_LLC and ROOT are set by run-lab.sh)
 # The cluster lab's hosts and daemons (sourced by tests/cluster/run-lab.sh).
 #
 # A host is a network namespace (its own address on the lab's bridge),
@@ -46,12 +47,14 @@ lab_env() {
 # running host its UTS, PID and mount namespaces through its init)
 on() {
     local h="$1" pid
+    local -a e
     shift
+    mapfile -t e < <(lab_env)
     pid=$(cat "$LAB/hosts/$h.init" 2>/dev/null || true)
     if [ -n "$pid" ] && [ -d "/proc/$pid" ]; then
-        nsenter -t "$pid" --net --uts --pid --mount -- env -i $(lab_env) "$@"
+        nsenter -t "$pid" --net --uts --pid --mount -- env -i "${e[@]}" "$@"
     else
-        nsenter --net="/run/netns/$(lab_ns "$h")" -- env -i $(lab_env) "$@"
+        nsenter --net="/run/netns/$(lab_ns "$h")" -- env -i "${e[@]}" "$@"
     fi
 }
 ctl() { on ctl "$@"; }
@@ -62,9 +65,11 @@ ctl() { on ctl "$@"; }
 # LAB_HOST_EXTRA (shell text) runs before the daemon (a host's quirk).
 lab_host_start() {
     local h="$1" pid="" n=0
+    local -a e
     shift
+    mapfile -t e < <(lab_env)
     # shellcheck disable=SC2016
-    nsenter --net="/run/netns/$(lab_ns "$h")" -- env -i $(lab_env) LAB_H="$h" LAB="$LAB" \
+    nsenter --net="/run/netns/$(lab_ns "$h")" -- env -i "${e[@]}" LAB_H="$h" LAB="$LAB" \
         unshare --uts --pid --fork --kill-child --mount --propagation private --mount-proc sh -c '
             hostname "$LAB_H"
             mount -t tmpfs -o size=256m lab-tmp /tmp
@@ -79,7 +84,7 @@ lab_host_start() {
     # (unshare may fork helpers first)
     local u=$! c
     while [ "$n" -lt 50 ] && [ -z "${pid:-}" ]; do
-        for c in $(cat "/proc/$u/task/$u/children" 2>/dev/null); do
+        for c in $(tr ' ' '\n' 2>/dev/null <"/proc/$u/task/$u/children"); do
             [ "$(awk '$1 == "NSpid:" { print $NF }' "/proc/$c/status" 2>/dev/null)" = 1 ] && pid="$c"
         done
         [ -n "${pid:-}" ] || sleep 0.1
@@ -99,7 +104,7 @@ lab_descendant() {
     while [ "${#queue[@]}" -gt 0 ]; do
         p="${queue[0]}"
         queue=("${queue[@]:1}")
-        for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
+        for c in $(cat /proc/"$p"/task/*/children 2>/dev/null | tr ' ' '\n'); do
             if tr '\0' '\n' 2>/dev/null </proc/"$c"/cmdline | grep -qxF "$2"; then echo "$c"; return 0; fi
             queue+=("$c")
         done
@@ -187,12 +192,12 @@ lab_slurm_conf() {
     } >"$LAB/slurm.conf"
 }
 
-# lab_wait_idle [NODES...]: until sinfo says idle for every node (30 s)
+# lab_wait_idle: until sinfo says idle for every node (30 s)
 lab_wait_idle() {
-    local n=0 want="${1:-}" states
+    local n=0 states
     while [ "$n" -lt 300 ]; do
         states=$(ctl sinfo -h -N -o '%N %T' 2>/dev/null | sort -u)
-        if [ -n "$states" ] && ! grep -qv ' idle$' <<<"$states" && [ "$(grep -c ' idle$' <<<"$states")" -ge "${want:-$LAB_HOSTS}" ]; then
+        if [ -n "$states" ] && ! grep -qv ' idle$' <<<"$states" && [ "$(grep -c ' idle$' <<<"$states")" -ge "$LAB_HOSTS" ]; then
             return 0
         fi
         sleep 0.1
@@ -280,5 +285,7 @@ lab_clean() {
     [ -z "$left" ] || { echo "processes left: $(ps -o pid=,cmd= -p "$(paste -sd, <<<"$left")")"; return 1; }
     ! ip netns list | grep -q "^mslab$LAB_ID-" || { echo "namespaces left: $(ip netns list | grep "^mslab$LAB_ID-")"; return 1; }
     ! ip link show "$LAB_BR" >/dev/null 2>&1 || { echo "bridge $LAB_BR left"; return 1; }
-    ! ls -d /sys/fs/cgroup/cpu/mslab"$LAB_ID"-* /sys/fs/cgroup/mslab"$LAB_ID"-* 2>/dev/null | grep -q . || { echo "cgroups left"; return 1; }
+    if compgen -G "/sys/fs/cgroup/cpu/mslab$LAB_ID-*" >/dev/null || compgen -G "/sys/fs/cgroup/mslab$LAB_ID-*" >/dev/null; then
+        echo "cgroups left"; return 1
+    fi
 }
