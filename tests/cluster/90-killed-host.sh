@@ -29,6 +29,9 @@ killed_host() {
     expect "memsuite cluster ends within 90 s" test $((SECONDS - t0)) -lt 90
     expect "exit 1 (a node MISSING)" test "$rc" = 1
     jq -e '(.nodes[] | select(.node == "node4") | .status) == "MISSING"' "$LAB/killed.json"
+    # reports are written atomically: the dead host left no partial file
+    expect "only the three complete reports in the results directory" \
+        test "$(find "$LAB/results/killed" -mindepth 1 -printf "%f\n" | sort | paste -sd, -)" = "node1.json,node2.json,node3.json"
     expect "the other reports stand" test "$(jq '[.nodes[] | select(.node != "node4" and .status == "PASS")] | length' "$LAB/killed.json")" = $((LAB_HOSTS - 1))
     # the step's job stays COMPLETING until slurmctld sets node4 DOWN
     # (SlurmdTimeout 10 s): then nothing is left
@@ -38,4 +41,4 @@ killed_host() {
     expect "no job left within 60 s" test -z "$(ctl squeue -h)"
     ctl sinfo -N -n node4 -o '%N %T'
 }
-lab_check "node4 killed mid-run: memsuite cluster ends within its --timeout, node4 MISSING, the others PASS, squeue empty" killed_host
+lab_check "node4 killed mid-run: memsuite cluster ends within its --timeout, node4 MISSING (no partial report), the others PASS, squeue empty" killed_host
