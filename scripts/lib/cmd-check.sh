@@ -105,7 +105,7 @@ MS_EX_BUSY=5        # check only: the node is busy, nothing was measured
 cmd_check() {
     local ref="" retries=1 per_node=0 record=0 runs=5 floor=5 cap=30 upper="" v
     local bench="" size="" threads="" reps="" bind="" fmt=text prom="" force=0 ignore_load=0
-    local max_busy="" max_press=20
+    local max_busy="" max_press="$MS_IDLE_PRESSURE_DEFAULT"
     local -a results=()
     while [ $# -gt 0 ]; do
         case "$1" in
