@@ -1,6 +1,10 @@
-/* chase: dependent pointer chasing over nodes spaced `stride` bytes apart.
+/* chase: dependent pointer chasing over nodes in slots `stride` bytes apart.
  *
- * Each node's first word points to the next node of its chain.  A chain
+ * Each node's word points to the next node of its chain.  Where a node
+ * lies inside its slot is the layout (chase.h): multichase's by default,
+ * a word from its random mixer table, so that figures compare with
+ * multichase's on every CPU (issue 24: on an Intel Xeon the tuned
+ * layout's hashed lines read 10-20% faster at small TLB groups).  A chain
  * is one random cycle (Sattolo's algorithm) through its members, so the
  * walk visits every member before repeating and the next address is
  * known only when the current load completes: one dependent load per hop.
@@ -24,66 +28,120 @@ typedef struct node {
     struct node *next;
 } node_t;
 
-void *mc_chain_node(void *base, size_t stride, size_t i)
+const char *mc_chain_layout_name(mc_chain_layout_t layout)
 {
-    size_t lines = stride / MC_LINE_BYTES, off = 0;
-    if (lines >= 2 && stride % MC_LINE_BYTES == 0)   /* Fibonacci hash of i picks the line */
-        off = (size_t)(((uint64_t)i * 0x9E3779B97F4A7C15ULL) >> 32) % lines * MC_LINE_BYTES;
-    return (char *)base + i * stride + off;
+    return layout == MC_LAYOUT_TUNED ? "tuned" : "multichase";
 }
 
-/* The chain being built: its region and node spacing. */
+const char *mc_chain_layout_note(mc_chain_layout_t layout)
+{
+    return layout == MC_LAYOUT_TUNED
+               ? "chain layout tuned: a Fibonacci-hashed line per slot, chains interleaved "
+                 "(not multichase's layout: on some CPUs it reads 10-20% lower at small TLB "
+                 "groups)"
+               : "chain layout multichase: a word per slot from a 64-column random mixer "
+                 "table, every chain over every slot, groups in random order (as multichase's "
+                 "default chase)";
+}
+
+/* tuned: the line of slot i picked by a Fibonacci hash of i when the slot
+ * spans two or more lines, else the slot's start. */
+static size_t tuned_offset(size_t stride, size_t i)
+{
+    size_t lines = stride / MC_LINE_BYTES;
+    if (lines >= 2 && stride % MC_LINE_BYTES == 0)
+        return (size_t)(((uint64_t)i * 0x9E3779B97F4A7C15ULL) >> 32) % lines * MC_LINE_BYTES;
+    return 0;
+}
+
+void *mc_chain_addr(const mc_chain_map_t *map, int k, size_t slot)
+{
+    size_t off = map->layout == MC_LAYOUT_TUNED
+                     ? tuned_offset(map->stride, slot)
+                     : (size_t)map->mixer[slot % MC_MIXER_COLUMNS][k] * sizeof(void *);
+    return (char *)map->base + slot * map->stride + off;
+}
+
+size_t mc_chain_members(const mc_chain_spec_t *spec, int k)
+{
+    size_t n = spec->nodes, K = (size_t)spec->chains;
+    if (spec->layout != MC_LAYOUT_TUNED)
+        return n;
+    return (size_t)k < n ? (n - (size_t)k + K - 1) / K : 0;
+}
+
+size_t mc_chain_slot(const mc_chain_spec_t *spec, int k, size_t t)
+{
+    return spec->layout == MC_LAYOUT_TUNED ? (size_t)k + t * (size_t)spec->chains : t;
+}
+
+/* The chain being built: its layout, spec and number. */
 typedef struct {
-    void *base;
-    size_t stride;
-} region_t;
+    const mc_chain_map_t *map;
+    const mc_chain_spec_t *spec;
+    int k;
+} chain_t;
 
-static inline node_t *node_at(const region_t *g, size_t i)
+/* The node of member t. */
+static inline node_t *node_at(const chain_t *c, size_t t)
 {
-    return mc_chain_node(g->base, g->stride, i);
+    return mc_chain_addr(c->map, c->k, mc_chain_slot(c->spec, c->k, t));
 }
 
-/* Members of chain k among n nodes: nodes k, k+K, k+2K, ... */
-static size_t chain_members(size_t n, int chains, int k)
+/* multichase's mixer: each of the 64 columns is a random permutation of
+ * the slot's words; chains use its first `chains` rows, so this draws,
+ * per column, `chains` distinct words uniformly (the first entries of a
+ * uniformly random permutation). */
+static void build_mixer(mc_chain_map_t *map, mc_rng_t *rng)
 {
-    return (size_t)k < n ? (n - (size_t)k + (size_t)chains - 1) / (size_t)chains : 0;
+    const uint64_t words = map->stride / sizeof(void *);
+    for (int x = 0; x < MC_MIXER_COLUMNS; x++)
+        for (int k = 0; k < map->chains; k++) {
+            uint32_t w;
+            bool taken;
+            do {
+                w = (uint32_t)mc_rng_below(rng, words);
+                taken = false;
+                for (int j = 0; j < k; j++)
+                    taken |= map->mixer[x][j] == w;
+            } while (taken);
+            map->mixer[x][k] = w;
+        }
 }
 
-/* One cycle through all members of chain k (in place: the next fields
- * first hold member numbers, Sattolo permutes them, then they become
- * addresses). */
-static void build_whole(const region_t *base, size_t n, int K, int k, mc_rng_t *rng)
+/* One uniformly random cycle through all m members (in place: the next
+ * fields first hold member numbers, Sattolo permutes them, then they
+ * become addresses). */
+static void build_whole(const chain_t *c, size_t m, mc_rng_t *rng)
 {
-    size_t m = chain_members(n, K, k);
     for (size_t t = 0; t < m; t++)
-        node_at(base, (size_t)k + t * (size_t)K)->next = (void *)(uintptr_t)t;
+        node_at(c, t)->next = (void *)(uintptr_t)t;
     for (size_t i = m - 1; i > 0; i--) {   /* Sattolo: j uniform in [0, i) */
         size_t j = (size_t)mc_rng_below(rng, i);
-        node_t *a = node_at(base, (size_t)k + i * (size_t)K);
-        node_t *b = node_at(base, (size_t)k + j * (size_t)K);
+        node_t *a = node_at(c, i), *b = node_at(c, j);
         void *tmp = a->next;
         a->next = b->next;
         b->next = tmp;
     }
     for (size_t t = 0; t < m; t++) {
-        node_t *a = node_at(base, (size_t)k + t * (size_t)K);
-        size_t to = (size_t)(uintptr_t)a->next;
-        a->next = node_at(base, (size_t)k + to * (size_t)K);
+        node_t *a = node_at(c, t);
+        a->next = node_at(c, (size_t)(uintptr_t)a->next);
     }
 }
 
-/* Hops stay inside groups of `gn` consecutive nodes: the chain walks every
- * member of a group in random order, then moves to the next group of a
- * random cycle over the groups (Sattolo again).  Returns 0 or -ENOMEM. */
-static int build_grouped(const region_t *base, size_t n, int K, int k, size_t gn, mc_rng_t *rng,
-                         void **start)
+/* Hops stay inside groups of `gn` consecutive slots: the chain walks the
+ * members of a group in a uniformly random order (Fisher-Yates), then
+ * moves to the next group of a random cycle over the groups (Sattolo).
+ * Returns 0 or -ENOMEM. */
+static int build_grouped(const chain_t *c, size_t m, size_t gn, mc_rng_t *rng)
 {
-    size_t m = chain_members(n, K, k);
-    size_t ngroups = (n + gn - 1) / gn;
+    const mc_chain_spec_t *sp = c->spec;
+    size_t ngroups = (sp->nodes + gn - 1) / gn;
+    size_t per_group = sp->layout == MC_LAYOUT_TUNED ? gn / (size_t)sp->chains + 2 : gn;
     size_t *first = malloc(ngroups * sizeof *first);
     size_t *last = malloc(ngroups * sizeof *last);
     size_t *gnext = malloc(ngroups * sizeof *gnext);
-    size_t *ord = malloc((gn / (size_t)K + 2) * sizeof *ord);
+    size_t *ord = malloc(per_group * sizeof *ord);
     if (!first || !last || !gnext || !ord) {
         free(first), free(last), free(gnext), free(ord);
         return -ENOMEM;
@@ -91,8 +149,8 @@ static int build_grouped(const region_t *base, size_t n, int K, int k, size_t gn
     size_t used = 0;   /* groups holding at least one member */
     size_t t = 0;
     while (t < m) {
-        size_t g = ((size_t)k + t * (size_t)K) / gn, cnt = 0;
-        while (t < m && ((size_t)k + t * (size_t)K) / gn == g)
+        size_t g = mc_chain_slot(sp, c->k, t) / gn, cnt = 0;
+        while (t < m && mc_chain_slot(sp, c->k, t) / gn == g)
             ord[cnt++] = t++;
         for (size_t i = cnt; i > 1; i--) {   /* Fisher-Yates inside the group */
             size_t j = (size_t)mc_rng_below(rng, i);
@@ -101,15 +159,10 @@ static int build_grouped(const region_t *base, size_t n, int K, int k, size_t gn
             ord[j] = tmp;
         }
         for (size_t i = 0; i + 1 < cnt; i++)
-            node_at(base, (size_t)k + ord[i] * (size_t)K)->next =
-                node_at(base, (size_t)k + ord[i + 1] * (size_t)K);
+            node_at(c, ord[i])->next = node_at(c, ord[i + 1]);
         first[used] = ord[0];
         last[used] = ord[cnt - 1];
         used++;
-    }
-    if (used == 0) {   /* m == 0: no member (the caller prevents it) */
-        free(first), free(last), free(gnext), free(ord);
-        return -EINVAL;
     }
     for (size_t g = 0; g < used; g++)
         gnext[g] = g;
@@ -120,34 +173,38 @@ static int build_grouped(const region_t *base, size_t n, int K, int k, size_t gn
         gnext[j] = tmp;
     }
     for (size_t g = 0; g < used; g++)
-        node_at(base, (size_t)k + last[g] * (size_t)K)->next =
-            node_at(base, (size_t)k + first[gnext[g]] * (size_t)K);
-    *start = node_at(base, (size_t)k + first[0] * (size_t)K);
+        node_at(c, last[g])->next = node_at(c, first[gnext[g]]);
     free(first), free(last), free(gnext), free(ord);
     return 0;
 }
 
-int mc_chain_build(void *mem, const mc_chain_spec_t *spec, mc_rng_t *rng, void **start)
+int mc_chain_build(void *mem, const mc_chain_spec_t *spec, mc_rng_t *rng, void **start,
+                   mc_chain_map_t *map_out)
 {
     size_t n = spec->nodes;
     int K = spec->chains;
     if (K < 1 || K > MC_MAX_CHAINS || n < (size_t)K || spec->stride < sizeof(void *) ||
-        spec->stride % sizeof(void *) != 0)
+        spec->stride % sizeof(void *) != 0 ||
+        (spec->layout != MC_LAYOUT_TUNED && spec->stride / sizeof(void *) < (size_t)K))
         return -EINVAL;
-    const region_t region = { mem, spec->stride }, *base = &region;
+    mc_chain_map_t local, *map = map_out ? map_out : &local;
+    memset(map, 0, sizeof *map);
+    *map = (mc_chain_map_t){ .base = mem, .stride = spec->stride, .chains = K,
+                             .layout = spec->layout };
+    if (spec->layout != MC_LAYOUT_TUNED)
+        build_mixer(map, rng);
     for (int k = 0; k < K; k++) {
-        size_t m = chain_members(n, K, k);
-        if (spec->group_nodes && spec->group_nodes < n && m > 1) {
-            int rc = build_grouped(base, n, K, k, spec->group_nodes, rng, &start[k]);
+        const chain_t c = { map, spec, k };
+        size_t m = mc_chain_members(spec, k);
+        if (m <= 1)
+            node_at(&c, 0)->next = node_at(&c, 0);
+        else if (spec->group_nodes && spec->group_nodes < n) {
+            int rc = build_grouped(&c, m, spec->group_nodes, rng);
             if (rc)
                 return rc;
-        } else {
-            if (m > 1)
-                build_whole(base, n, K, k, rng);
-            else
-                node_at(base, (size_t)k)->next = node_at(base, (size_t)k);
-            start[k] = node_at(base, (size_t)k);
-        }
+        } else
+            build_whole(&c, m, rng);
+        start[k] = node_at(&c, 0);   /* multichase starts at slot 0 */
     }
     return 0;
 }
@@ -219,9 +276,21 @@ uint64_t mc_chase_overhead_ns(int chains, size_t rounds)
 
 bool mc_chase_stride_ok(long long stride, char *msg, size_t msglen)
 {
-    if (stride % (long long)sizeof(void *) == 0)
+    if (stride >= (long long)sizeof(void *) && stride % (long long)sizeof(void *) == 0)
         return true;
-    snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer), e.g. 256",
-             stride, sizeof(void *));
+    snprintf(msg, msglen, "--stride %lld: expected a multiple of %zu bytes (a pointer) of at "
+             "least %zu, e.g. 256", stride, sizeof(void *), sizeof(void *));
+    return false;
+}
+
+bool mc_chase_chains_fit(int chains, size_t stride, mc_chain_layout_t layout, char *msg,
+                         size_t msglen)
+{
+    if (layout == MC_LAYOUT_TUNED || (size_t)chains <= stride / sizeof(void *))
+        return true;
+    snprintf(msg, msglen, "--chains %d with --chain-layout multichase: each chain takes its own "
+             "word of every slot, so --stride %zu holds at most %zu chains; use --stride %zu or "
+             "more, or --chain-layout tuned", chains, stride, stride / sizeof(void *),
+             (size_t)chains * sizeof(void *));
     return false;
 }

@@ -47,3 +47,8 @@ $(BUILD)/tests/test_pairs: $(BUILD)/tests/unit/test_pairs.o $(BUILD)/mencal/pair
                            $(BUILD)/mencal/rng.o $(LIBMB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The chain layout's unit test (tests/unit/test_chase.c) links the chase
+# and its random numbers.
+$(BUILD)/tests/unit/test_chase.o: CFLAGS_EXTRA := -Itests/unit -Imencal
+$(BUILD)/tests/test_chase: $(BUILD)/mencal/chase.o $(BUILD)/mencal/rng.o

@@ -68,6 +68,7 @@ typedef struct {
     int ndelays;
     size_t stride_bytes, tlb_pages;
     int windows;
+    int layout;                    /* CHOICE: the mc_chain_layout_t */
 } loaded_conf_t;
 
 #define OFF(f) offsetof(loaded_conf_t, f)
@@ -86,6 +87,7 @@ static const mb_opt_t loaded_opts[] = {
     MC_OPT_PLOT(loaded_conf_t, plot),
     MC_OPT_TLB_LOCALITY(loaded_conf_t, tlb_opt),
     MC_OPT_STRIDE(loaded_conf_t, stride_opt),
+    MC_OPT_CHAIN_LAYOUT(loaded_conf_t, layout),
 };
 #undef OFF
 
@@ -176,6 +178,7 @@ static void loaded_json(mb_json_t *j, const void *conf)
     mb_json_int(j, "windows", c->windows);
     mb_json_int(j, "batch_lines", BATCH_LINES);
     mb_json_uint(j, "stride_bytes", c->stride_bytes);
+    mb_json_string(j, "chain_layout", mc_chain_layout_name((mc_chain_layout_t)c->layout));
     if (c->tlb_pages)
         mb_json_uint(j, "tlb_locality_pages", c->tlb_pages);
     else
@@ -302,11 +305,12 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
         size_t nodes = slice / c->stride_bytes;
         size_t group = c->tlb_pages ? c->tlb_pages * 4096 / c->stride_bytes : 0;
         mc_chain_spec_t spec = { .nodes = nodes, .stride = c->stride_bytes, .chains = 1,
-                                 .group_nodes = group && group < nodes ? group : 0 };
+                                 .group_nodes = group && group < nodes ? group : 0,
+                                 .layout = (mc_chain_layout_t)c->layout };
         mc_rng_t rng;
         mc_rng_seed(&rng, cfg->seed, 0);
         void *start[1];
-        if (mc_chain_build(base, &spec, &rng, start) != 0) {
+        if (mc_chain_build(base, &spec, &rng, start, NULL) != 0) {
             L->failed = 1;
             return;
         }
@@ -594,6 +598,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                    "compare with randread --threads 1 --size %zu", c->stride_bytes,
                    c->tlb_pages ? "on" : "off", mb_format_bytes(slice, sz, sizeof sz),
                    mc_cache_level(&cfg->caches, slice, slice * (size_t)nt), slice);
+    mc_result_note(res, "%s", mc_chain_layout_note((mc_chain_layout_t)c->layout));
     mc_result_note(res, "per point: %d windows of ~%.0f ms (at idle) after one warm-up; "
                    "bandwidth = bytes the traffic threads moved during each window / its "
                    "time (STREAM counting; with_write_allocate adds a read per line stored); "

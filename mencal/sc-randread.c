@@ -30,6 +30,7 @@
 typedef struct {
     long long chains_opt, tlb_opt, stride_opt;   /* as parsed */
     bool sweep;
+    int layout;                /* CHOICE: the mc_chain_layout_t */
     int chains;
     size_t tlb_pages;          /* 0: full random only */
     size_t stride_bytes;       /* bytes between chase nodes */
@@ -44,6 +45,7 @@ static const mb_opt_t randread_opts[] = {
     { .long_name = "sweep", .type = MB_OPT_FLAG, .offset = OFF(sweep),
       .help = "randread: latency curve from 16 KiB to --size by powers of two" },
     MC_OPT_STRIDE(randread_conf_t, stride_opt),
+    MC_OPT_CHAIN_LAYOUT(randread_conf_t, layout),
 };
 #undef OFF
 
@@ -56,7 +58,28 @@ static int randread_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msgl
     c->chains = (int)c->chains_opt;
     c->tlb_pages = (size_t)c->tlb_opt;
     c->stride_bytes = (size_t)c->stride_opt;
+    if (!mc_chase_chains_fit(c->chains, c->stride_bytes, (mc_chain_layout_t)c->layout, msg, msglen))
+        return MB_EXIT_USAGE;
+    /* a group larger than the set it groups: the set is a thread's slice
+     * (the whole --size for the sweep); the default is clamped with a note */
+    if (cfg->size_bytes && mc_opt_seen(cfg, "tlb-locality") && mc_run_selects(cfg, "randread")) {
+        size_t set = c->sweep ? cfg->size_bytes - cfg->size_bytes % 4096
+                              : mc_slice_bytes(cfg->size_bytes, cfg->nthreads > 0 ? cfg->nthreads : 1, 4096);
+        if (c->tlb_pages > set / 4096) {
+            snprintf(msg, msglen, "randread: --tlb-locality %zu: a group of %zu pages is larger than "
+                     "the set of %zu pages (4 KiB) %s; expected 0 to %zu", c->tlb_pages,
+                     c->tlb_pages, set / 4096, c->sweep ? "of --size" : "per thread", set / 4096);
+            return MB_EXIT_USAGE;
+        }
+    }
     return 0;
+}
+
+static const char *randread_not_standard(const void *conf)
+{
+    const randread_conf_t *c = conf;
+    return c->layout == MC_LAYOUT_TUNED ? "randread: --chain-layout tuned (not multichase's "
+                                          "layout; its latency is not multichase's figure)" : NULL;
 }
 
 static void randread_json(mb_json_t *j, const void *conf)
@@ -67,6 +90,7 @@ static void randread_json(mb_json_t *j, const void *conf)
                     "--tlb-locality 0: hops span the whole slice");
     mb_json_uint(j, "stride_bytes", c->stride_bytes);
     mb_json_bool(j, "sweep", c->sweep);
+    mb_json_string(j, "chain_layout", mc_chain_layout_name((mc_chain_layout_t)c->layout));
 }
 
 #define MAIN_TARGET_NS 100000000ULL    /* ~0.1 s per repetition */
@@ -80,12 +104,20 @@ typedef struct {
     size_t stride;         /* bytes between nodes */
     int chains;
     size_t group_nodes;
+    mc_chain_layout_t layout;
     uint64_t target_ns;
 } plan_t;
 
+static mc_chain_spec_t plan_spec(const plan_t *p)
+{
+    return (mc_chain_spec_t){ .nodes = p->nodes, .stride = p->stride, .chains = p->chains,
+                              .group_nodes = p->group_nodes, .layout = p->layout };
+}
+
 static size_t members_of_chain0(const plan_t *p)
 {
-    return (p->nodes + (size_t)p->chains - 1) / (size_t)p->chains;
+    mc_chain_spec_t spec = plan_spec(p);
+    return mc_chain_members(&spec, 0);
 }
 
 /* rounds so that one repetition lasts about target_ns, from a calibration
@@ -211,9 +243,8 @@ static void run_pass(const mc_config_t *cfg, const plan_t *p, void *buf, size_t 
         void *start[MC_MAX_CHAINS];
         mc_rng_t rng;
         mc_rng_seed(&rng, cfg->seed, (uint64_t)t);
-        mc_chain_spec_t spec = { .nodes = p->nodes, .stride = p->stride, .chains = K,
-                                 .group_nodes = p->group_nodes };
-        if (mc_chain_build(base, &spec, &rng, start) != 0)
+        mc_chain_spec_t spec = plan_spec(p);
+        if (mc_chain_build(base, &spec, &rng, start, NULL) != 0)
             failed = 1;
         else if (members_of_chain0(p) <= VERIFY_MAX_MEMBERS
                  && !mc_chain_verify(start[0], members_of_chain0(p)))
@@ -295,6 +326,7 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
         .stride = stride,
         .chains = K,
         .group_nodes = grouped ? (tlb_nodes ? tlb_nodes : 1) : 0,
+        .layout = (mc_chain_layout_t)rk->layout,
         .target_ns = MAIN_TARGET_NS,
     };
     const size_t slice = p.nodes * stride, total = slice * (size_t)nt;
@@ -400,6 +432,7 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
                        "the %s slice, page walks included), %s", stride,
                        mb_format_bytes(slice, sz, sizeof sz), pages);
     }
+    mc_result_note(res, "%s", mc_chain_layout_note((mc_chain_layout_t)rk->layout));
     cache_note(res, cfg);
     mc_result_note(res, "working set %s per thread, %d threads: %s",
                    mb_format_bytes(slice, why, sizeof why), nt,
@@ -432,17 +465,18 @@ static void sweep_point(const mc_config_t *cfg, const randread_conf_t *rk, void 
         .stride = rk->stride_bytes,
         .chains = K,
         .group_nodes = rk->tlb_pages ? rk->tlb_pages * 4096 / rk->stride_bytes : 0,
+        .layout = (mc_chain_layout_t)rk->layout,
     };
     if (spec.nodes < (size_t)K * 2)
         return;
     void *start[MC_MAX_CHAINS];
     mc_rng_t rng;
     mc_rng_seed(&rng, cfg->seed, bytes);
-    if (mc_chain_build(buf, &spec, &rng, start) != 0) {
+    if (mc_chain_build(buf, &spec, &rng, start, NULL) != 0) {
         *failed = 1;
         return;
     }
-    size_t members = (spec.nodes + (size_t)K - 1) / (size_t)K;
+    size_t members = mc_chain_members(&spec, 0);
     if (members <= VERIFY_MAX_MEMBERS && !mc_chain_verify(start[0], members)) {
         *failed = 2;
         return;
@@ -551,6 +585,7 @@ static int run_sweep(const mc_config_t *cfg, const randread_conf_t *rk, mc_resul
                    rk->tlb_pages ? "on (--tlb-locality pages per group)" : "off (full random)",
                    page_label(cfg->hugepages),
                    last_bytes ? mb_format_bytes(last_bytes, why, sizeof why) : "none (--size under 16 KiB)");
+    mc_result_note(res, "%s", mc_chain_layout_note((mc_chain_layout_t)rk->layout));
     cache_note(res, cfg);
     free(pts);
     return 0;
@@ -568,5 +603,6 @@ const mc_scenario_t mc_sc_randread = {
     MC_SCENARIO_OPTIONS(randread_opts, randread_conf_t),
     .resolve = randread_resolve,
     .config_json = randread_json,
+    .not_standard = randread_not_standard,
     .run = randread_run,
 };

@@ -97,6 +97,12 @@ typedef struct mc_scenario {
       .metavar = "FILE",                                                           \
       .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE (one of them " \
               "per run)" }
+#define MC_OPT_CHAIN_LAYOUT(conf_t, field)                                            \
+    { .long_name = "chain-layout", .type = MB_OPT_CHOICE, .offset = offsetof(conf_t, field), \
+      .choices = MC_CHAIN_LAYOUT_CHOICES, .def = "multichase",                     \
+      .help = "randread, loaded: where a node lies in its slot: multichase (its default "     \
+              "layout: a word from a random mixer table, every chain over every slot) or "   \
+              "tuned (a hashed line per slot, chains interleaved; not multichase's figure)" }
 
 size_t mc_scenario_count(void);
 const mc_scenario_t *mc_scenario_at(size_t i);

@@ -459,15 +459,21 @@ preload_check() {   # preload_check LIB NAME
     assert_output true
 }
 
-@test "randread --tlb-locality larger than the slice says it has no effect" {
+@test "randread --tlb-locality larger than the set: refused when given, the default says it has no effect" {
     # one thread, 8 MiB: a slice of 2048 pages
-    run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 4096 \
-        --format json -O t.json
+    run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 4096
+    assert_failure 2
+    assert_output --partial "randread: --tlb-locality 4096: a group of 4096 pages is larger than the set of 2048 pages (4 KiB) per thread; expected 0 to 2048"
+    run mencal run randread --sweep --size 1M --allow-cache --reps 1 -q --tlb-locality 512
+    assert_failure 2
+    assert_output --partial "larger than the set of 256 pages (4 KiB) of --size; expected 0 to 256"
+    # the default (64 pages) over a 128 KiB slice of 32 pages
+    run mencal run randread --size 128K --allow-cache --reps 2 -q -t 1 --format json -O t.json
     assert_success
     validate_json t.json
     run jq -r '.records[0].notes[]' t.json
-    assert_output --partial "--tlb-locality 4096 has no effect"
-    assert_output --partial "use fewer than 2048 pages"
+    assert_output --partial "--tlb-locality 64 has no effect"
+    assert_output --partial "use fewer than 32 pages"
     refute_output --partial "hops stay inside groups"
     run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 4 \
         --format json -O t.json
@@ -497,6 +503,38 @@ preload_check() {   # preload_check LIB NAME
     assert_line --regexp '^randread +latency_full_random +[0-9.]+ +ns'
 }
 
+@test "randread, loaded: --chain-layout multichase by default, tuned labelled not standard" {
+    run mencal run randread "${SMALL[@]}" -t 1 --format json -O l.json
+    assert_success
+    validate_json l.json
+    run jq -r '[.config.randread.chain_layout, .config.loaded.chain_layout] | join(" ")' l.json
+    assert_output "multichase multichase"
+    run jq -r '.records[0].notes[]' l.json
+    assert_line --partial "chain layout multichase: a word per slot from a 64-column random mixer table"
+    run jq -r '.label_reasons // [] | join("; ")' l.json
+    refute_output --partial "chain-layout"
+    run mencal run randread "${SMALL[@]}" -t 1 --chain-layout tuned --format json -O t.json
+    assert_success
+    validate_json t.json
+    run jq -r '.config.randread.chain_layout' t.json
+    assert_output tuned
+    run jq -r '.records[0].notes[]' t.json
+    assert_line --partial "chain layout tuned: a Fibonacci-hashed line per slot"
+    run jq -r '[.label, (.label_reasons | join("; "))] | join(" ")' t.json
+    assert_output --partial "not-standard"
+    assert_output --partial "randread: --chain-layout tuned (not multichase's layout"
+    run mencal run randread "${SMALL[@]}" --chain-layout hashed
+    assert_failure 2
+    assert_output --partial "hashed"
+    assert_output --partial "multichase|tuned"
+    # each chain takes its own word of a slot: 16 chains need 128-byte slots
+    run mencal run randread "${SMALL[@]}" --chains 16 --stride 64
+    assert_failure 2
+    assert_output --partial "--chains 16 with --chain-layout multichase: each chain takes its own word of every slot, so --stride 64 holds at most 8 chains; use --stride 128 or more"
+    run mencal run randread "${SMALL[@]}" -t 1 --chains 16 --stride 64 --chain-layout tuned
+    assert_success
+}
+
 @test "randread: latency is time per hop; the empty loop is reported, not subtracted" {
     run mencal run randread "${SMALL[@]}" -t 1 --tlb-locality 0 --format json -O o.json
     assert_success
@@ -520,6 +558,8 @@ preload_check() {   # preload_check LIB NAME
     assert_failure 2
     assert_output --partial "--stride 12: expected a multiple of 8 bytes"
     run mencal run randread "${SMALL[@]}" --stride 4
+    assert_failure 2
+    run mencal run randread "${SMALL[@]}" --stride 0
     assert_failure 2
     # the sweep names its stride
     run mencal run randread --sweep --size 64K --allow-cache --reps 1 -q --stride 512 --format json -O s.json
