@@ -30,8 +30,17 @@
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin="$root/bin"
+# The shared library (scripts/lib/peers.sh in a source tree,
+# PREFIX/share/memsuite/lib/peers.sh installed) and our tools' directory:
+# MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin.
+here=$(cd "$(dirname "$0")" && pwd)
+for peers_lib in "$here/lib/peers.sh" "$here/../lib/peers.sh"; do
+    [ -f "$peers_lib" ] && break
+done
+[ -f "$peers_lib" ] || { echo "$(basename "$0"): lib/peers.sh not found next to $here" >&2; exit 3; }
+# shellcheck source=lib/peers.sh
+. "$peers_lib"
+bin=$(ms_peers_bin_dir)
 size=2GiB
 threads=
 rounds=3
@@ -75,11 +84,7 @@ nt=$(sed -n 's/^threads: //p' <<<"$plan")
 slice=$(( bytes / nt / 4096 * 4096 ))
 ntr=$(( nt - 1 ))
 
-# median of the numbers on stdin ("nan" ignored)
-median() {
-    awk '$1 != "nan" && $1 != "" { print $1 }' | sort -g |
-        awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+median() { ms_peers_median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a > 0) printf "%.4f\n", a / b; else print "nan" }'; }
 j() { jq -r "$2" "$1"; }
 verdict() {   # verdict RATIO LO HI

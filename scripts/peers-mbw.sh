@@ -33,12 +33,17 @@
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
-# Our tools: MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin
-# when installed (this script in PREFIX/share/memsuite/peers/).
+# The shared library (scripts/lib/peers.sh in a source tree,
+# PREFIX/share/memsuite/lib/peers.sh installed) and our tools' directory:
+# MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin.
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${MEMSUITE_BIN:-$here/../bin}
-[ -n "${MEMSUITE_BIN:-}" ] || [ -d "$bin" ] || bin=$here/../../../bin
-[ -d "$bin" ] && bin=$(cd "$bin" && pwd)
+for peers_lib in "$here/lib/peers.sh" "$here/../lib/peers.sh"; do
+    [ -f "$peers_lib" ] && break
+done
+[ -f "$peers_lib" ] || { echo "$(basename "$0"): lib/peers.sh not found next to $here" >&2; exit 3; }
+# shellcheck source=lib/peers.sh
+. "$peers_lib"
+bin=$(ms_peers_bin_dir)
 ours="$bin/mbw"
 peer=/usr/bin/mbw
 stream="$bin/stream"
@@ -150,7 +155,7 @@ for r in $(seq 1 "$rounds"); do
 done
 
 # ---- table --------------------------------------------------------------
-median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+median() { ms_peers_median | sed 's/^nan$//'; }   # "" when none
 fig() {   # fig RUNNER LABEL -> median
     awk -F'\t' -v r="$1" -v l="$2" '$1 == r && $2 == l {print $3}' "$results" | median
 }

@@ -48,12 +48,17 @@
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
-# Our tools: MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin
-# when installed (this script in PREFIX/share/memsuite/peers/).
+# The shared library (scripts/lib/peers.sh in a source tree,
+# PREFIX/share/memsuite/lib/peers.sh installed) and our tools' directory:
+# MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin.
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${MEMSUITE_BIN:-$here/../bin}
-[ -n "${MEMSUITE_BIN:-}" ] || [ -d "$bin" ] || bin=$here/../../../bin
-[ -d "$bin" ] && bin=$(cd "$bin" && pwd)
+for peers_lib in "$here/lib/peers.sh" "$here/../lib/peers.sh"; do
+    [ -f "$peers_lib" ] && break
+done
+[ -f "$peers_lib" ] || { echo "$(basename "$0"): lib/peers.sh not found next to $here" >&2; exit 3; }
+# shellcheck source=lib/peers.sh
+. "$peers_lib"
+bin=$(ms_peers_bin_dir)
 stream="$bin/stream"
 size=auto
 threads=${OMP_NUM_THREADS:-$(nproc)}
@@ -177,7 +182,10 @@ run_likwid() {   # run_likwid KERNEL TEST STREAMS
 run_sysbench() {   # run_sysbench OPER KERNEL: data volume of two arrays per pass
     local oper=$1 kernel=$2 block total out mibs
     [ -z "${skip_reason[sysbench]:-}" ] || return 0
-    block=$(( 2 * array_bytes / threads ))
+    # sysbench takes only a power of two for --memory-block-size (it
+    # refused 2 x 960 MiB with "Invalid value for memory-block-size:
+    # 2013265920"): the largest one within two arrays per thread
+    block=$(ms_peers_pow2_floor $(( 2 * array_bytes / threads )))
     total=$(( block * threads * ntimes ))
     if ! out=$(sysbench memory --threads="$threads" --memory-scope=local \
             --memory-block-size="$block" --memory-total-size="$total" \
@@ -260,7 +268,7 @@ for round in $(seq 1 "$rounds"); do
 done
 
 # ---- table -------------------------------------------------------------------
-median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+median() { ms_peers_median | sed 's/^nan$//'; }   # "" when none
 
 ours_of() {   # ours_of KERNEL COLUMN -> median over rounds
     awk -F'\t' -v k="$1" -v c="$2" '$2 == k && $3 == "stream" {print $c}' "$results" | median
