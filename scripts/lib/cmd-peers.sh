@@ -1,15 +1,58 @@
-# Summary: run the peer-comparison scripts (peers-*.sh) and show their output
-# Usage: memsuite peers [NAME...] [-- ARGS...]
+# Summary: memsuite beside its peers in one alternating run: one table of ratios (and JSON)
+# Usage: memsuite peers [--stream510 PATH] [--multichase PATH] [--likwid-bench PATH] [--mbw PATH] [--sysbench PATH] [--skip LIST] [--rounds N] [--size SIZE] [--threads N] [--json FILE]
+#        memsuite peers all|NAME... [-- ARGS...]
 #
-# Runs each peers-<name>.sh that exists (peers-stream.sh,
-# peers-mbw.sh, peers-mencal.sh: memsuite's tools next to established
-# implementations), or only the NAMEs given, and prints their output under
-# a "== peers-<name>.sh ==" heading.  ARGS after "--" go to every script
-# (e.g. memsuite peers stream -- --size 256MiB --rounds 5).  The scripts
-# are those next to memsuite in a source tree (scripts/), else the
+# Without a NAME: the peer report.  Every comparison runs once per round,
+# ours and the peer back to back (odd rounds ours first, even rounds the
+# peer first), and the table gives, per row, the medians over the rounds
+# and the ratio ours / peer: the median over rounds of the ratio measured
+# within one round (pairing cancels the drift of a shared machine).  It
+# is headed by the CPU model, microcode, ISA flags, LLC and memory.
+#
+#   --stream510 PATH     STREAM 5.10 built from McCalpin's stream.c outside
+#                        this tree: stream (standard mode, its array size
+#                        and NTIMES read from PATH's output) vs PATH, Copy,
+#                        Scale, Add, Triad Best Rate MB/s
+#   --multichase PATH    google/multichase built outside this tree: mencal
+#                        randread vs multichase, one thread, 1 GiB, 4 KiB
+#                        pages, at TLB locality 8, 64 and 256 pages (-T
+#                        32k/256k/1m), full random (-T 1g), and 32 KiB
+#   --likwid-bench PATH  likwid-bench (default: the one on PATH): seqread vs
+#                        its best load*/sum* kernel, stream Triad vs its
+#                        best stream*, stream --nt-stores Triad vs its best
+#                        stream_mem* (the variants the CPU has)
+#   --mbw PATH           Debian's mbw (default /usr/bin/mbw, else PATH):
+#                        our mbw vs it, MEMCPY, DUMB and MCBLOCK averages
+#   --sysbench PATH      sysbench (default: the one on PATH): seqread vs
+#                        sysbench memory read (sequential)
+#   --skip LIST          comma-separated groups not to run: stream510,
+#                        multichase, likwid, mbw, sysbench
+#   --rounds N           rounds (default 3)
+#   --size SIZE          seqread's and sysbench's working set, mbw's array
+#                        (default 1GiB; mbw gets a quarter)
+#   --threads N          threads of the bandwidth rows (default: one per
+#                        physical core, as mencal)
+#   --json FILE          also write the table as JSON (memsuite/peers/1),
+#                        atomically
+#
+# A "peer" that is one of our own binaries (the same file, or a binary
+# carrying memsuite's "(memsuite)" version mark) is refused as a
+# self-comparison; a peer that is not given, not installed or fails is
+# listed under "not run" with the reason, and the others still run.  A
+# figure that does not parse as a positive number is not used.
+#
+# With NAMEs (or all): runs the scripts peers-NAME.sh (peers-stream.sh,
+# peers-mbw.sh, peers-mencal.sh, peers-curves.sh) as before, each under a
+# "== peers-NAME.sh ==" heading; ARGS after "--" go to every script.  The
+# scripts are those next to memsuite in a source tree (scripts/), else the
 # installed ones (PREFIX/share/memsuite/peers); MEMSUITE_PEERS_DIR
-# overrides the directory.  Exit 0 when every script succeeded, 1 when one failed, 3
-# when there is no script to run.
+# overrides the directory.
+#
+# Exit: 0 the report printed (a ratio off target is printed, not fatal),
+# or every script succeeded; 1 a script failed, or no comparison could
+# run; 2 usage; 3 no script to run, or our tools are missing.
+
+ms_use outfile peers
 
 # The directory holding peers-*.sh: MEMSUITE_PEERS_DIR, else scripts/ of
 # a source tree, else the installed PREFIX/share/memsuite/peers.
@@ -29,21 +72,19 @@ ms_peers_dir() {
     fi
 }
 
-cmd_peers() {
+# The scripts: peers-NAME.sh for each NAME (all: every one).
+ms_peers_scripts() {
     local dir f n rc=0 ran=0 status
-    local -a want=() files=() pass=()
+    local -a files=() pass=() want=()
     while [ $# -gt 0 ]; do
         case "$1" in
-            -h|--help) ms_cmd_help ;;
             --) shift; pass=("$@"); break ;;
-            -*) ms_unknown_option "$1" ;;
-            *) [[ "$1" =~ ^[a-z0-9_-]+$ ]] || ms_usage_error "invalid peer name '$1'"
-               want+=("$1") ;;
+            *) want+=("$1") ;;
         esac
         shift
     done
     dir=$(ms_peers_dir)
-    if [ "${#want[@]}" -gt 0 ]; then
+    if [ "${want[0]}" != all ]; then
         for n in "${want[@]}"; do
             f="$dir/peers-$n.sh"
             [ -f "$f" ] || ms_usage_error "no peer script $f"
@@ -69,4 +110,378 @@ cmd_peers() {
     done
     ms_note "$ran peer script(s) run$([ "$rc" -ne 0 ] && echo ', some failed')"
     return "$rc"
+}
+
+# ---- the report -------------------------------------------------------------
+# The rows: id|group|ours|peer|unit|better|target (lo-hi on the ratio, or -).
+MS_PR_ROWS=(
+    "stream_copy|stream510|stream (standard) Copy|STREAM 5.10 Copy|MB/s|higher|0.97-1.03"
+    "stream_scale|stream510|stream (standard) Scale|STREAM 5.10 Scale|MB/s|higher|0.97-1.03"
+    "stream_add|stream510|stream (standard) Add|STREAM 5.10 Add|MB/s|higher|0.97-1.03"
+    "stream_triad|stream510|stream (standard) Triad|STREAM 5.10 Triad|MB/s|higher|0.97-1.03"
+    "latency_tlb8|multichase|randread --tlb-locality 8|multichase -m 1g -T 32k|ns|lower|0.97-1.03"
+    "latency_tlb64|multichase|randread --tlb-locality 64|multichase -m 1g -T 256k|ns|lower|0.97-1.03"
+    "latency_tlb256|multichase|randread --tlb-locality 256|multichase -m 1g -T 1m|ns|lower|0.97-1.03"
+    "latency_full|multichase|randread --tlb-locality 0|multichase -m 1g -T 1g|ns|lower|0.97-1.03"
+    "latency_32k|multichase|randread --size 32KiB|multichase -m 32k|ns|lower|0.97-1.03"
+    "seqread_load|likwid|mencal seqread|likwid-bench best load*/sum*|GB/s|higher|0.97-"
+    "triad|likwid|stream Triad (tuned)|likwid-bench best stream*|MB/s|higher|-"
+    "triad_nt|likwid|stream --nt-stores Triad|likwid-bench best stream_mem*|MB/s|higher|1.02-"
+    "mbw_memcpy|mbw|mbw MEMCPY|Debian mbw MEMCPY|MiB/s|higher|0.97-1.03"
+    "mbw_dumb|mbw|mbw DUMB|Debian mbw DUMB|MiB/s|higher|0.97-1.03"
+    "mbw_mcblock|mbw|mbw MCBLOCK|Debian mbw MCBLOCK|MiB/s|higher|0.97-1.03"
+    "seqread_sysbench|sysbench|mencal seqread|sysbench memory read seq|GB/s|higher|-"
+)
+MS_PR_GROUPS="stream510 multichase likwid mbw sysbench"
+
+# ms_pr_put ROW SIDE VALUE [DETAIL]: one figure of this round; a value
+# that is not a positive number is not used (its reason is kept).
+ms_pr_put() {
+    if ms_peers_positive "$3"; then
+        printf '%s\t%s\t%s\t%s\t%s\n' "$MS_PR_ROUND" "$1" "$2" "$3" "${4:-}" >>"$MS_PR_DATA"
+    else
+        printf '%s\t%s\n' "$1" "$2: no figure (read '${3:0:60}')" >>"$MS_PR_BAD"
+    fi
+}
+# ms_pr_skip GROUP REASON: the group does not run.
+ms_pr_skip() {
+    MS_PR_NOTRUN+=("$1|$2")
+    MS_PR_ON=${MS_PR_ON//" $1 "/ }
+}
+ms_pr_on() { [[ "$MS_PR_ON" == *" $1 "* ]]; }
+
+# ms_pr_peer VAR GROUP PATH-OR-EMPTY DEFAULT-NAME HOW: resolves a peer to
+# an executable in VAR (0), or skips its group with the reason (1).
+ms_pr_peer() {
+    local var=$1 group=$2 path=$3 name=$4 how=$5 why
+    if [ -z "$path" ] && [ -n "$name" ]; then
+        path=$(command -v "$name" 2>/dev/null) || path=""
+    fi
+    if [ -z "$path" ]; then
+        ms_pr_skip "$group" "$how"
+    elif [ ! -f "$path" ] || [ ! -x "$path" ]; then
+        ms_pr_skip "$group" "$path is not an executable file"
+    elif why=$(ms_peers_is_ours "$path" "$MS_PR_BIN"); then
+        ms_pr_skip "$group" "self-comparison refused: $why"
+    else
+        printf -v "$var" '%s' "$path"
+        return 0
+    fi
+    return 1
+}
+
+# -- each group: ours and the peer, one figure per row and round --------------
+ms_pr_omp() {   # the OpenMP environment of every bandwidth run
+    OMP_NUM_THREADS=$MS_PR_THREADS OMP_PROC_BIND=${OMP_PROC_BIND:-close} \
+        OMP_PLACES=${OMP_PLACES:-cores} "$@"
+}
+ms_pr_stream_text() {   # SIDE: Copy..Triad Best Rate from STREAM text on stdin
+    local side=$1 k v
+    while read -r k v; do
+        ms_pr_put "stream_$k" "$side" "$v"
+    done < <(awk '/^(Copy|Scale|Add|Triad):/ { sub(":", "", $1); print tolower($1), $2 }')
+}
+ms_pr_stream510_ours() {
+    ms_pr_omp "$MS_PR_STREAM" -s "$MS_PR_REF_N" -n "$MS_PR_REF_NT" 2>/dev/null | ms_pr_stream_text ours
+}
+ms_pr_stream510_peer() { ms_pr_omp "$MS_PR_REF_STREAM" 2>/dev/null | ms_pr_stream_text peer; }
+
+ms_pr_mc_points() {   # row tlb-pages multichase-args
+    printf '%s\n' "latency_tlb8 8 -m 1g -T 32k" "latency_tlb64 64 -m 1g -T 256k" \
+        "latency_tlb256 256 -m 1g -T 1m" "latency_full 0 -m 1g -T 1g" "latency_32k 32K -m 32k"
+}
+ms_pr_multichase_ours() {
+    local row p rest f="$MS_PR_TMP/rr.json"
+    local -a size
+    while read -r row p rest; do
+        if [ "$p" = 32K ]; then size=(--size 32KiB --allow-cache); else size=(--size 1GiB --tlb-locality "$p"); fi
+        if "$MS_PR_MENCAL" run randread "${size[@]}" --threads 1 --hugepages never -q \
+                --format json -O "$f" 2>/dev/null; then
+            ms_pr_put "$row" ours "$(jq -r '.records[0].metrics.latency.value' "$f")"
+        else
+            ms_pr_put "$row" ours "failed"
+        fi
+    done < <(ms_pr_mc_points)
+}
+ms_pr_multichase_peer() {
+    local row p rest
+    local -a pin=()
+    command -v taskset >/dev/null && pin=(taskset -c "$MS_PR_CPU0")
+    while read -r row p rest; do
+        # shellcheck disable=SC2086 # rest is the argument list
+        ms_pr_put "$row" peer "$("${pin[@]}" "$MS_PR_REF_MC" $rest 2>/dev/null | tail -n 1 | tr -d ' ')"
+    done < <(ms_pr_mc_points)
+}
+
+ms_pr_seqread() {   # GB/s of mencal seqread at the report's size and threads
+    local f="$MS_PR_TMP/sq.json"
+    "$MS_PR_MENCAL" run seqread --size "$MS_PR_BYTES" --threads "$MS_PR_THREADS" -q \
+        --format json -O "$f" 2>/dev/null && jq -r '.records[0].metrics.bandwidth.value' "$f"
+}
+ms_pr_stream_triad() {   # MB/s of our stream Triad, ARGS extra (e.g. --nt-stores)
+    local f="$MS_PR_TMP/st.json"
+    ms_pr_omp "$MS_PR_STREAM" -s "$MS_PR_ELEMS" -t "$MS_PR_THREADS" --kernels triad "$@" \
+        --allow-small -q --format json -O "$f" 2>/dev/null &&
+        jq -r '.records[] | select(.name == "Triad") | .metrics.best_rate_mbps.value' "$f"
+}
+ms_pr_likwid_ours() {
+    ms_pr_put seqread_load ours "$(ms_pr_seqread || echo failed)"
+    ms_pr_put triad ours "$(ms_pr_stream_triad || echo failed)"
+    ms_pr_put triad_nt ours "$(ms_pr_stream_triad --nt-stores || echo failed)"
+}
+# The best of likwid-bench's variants of one family: "MB/s kernel".
+ms_pr_likwid_best() {   # family-regex kilobytes
+    local k out mbs best=0 bestk=""
+    for k in $MS_PR_LIKWID_KERNELS; do
+        [[ "$k" =~ ^($1)$ ]] || continue
+        out=$("$MS_PR_LIKWID" -t "$k" -W "N:${2}kB:$MS_PR_THREADS" -s 0.5 2>&1) || continue
+        mbs=$(awk -F'\t+' '/^MByte\/s:/ { print $2; exit }' <<<"$out")
+        ms_peers_positive "$mbs" || continue
+        if awk -v a="$mbs" -v b="$best" 'BEGIN { exit !(a > b) }'; then best=$mbs bestk=$k; fi
+    done
+    printf '%s %s\n' "$best" "$bestk"
+}
+ms_pr_likwid_peer() {
+    local v k
+    read -r v k < <(ms_pr_likwid_best 'load(_sse|_avx|_avx512)?|sum(_sse|_avx|_avx512)?' $((MS_PR_BYTES / 1000)))
+    ms_pr_put seqread_load peer "$(awk -v v="$v" 'BEGIN { print v / 1000 }')" "$k"
+    read -r v k < <(ms_pr_likwid_best 'stream(_sse|_avx|_avx512)?' $((3 * MS_PR_ARRAY / 1000)))
+    ms_pr_put triad peer "$v" "$k"
+    read -r v k < <(ms_pr_likwid_best 'stream_mem(_sse|_avx|_avx512)?' $((3 * MS_PR_ARRAY / 1000)))
+    ms_pr_put triad_nt peer "$v" "$k"
+}
+
+ms_pr_mbw_avg() {   # SIDE BINARY: the AVG line of each method
+    local side=$1 m v
+    while read -r m v; do
+        ms_pr_put "mbw_$m" "$side" "$v"
+    done < <("$2" -q -n 10 "$MS_PR_MBW_MIB" 2>/dev/null |
+             awk -F'\t' '$1 == "AVG" { m = $2; sub("Method: ", "", m); v = $5; sub("Copy: ", "", v)
+                                       sub(" MiB/s", "", v); print tolower(m), v }')
+}
+ms_pr_mbw_ours() { ms_pr_mbw_avg ours "$MS_PR_MBW"; }
+ms_pr_mbw_peer() { ms_pr_mbw_avg peer "$MS_PR_REF_MBW"; }
+
+ms_pr_sysbench_ours() { ms_pr_put seqread_sysbench ours "$(ms_pr_seqread || echo failed)"; }
+ms_pr_sysbench_peer() {
+    # the block a power of two (sysbench refuses any other), one per thread
+    local block out mibs
+    block=$(ms_peers_pow2_floor $((MS_PR_BYTES / MS_PR_THREADS)))
+    out=$("$MS_PR_REF_SB" memory --threads="$MS_PR_THREADS" --memory-scope=local \
+          --memory-block-size="$block" --memory-total-size=$((block * MS_PR_THREADS * 10)) \
+          --memory-oper=read --memory-access-mode=seq run 2>&1) || out=""
+    mibs=$(sed -n 's/.*MiB transferred (\([0-9.]*\) MiB\/sec).*/\1/p' <<<"$out")
+    ms_pr_put seqread_sysbench peer "$(awk -v m="$mibs" 'BEGIN { if (m > 0) print m * 1048576 / 1e9; else print "none" }')"
+}
+
+# -- the machine --------------------------------------------------------------
+ms_pr_machine() {   # -> MS_PR_MACHINE_JSON: CPU, microcode, flags, LLC, memory
+    local f="$MS_PR_TMP/facts.json" cpuinfo="${MEMSUITE_PROCFS:-/proc}/cpuinfo" mc flags
+    "$MS_PR_MENCAL" run seqread --size 64KiB --allow-cache --reps 1 --threads 1 -q \
+        --format json -O "$f" 2>/dev/null || echo '{}' >"$f"
+    mc=$(awk -F': *' '$1 ~ /^microcode/ { print $2; exit }' "$cpuinfo" 2>/dev/null)
+    flags=$(awk -F': *' '$1 ~ /^flags/ { print $2; exit }' "$cpuinfo" 2>/dev/null |
+            tr ' ' '\n' | grep -xE 'sse2|avx|avx2|fma|avx512f|avx512bw|avx512vl|erms|fsrm|movdir64b|hypervisor' |
+            paste -sd' ' -)
+    MS_PR_MACHINE_JSON=$(jq -c --arg mc "$mc" --arg flags "$flags" '{
+        cpu_model: (.sysinfo.cpu_model // null),
+        microcode: (if $mc == "" then null else $mc end),
+        microcode_unavailable: (if $mc == "" then "no microcode line in cpuinfo (a VM may hide it)" else null end),
+        flags: ($flags | split(" ") | map(select(. != ""))),
+        llc_bytes: (.llc.total_bytes // null), llc_source: (.llc.source // null),
+        mem_total_bytes: (.sysinfo.mem_total_bytes // null),
+        virtualization: (.sysinfo.virtualization // null) }' "$f")
+}
+
+# -- the summary: rows x rounds -> JSON, then text ----------------------------
+ms_pr_json() {
+    local rows
+    rows=$(printf '%s\n' "${MS_PR_ROWS[@]}")
+    jq -n --argjson machine "$MS_PR_MACHINE_JSON" --arg rows "$rows" \
+          --rawfile data "$MS_PR_DATA" --rawfile bad "$MS_PR_BAD" \
+          --arg notrun "$(printf '%s\n' "${MS_PR_NOTRUN[@]}")" \
+          --argjson rounds "$MS_PR_ROUNDS" --argjson threads "$MS_PR_THREADS" \
+          --argjson bytes "$MS_PR_BYTES" --arg date "$(ms_now_utc)" '
+        def median: sort | length as $n | if $n == 0 then null
+            elif $n % 2 == 1 then .[($n - 1) / 2] else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+        def lines($s): $s | split("\n") | map(select(. != ""));
+        (lines($data) | map(split("\t") | {round: (.[0] | tonumber), row: .[1], side: .[2],
+                                           value: (.[3] | tonumber), detail: .[4]})) as $d
+        | (lines($bad) | map(split("\t") | {row: .[0], why: .[1]})) as $b
+        | { schema: "memsuite/peers/1", date: $date, machine: $machine, rounds: $rounds,
+            threads: $threads, size_bytes: $bytes,
+            rows: [ lines($rows)[] | split("|") as $r
+                | ($d | map(select(.row == $r[0]))) as $v
+                | ($v | map(select(.side == "ours")) | map({key: (.round | tostring), value: .value}) | from_entries) as $o
+                | ($v | map(select(.side == "peer")) | map({key: (.round | tostring), value: .value}) | from_entries) as $p
+                | [ $o | keys[] | select($p[.] != null) | $o[.] / $p[.] ] as $q
+                | select(($v | length) > 0 or ($b | map(select(.row == $r[0])) | length) > 0)
+                | { id: $r[0], group: $r[1], ours: $r[2], peer: $r[3], unit: $r[4], better: $r[5],
+                    target: (if $r[6] == "-" then null else $r[6] end),
+                    ours_median: ($o | [.[]] | median), peer_median: ($p | [.[]] | median),
+                    ratio: ($q | median), rounds_paired: ($q | length),
+                    peer_variants: ($v | map(select(.side == "peer" and .detail != "") | .detail) | unique),
+                    unavailable: (if ($q | length) > 0 then null
+                                  else ($b | map(select(.row == $r[0]) | .why) | unique | join("; ")
+                                        | if . == "" then "no round with both figures" else . end) end) } ],
+            not_run: [ lines($notrun)[] | split("|") | {group: .[0], why: .[1]} ] }'
+}
+ms_pr_text() {   # the table from the JSON on stdin
+    jq -r '
+        def f: if . == null then "-" elif . >= 100 then (. * 10 | round / 10 | tostring)
+               else (. * 1000 | round / 1000 | tostring) end;
+        def verdict: if .ratio == null or .target == null then "-"
+            else (.target | split("-")) as $t
+                | if (($t[0] == "" or .ratio >= ($t[0] | tonumber)) and ($t[1] == "" or .ratio <= ($t[1] | tonumber)))
+                  then "ok" else "OFF" end end;
+        .machine as $m
+        | "memsuite peers: \($m.cpu_model // "CPU unknown"); microcode \($m.microcode // ("unavailable: " + $m.microcode_unavailable)); flags \($m.flags | join(" ")); LLC \(if $m.llc_bytes then "\($m.llc_bytes / 1048576) MiB (\($m.llc_source))" else "unknown" end); memory \(if $m.mem_total_bytes then "\($m.mem_total_bytes / 1073741824 * 10 | round / 10) GiB" else "unknown" end)",
+          "\(.date); \(.rounds) rounds, alternating; bandwidth rows \(.threads) threads, \(.size_bytes) bytes",
+          (["comparison", "ours", "peer", "unit", "ours", "peer", "ratio", "target", ""] | @tsv),
+          (.rows[] | [.id, .ours, .peer + (if (.peer_variants | length) > 0 then " (" + (.peer_variants | join(",")) + ")" else "" end),
+                      .unit, (.ours_median | f), (.peer_median | f),
+                      (if .ratio == null then "unavailable: " + .unavailable else (.ratio * 1000 | round / 1000 | tostring) end),
+                      (.target // "-"), verdict] | @tsv),
+          (.not_run[] | "not run: \(.group): \(.why)"),
+          "ratio = median over rounds of ours / peer measured in the same round; medians over rounds"' |
+        awk -F'\t' 'NF < 3 { print; next } { printf "%-16s %-30s %-42s %-5s %10s %10s %8s %-9s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
+}
+
+ms_peers_report() {
+    local refs=() rounds=3 size=1GiB threads="" json="" skip="" g r plan
+    local o_stream="" o_mc="" o_likwid="" o_mbw="" o_sb=""
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --stream510) ms_need_arg "$@"; o_stream=$2; shift ;;
+            --multichase) ms_need_arg "$@"; o_mc=$2; shift ;;
+            --likwid-bench) ms_need_arg "$@"; o_likwid=$2; shift ;;
+            --mbw) ms_need_arg "$@"; o_mbw=$2; shift ;;
+            --sysbench) ms_need_arg "$@"; o_sb=$2; shift ;;
+            --skip) ms_need_arg "$@"; skip=$2; shift ;;
+            --rounds) ms_need_arg "$@"; rounds=$2; shift ;;
+            --size) ms_need_arg "$@"; size=$2; shift ;;
+            --threads) ms_need_arg "$@"; threads=$2; shift ;;
+            --json) ms_need_arg "$@"; json=$2; shift ;;
+            -h|--help) ms_cmd_help ;;
+            *) ms_unknown_option "$1" ;;
+        esac
+        shift
+    done
+    [[ "$rounds" =~ ^[1-9][0-9]{0,2}$ ]] ||
+        ms_usage_error "--rounds '$rounds': expected an integer from 1 to 999"
+    [ -z "$threads" ] || [[ "$threads" =~ ^[1-9][0-9]{0,3}$ ]] ||
+        ms_usage_error "--threads '$threads': expected a positive integer"
+    for g in ${skip//,/ }; do
+        [[ " $MS_PR_GROUPS " == *" $g "* ]] ||
+            ms_usage_error "--skip '$g': expected a comma-separated list of ${MS_PR_GROUPS// /, }"
+    done
+    [ -z "$json" ] || ms_out_check "$json" || ms_usage_error "--json: cannot write $MS_OUT_ERR"
+    command -v jq >/dev/null || ms_die "$MS_EX_ENV" "jq is missing; install it (make deps)"
+
+    MS_PR_MENCAL=$(ms_tool_require mencal)
+    MS_PR_STREAM=$(ms_tool_require stream)
+    MS_PR_MBW=$(ms_tool_require mbw)
+    MS_PR_BIN=$(dirname -- "$MS_PR_MENCAL")
+    ms_tmpdir
+    MS_PR_TMP=$(ms_mktemp -d)
+    MS_PR_DATA="$MS_PR_TMP/data.tsv" MS_PR_BAD="$MS_PR_TMP/bad.tsv"
+    : >"$MS_PR_DATA"
+    : >"$MS_PR_BAD"
+    MS_PR_ROUNDS=$rounds
+    MS_PR_NOTRUN=()
+    MS_PR_ON=" $MS_PR_GROUPS "
+    for g in ${skip//,/ }; do ms_pr_skip "$g" "skipped (--skip)"; done
+
+    # the plan through mencal itself: bytes, threads, the first CPU
+    local -a pa=(--size "$size")
+    [ -n "$threads" ] && pa+=(--threads "$threads")
+    plan=$("$MS_PR_MENCAL" run seqread --dry-run "${pa[@]}" 2>&1) ||
+        ms_usage_error "mencal refused the plan: ${plan##*$'\n'}"
+    MS_PR_BYTES=$(sed -n 's/^size: \([0-9]*\) bytes.*/\1/p' <<<"$plan")
+    MS_PR_THREADS=$(sed -n 's/^threads: //p' <<<"$plan")
+    MS_PR_CPU0=$(sed -n 's/^cpus: //p' <<<"$plan" | awk '{ print $1 }')
+    ms_is_uint "$MS_PR_BYTES" && ms_is_uint "$MS_PR_THREADS" ||
+        ms_die "$MS_EX_ENV" "mencal --dry-run printed no size or threads: ${plan:0:200}"
+    MS_PR_MBW_MIB=$((MS_PR_BYTES / 4 / 1048576 > 0 ? MS_PR_BYTES / 4 / 1048576 : 1))
+
+    # the peers: each resolved once, or its group skipped with the reason
+    if ms_pr_on stream510; then
+        if ms_pr_peer MS_PR_REF_STREAM stream510 "$o_stream" "" \
+                "not given: pass --stream510 PATH (STREAM 5.10 built from stream.c outside this tree)"; then
+            local probe
+            probe=$(ms_pr_omp "$MS_PR_REF_STREAM" 2>&1) || probe=""
+            MS_PR_REF_N=$(sed -n 's/^Array size = \([0-9]*\) (elements).*/\1/p' <<<"$probe")
+            MS_PR_REF_NT=$(sed -n 's/^Each kernel will be executed \([0-9]*\) times\..*/\1/p' <<<"$probe")
+            ms_is_uint "$MS_PR_REF_N" && ms_is_uint "$MS_PR_REF_NT" ||
+                ms_pr_skip stream510 "$MS_PR_REF_STREAM printed no 'Array size = N' or 'executed N times' line: is it STREAM 5.10?"
+        fi
+    fi
+    if ms_pr_on multichase; then
+        ms_pr_peer MS_PR_REF_MC multichase "$o_mc" "" \
+            "not given: pass --multichase PATH (google/multichase built outside this tree)" || true
+    fi
+    if ms_pr_on likwid && ms_pr_peer MS_PR_LIKWID likwid "$o_likwid" likwid-bench \
+            "likwid-bench is not installed (Debian: apt-get install likwid)"; then
+        local out
+        if ! out=$("$MS_PR_LIKWID" -t load -W "N:1MB:1" -s 0.1 2>&1); then
+            ms_pr_skip likwid "likwid-bench cannot run here: $(grep -v '^[-=]*$' <<<"$out" | tail -n 2 | tr '\n' ' ')"
+        else
+            # the variants it has, less those the CPU lacks
+            local cpuinfo="${MEMSUITE_PROCFS:-/proc}/cpuinfo" drop='^$'
+            grep -qw avx512f "$cpuinfo" 2>/dev/null || drop='_avx512$'
+            grep -qw avx "$cpuinfo" 2>/dev/null || drop='_avx(512)?$'
+            MS_PR_LIKWID_KERNELS=$("$MS_PR_LIKWID" -a 2>/dev/null | awk '{ print $1 }' |
+                grep -xE '(load|sum|stream|stream_mem)(_sse|_avx|_avx512)?' | grep -vE "$drop" |
+                paste -sd' ' -)
+        fi
+    fi
+    if ms_pr_on likwid || ms_pr_on stream510; then
+        local sp="$MS_PR_TMP/probe.json"
+        if "$MS_PR_STREAM" -s auto -n 2 -t "$MS_PR_THREADS" --kernels copy --allow-small \
+                --format json -q -O "$sp" 2>/dev/null; then
+            MS_PR_ELEMS=$(jq -r .config.array_size "$sp")
+            MS_PR_ARRAY=$(jq -r .config.array_bytes "$sp")
+        else
+            ms_pr_on likwid && ms_pr_skip likwid "our stream -s auto failed"
+        fi
+    fi
+    if ms_pr_on mbw; then
+        [ -n "$o_mbw" ] || { [ -x /usr/bin/mbw ] && o_mbw=/usr/bin/mbw; }
+        ms_pr_peer MS_PR_REF_MBW mbw "$o_mbw" mbw "Debian's mbw is not installed (apt-get install mbw)" || true
+    fi
+    if ms_pr_on sysbench; then
+        ms_pr_peer MS_PR_REF_SB sysbench "$o_sb" sysbench \
+            "sysbench is not installed (Debian: apt-get install sysbench)" || true
+    fi
+
+    ms_pr_machine
+    local active
+    active=$(printf '%s\n' $MS_PR_ON | paste -sd' ' -)
+    ms_note "${active:-no group}; $rounds rounds, alternating; $MS_PR_THREADS threads, $MS_PR_BYTES bytes"
+    for r in $(seq 1 "$rounds"); do
+        MS_PR_ROUND=$r
+        for g in $MS_PR_ON; do
+            ms_note "round $r/$rounds: $g"
+            if [ $((r % 2)) -eq 1 ]; then "ms_pr_${g}_ours"; "ms_pr_${g}_peer"
+            else "ms_pr_${g}_peer"; "ms_pr_${g}_ours"; fi
+        done
+    done
+    ms_pr_json >"$MS_PR_TMP/peers.json" || ms_die "$MS_EX_FAIL" "building the peer report failed"
+    if [ -n "$json" ]; then
+        ms_out_write "$json" cat -- "$MS_PR_TMP/peers.json" ||
+            ms_die "$MS_EX_ENV" "cannot write ${MS_OUT_ERR:-$json}"
+    fi
+    ms_pr_text <"$MS_PR_TMP/peers.json"
+    local n
+    n=$(jq '[.rows[] | select(.ratio != null)] | length' "$MS_PR_TMP/peers.json")
+    [ "$n" -gt 0 ] || ms_die "$MS_EX_FAIL" "no comparison could run (see 'not run' above)"
+}
+
+cmd_peers() {
+    case "${1:-}" in
+        -h|--help) ms_cmd_help ;;
+        ""|-*) ms_peers_report "$@" ;;
+        *) [[ "$1" =~ ^[a-z0-9_-]+$ ]] || ms_usage_error "invalid peer name '$1'"
+           ms_peers_scripts "$@" ;;
+    esac
 }
