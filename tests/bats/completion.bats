@@ -73,8 +73,10 @@ help_options() { awk -f "$BATS_TEST_DIRNAME/help-options.awk" | sort -u | tr '\n
     run complete_words _memsuite_complete_mencal mencal run ""
     assert_output "$( (mencal list | awk '/^[a-z]/ { print $1 }'; echo all) | sort | tr '\n' ' ' | sed 's/ $//')"
     assert_output --partial "randread seqread"
-    run complete_words _memsuite_complete_mencal mencal run randread --ch
+    run complete_words _memsuite_complete_mencal mencal run randread --chains
     assert_output "--chains"
+    run complete_words _memsuite_complete_mencal mencal run randread --ch
+    assert_output "--chain-layout --chains"
     run complete_words _memsuite_complete_mencal mencal run seqread --hugepages m
     assert_output "madvise"
     run complete_words _memsuite_complete_mencal mencal run alloc --all
