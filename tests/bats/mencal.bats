@@ -752,3 +752,56 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     GLIBC_TUNABLES=glibc.malloc.arena_max=2 run mencal env
     assert_line --regexp '^glibc_tunables_check +every name known to glibc [0-9.]+$'
 }
+
+@test "seqread --kernel-variant: each variant forced runs, validates and is named; a bad name lists the names" {
+    local v
+    for v in v16x4 v32x4 v32x8 v64x4 v64x8 v32x4pf v64x4pf; do
+        run mencal run seqread --size 4M --allow-cache --reps 1 -q -t 1 --kernel-variant "$v" \
+            --format json -O "k-$v.json"
+        assert_success
+        run jq -r '[.config.seqread.kernel_variant, (.records[0].metrics.bandwidth.value > 0),
+                    (.records[0].tables | has("kernel_calibration"))] | join(" ")' "k-$v.json"
+        assert_output "$v true false"
+        run jq -r '.records[0].notes[]' "k-$v.json"
+        assert_line --regexp "^kernel $v forced by --kernel-variant \([0-9]+-byte vectors, [48] accumulators, prefetch [0-9]+ B\); no calibration$"
+    done
+    run mencal run seqread --size 4M --allow-cache --kernel-variant v128x2
+    assert_failure 2
+    assert_output --partial "--kernel-variant: invalid value 'v128x2': must be one of auto|v16x4|v32x4|v32x8|v64x4|v64x8|v32x4pf|v64x4pf"
+}
+
+@test "seqread --kernel-variant auto: the calibration's figures and the winner in JSON and the notes" {
+    # 11 repetitions of >= 20 ms: a 5% budget of >= 11 ms, trials of >= 0.5 ms
+    run mencal run seqread --size 32M --allow-cache --reps 10 -q -t 1 --format json -O a.json
+    assert_success
+    validate_json a.json
+    run jq -r '.config.seqread.kernel_variant' a.json
+    assert_output auto
+    run jq -r '.records[0].notes[] | select(startswith("kernel "))' a.json
+    # chosen, or (on a machine so busy that it overran its cap) the default, saying so
+    assert_output --regexp '^kernel (v[0-9]+x[48](pf)? chosen by calibration, GB/s best of 3 alternating trials of .* per thread x 1 threads: v16x4 [0-9.e+]+, v32x4 .*; it took [0-9.e+]+ ms \(budget [0-9.e+]+ ms = min\(--kernel-calibration, 5% of a [0-9.e+]+ s run\)\)|v32x4 \(the default\): the calibration could not finish in time .*)$'
+    run jq -r '.records[0].tables.kernel_calibration | [length, (map(select(.chosen == "yes")) | length),
+               (map(.bandwidth > 0) | all)] | join(" ")' a.json
+    assert_output "7 1 true"
+    # the chosen row is the note's variant
+    local chosen
+    chosen=$(jq -r '.records[0].tables.kernel_calibration[] | select(.chosen == "yes") | .variant' a.json)
+    run jq -r '.records[0].notes[] | select(startswith("kernel "))' a.json
+    assert_output --regexp "^kernel $chosen "
+}
+
+@test "seqread: a calibration that cannot finish in time uses the default and says so; 0 turns it off" {
+    run mencal run seqread --size 32M --allow-cache --reps 1 -q -t 1 --kernel-calibration 0.00001 --format json -O c.json
+    assert_success
+    run jq -r '.records[0].notes[] | select(startswith("kernel "))' c.json
+    assert_output --regexp '^kernel v32x4 \(the default\): the calibration cannot finish in time: its trials would be shorter than 0.2 ms within its budget \(budget 0.01 ms = min\(--kernel-calibration, 5% of a [0-9.e+]+ s run\)\); force one with --kernel-variant$'
+    run jq -r '.records[0].tables | has("kernel_calibration")' c.json
+    assert_output false
+    run mencal run seqread --size 32M --allow-cache --reps 1 -q -t 1 --kernel-calibration 0 --format json -O z.json
+    assert_success
+    run jq -r '.records[0].notes[] | select(startswith("kernel "))' z.json
+    assert_output --partial "kernel v32x4 (the default): --kernel-calibration 0: no calibration"
+    run mencal run seqread --size 32M --allow-cache --kernel-calibration 2
+    assert_failure 2
+    assert_output --partial "--kernel-calibration"
+}

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "exitcodes.h"
 #include "json.h"
+#include "readkern.h"
 #include "scenario.h"
 
 #include <stdio.h>
@@ -243,5 +244,26 @@ int main(void)
     test_joined_table();
     test_cache_level();
     mc_cli_free(&cli);
+    /* --kernel-variant's choices are "auto" then the kernel table, in order,
+     * and every kernel sums a buffer exactly (odd lengths included) */
+    {
+        char names[256] = "auto";
+        static uint64_t w[1031] __attribute__((aligned(64)));
+        for (size_t i = 0; i < 1031; i++)
+            w[i] = 3 * i + 1;
+        for (size_t k = 0; k < mc_nreadkerns; k++) {
+            strcat(names, "|");
+            strcat(names, mc_readkerns[k].name);
+            for (size_t n = 0; n <= 1031; n += 103) {
+                uint64_t want = 0;
+                for (size_t i = 0; i < n; i++)
+                    want += w[i];
+                CHECK(mc_readkerns[k].fn(w, n) == want, "kernel %s sums %zu words",
+                      mc_readkerns[k].name, n);
+            }
+        }
+        CHECK_EQ_STR(names, MC_READKERN_CHOICES, "MC_READKERN_CHOICES follows mc_readkerns");
+        CHECK(strcmp(mc_readkerns[MC_READKERN_DEFAULT].name, "v32x4") == 0, "the default is v32x4");
+    }
     return check_done();
 }

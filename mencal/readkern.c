@@ -1,0 +1,58 @@
+/* readkern: the sequential-read kernel variants (readkern.h).
+ *
+ * One template: VBYTES-byte vectors, ACC independent accumulators (so the
+ * adds never limit the loads), and with PF > 0 one software prefetch per
+ * 64-byte line PF bytes ahead (a hint that never faults, so it may run
+ * past the end).  Check the loops with
+ * `objdump -d --no-show-raw-insn build/mencal/readkern.o`: the avx512
+ * clone of v64x4 adds zmm registers straight from memory. */
+#include "readkern.h"
+
+#include "isa.h"
+
+#define MC_READ_FN(NAME, VBYTES, ACC, PF)                                            \
+    typedef uint64_t NAME##_vec_t __attribute__((vector_size(VBYTES)));              \
+    MB_HOT_LOOP static uint64_t NAME(const uint64_t *w, size_t n)                    \
+    {                                                                                \
+        enum { LANES = (VBYTES) / 8 };                                               \
+        const NAME##_vec_t *v = (const NAME##_vec_t *)(const void *)w;               \
+        const size_t nv = n / LANES;                                                 \
+        size_t i = 0;                                                                \
+        NAME##_vec_t a[ACC];                                                         \
+        _Pragma("GCC unroll 8") for (int k = 0; k < (ACC); k++) a[k] = (NAME##_vec_t){ 0 }; \
+        for (; i + (ACC) <= nv; i += (ACC)) {                                        \
+            if (PF) {                                                                \
+                _Pragma("GCC unroll 8") for (unsigned b = 0; b < (ACC) * (VBYTES); b += 64) \
+                    __builtin_prefetch((const char *)(v + i) + (PF) + b, 0, 0);      \
+            }                                                                        \
+            _Pragma("GCC unroll 8") for (int k = 0; k < (ACC); k++) a[k] += v[i + k]; \
+        }                                                                            \
+        for (; i < nv; i++)                                                          \
+            a[0] += v[i];                                                            \
+        uint64_t s = 0;                                                              \
+        for (int k = 0; k < (ACC); k++)                                              \
+            for (int l = 0; l < LANES; l++)                                          \
+                s += a[k][l];                                                        \
+        for (size_t j = nv * LANES; j < n; j++)                                      \
+            s += w[j];                                                               \
+        return s;                                                                    \
+    }
+
+/* name, vector bytes, accumulators, prefetch distance (bytes) */
+#define MC_READKERN_LIST(X) \
+    X(v16x4, 16, 4, 0)      \
+    X(v32x4, 32, 4, 0)      \
+    X(v32x8, 32, 8, 0)      \
+    X(v64x4, 64, 4, 0)      \
+    X(v64x8, 64, 8, 0)      \
+    X(v32x4pf, 32, 4, 1024) \
+    X(v64x4pf, 64, 4, 2048)
+
+MC_READKERN_LIST(MC_READ_FN)
+
+const mc_readkern_t mc_readkerns[] = {
+#define MC_READKERN_ENTRY(NAME, VBYTES, ACC, PF) { #NAME, VBYTES, ACC, PF, NAME },
+    MC_READKERN_LIST(MC_READKERN_ENTRY)
+#undef MC_READKERN_ENTRY
+};
+const size_t mc_nreadkerns = sizeof mc_readkerns / sizeof mc_readkerns[0];
