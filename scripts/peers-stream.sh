@@ -56,7 +56,7 @@ for peers_lib in "$here/lib/peers.sh" "$here/../lib/peers.sh"; do
     [ -f "$peers_lib" ] && break
 done
 [ -f "$peers_lib" ] || { echo "$(basename "$0"): lib/peers.sh not found next to $here" >&2; exit 3; }
-# shellcheck source=lib/peers.sh
+# shellcheck source-path=SCRIPTDIR source=lib/peers.sh
 . "$peers_lib"
 bin=$(ms_peers_bin_dir)
 stream="$bin/stream"

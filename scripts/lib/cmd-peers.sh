@@ -192,10 +192,10 @@ ms_pr_mc_points() {   # row tlb-pages multichase-args
 }
 ms_pr_multichase_ours() {
     local row p rest f="$MS_PR_TMP/rr.json"
-    local -a size
+    local -a where
     while read -r row p rest; do
-        if [ "$p" = 32K ]; then size=(--size 32KiB --allow-cache); else size=(--size 1GiB --tlb-locality "$p"); fi
-        if "$MS_PR_MENCAL" run randread "${size[@]}" --threads 1 --hugepages never -q \
+        if [ "$p" = 32K ]; then where=(--size 32KiB --allow-cache); else where=(--size 1GiB --tlb-locality "$p"); fi
+        if "$MS_PR_MENCAL" run randread "${where[@]}" --threads 1 --hugepages never -q \
                 --format json -O "$f" 2>/dev/null; then
             ms_pr_put "$row" ours "$(jq -r '.records[0].metrics.latency.value' "$f")"
         else
@@ -348,7 +348,7 @@ ms_pr_text() {   # the table from the JSON on stdin
 }
 
 ms_peers_report() {
-    local refs=() rounds=3 size=1GiB threads="" json="" skip="" g r plan
+    local rounds=3 size=1GiB threads="" json="" skip="" g r plan
     local o_stream="" o_mc="" o_likwid="" o_mbw="" o_sb=""
     while [ $# -gt 0 ]; do
         case "$1" in
@@ -390,6 +390,8 @@ ms_peers_report() {
     MS_PR_ROUNDS=$rounds
     MS_PR_NOTRUN=()
     MS_PR_ON=" $MS_PR_GROUPS "
+    MS_PR_REF_STREAM="" MS_PR_REF_MC="" MS_PR_LIKWID="" MS_PR_REF_MBW="" MS_PR_REF_SB=""
+    MS_PR_LIKWID_KERNELS="" MS_PR_ELEMS="" MS_PR_ARRAY="" MS_PR_REF_N="" MS_PR_REF_NT=""
     for g in ${skip//,/ }; do ms_pr_skip "$g" "skipped (--skip)"; done
 
     # the plan through mencal itself: bytes, threads, the first CPU
@@ -400,8 +402,9 @@ ms_peers_report() {
     MS_PR_BYTES=$(sed -n 's/^size: \([0-9]*\) bytes.*/\1/p' <<<"$plan")
     MS_PR_THREADS=$(sed -n 's/^threads: //p' <<<"$plan")
     MS_PR_CPU0=$(sed -n 's/^cpus: //p' <<<"$plan" | awk '{ print $1 }')
-    ms_is_uint "$MS_PR_BYTES" && ms_is_uint "$MS_PR_THREADS" ||
+    if ! ms_is_uint "$MS_PR_BYTES" || ! ms_is_uint "$MS_PR_THREADS"; then
         ms_die "$MS_EX_ENV" "mencal --dry-run printed no size or threads: ${plan:0:200}"
+    fi
     MS_PR_MBW_MIB=$((MS_PR_BYTES / 4 / 1048576 > 0 ? MS_PR_BYTES / 4 / 1048576 : 1))
 
     # the peers: each resolved once, or its group skipped with the reason
@@ -412,8 +415,9 @@ ms_peers_report() {
             probe=$(ms_pr_omp "$MS_PR_REF_STREAM" 2>&1) || probe=""
             MS_PR_REF_N=$(sed -n 's/^Array size = \([0-9]*\) (elements).*/\1/p' <<<"$probe")
             MS_PR_REF_NT=$(sed -n 's/^Each kernel will be executed \([0-9]*\) times\..*/\1/p' <<<"$probe")
-            ms_is_uint "$MS_PR_REF_N" && ms_is_uint "$MS_PR_REF_NT" ||
+            if ! ms_is_uint "$MS_PR_REF_N" || ! ms_is_uint "$MS_PR_REF_NT"; then
                 ms_pr_skip stream510 "$MS_PR_REF_STREAM printed no 'Array size = N' or 'executed N times' line: is it STREAM 5.10?"
+            fi
         fi
     fi
     if ms_pr_on multichase; then
@@ -455,9 +459,9 @@ ms_peers_report() {
     fi
 
     ms_pr_machine
-    local active
-    active=$(printf '%s\n' $MS_PR_ON | paste -sd' ' -)
-    ms_note "${active:-no group}; $rounds rounds, alternating; $MS_PR_THREADS threads, $MS_PR_BYTES bytes"
+    local -a active
+    read -r -a active <<<"$MS_PR_ON"
+    ms_note "${active[*]:-no group}; $rounds rounds, alternating; $MS_PR_THREADS threads, $MS_PR_BYTES bytes"
     for r in $(seq 1 "$rounds"); do
         MS_PR_ROUND=$r
         for g in $MS_PR_ON; do
