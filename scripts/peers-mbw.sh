@@ -33,16 +33,11 @@
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
-# The shared library (scripts/lib/peers.sh in a source tree,
-# PREFIX/share/memsuite/lib/peers.sh installed) and our tools' directory:
-# MEMSUITE_BIN, else the source tree's bin/, else PREFIX/bin.
+# lib/peers.sh (scripts/lib/ in a source tree, PREFIX/share/memsuite/lib/
+# installed) finds our tools: MEMSUITE_BIN, bin/ of the tree, PREFIX/bin.
 here=$(cd "$(dirname "$0")" && pwd)
-for peers_lib in "$here/lib/peers.sh" "$here/../lib/peers.sh"; do
-    [ -f "$peers_lib" ] && break
-done
-[ -f "$peers_lib" ] || { echo "$(basename "$0"): lib/peers.sh not found next to $here" >&2; exit 3; }
 # shellcheck source-path=SCRIPTDIR source=lib/peers.sh
-. "$peers_lib"
+. "$here/lib/peers.sh" 2>/dev/null || . "$here/../lib/peers.sh"
 bin=$(ms_peers_bin_dir)
 ours="$bin/mbw"
 peer=/usr/bin/mbw

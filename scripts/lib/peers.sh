@@ -91,26 +91,19 @@ static double now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
-static double add_ghz(void)
-{
-    uint64_t x = 3, n = 500000;
-    double t0 = now_ns();
-    for (uint64_t i = 0; i < n; i++)
-        __asm__ volatile("add %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\t"
-                         "add %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0"
-                         : "+r"(x));
-    return (double)n * 10 / (now_ns() - t0);
-}
-static double imul_ghz(void)
-{
-    uint64_t x = 3, n = 170000;
-    double t0 = now_ns();
-    for (uint64_t i = 0; i < n; i++)
-        __asm__ volatile("imul %0,%0\n\timul %0,%0\n\timul %0,%0\n\timul %0,%0\n\t"
-                         "imul %0,%0\n\timul %0,%0\n\timul %0,%0\n\timul %0,%0\n\t"
-                         "imul %0,%0\n\timul %0,%0" : "+r"(x));
-    return (double)n * 30 / (now_ns() - t0);
-}
+/* GHz of one chain: n iterations of ten dependent OPs of CYC cycles. */
+#define OP10(OP) OP OP OP OP OP OP OP OP OP OP
+#define CHAIN(NAME, OP, N, CYC)                                     \
+    static double NAME(void)                                        \
+    {                                                               \
+        uint64_t x = 3;                                             \
+        double t0 = now_ns();                                       \
+        for (uint64_t i = 0; i < (N); i++)                          \
+            __asm__ volatile(OP10(OP) : "+r"(x));                   \
+        return (double)(N) * 10 * (CYC) / (now_ns() - t0);          \
+    }
+CHAIN(add_ghz, "add %0,%0\n\t", 500000, 1)
+CHAIN(imul_ghz, "imul %0,%0\n\t", 170000, 3)
 int main(void)
 {
     double a = 0, m = 0;

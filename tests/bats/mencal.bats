@@ -487,8 +487,11 @@ preload_check() {   # preload_check LIB NAME
     run mencal run randread "${SMALL[@]}" -t 1 --format json -O r.json
     assert_success
     validate_json r.json
-    run jq -r '.config.randread | "\(.stride_bytes) \(.tlb_locality_pages)"' r.json
-    assert_output "256 64"
+    run jq -r '.config.randread | "\(.stride_bytes) \(.tlb_locality_pages) \(.chain_layout)"' r.json
+    assert_output "256 64 multichase"
+    [ "$(jq -r .config.loaded.chain_layout r.json)" = multichase ]
+    run jq -r '.label_reasons // [] | join("; ")' r.json
+    refute_output --partial "chain-layout"
     [ "$(m r.json randread stride)" = 256 ]
     # the locality figure and the full-random one, each labelled
     awk -v l="$(m r.json randread latency)" -v f="$(m r.json randread latency_full_random)" \
@@ -496,6 +499,7 @@ preload_check() {   # preload_check LIB NAME
     run jq -r '.records[0].notes[]' r.json
     assert_line --partial "latency: stride 256 B, TLB locality 64 pages (hops stay inside groups of 256.0 KiB, 1024 nodes), pages as the system THP policy gives (THP share in the buffer notes)"
     assert_line --partial "latency_full_random: stride 256 B, no TLB locality (hops span the 16.0 MiB slice, page walks included), pages as the system THP policy gives"
+    assert_line --partial "chain layout multichase: a word per slot from a 64-column random mixer table"
     # the text table shows both figures
     run mencal run randread "${SMALL[@]}" -t 1
     assert_success
@@ -504,15 +508,6 @@ preload_check() {   # preload_check LIB NAME
 }
 
 @test "randread, loaded: --chain-layout multichase by default, tuned labelled not standard" {
-    run mencal run randread "${SMALL[@]}" -t 1 --format json -O l.json
-    assert_success
-    validate_json l.json
-    run jq -r '[.config.randread.chain_layout, .config.loaded.chain_layout] | join(" ")' l.json
-    assert_output "multichase multichase"
-    run jq -r '.records[0].notes[]' l.json
-    assert_line --partial "chain layout multichase: a word per slot from a 64-column random mixer table"
-    run jq -r '.label_reasons // [] | join("; ")' l.json
-    refute_output --partial "chain-layout"
     run mencal run randread "${SMALL[@]}" -t 1 --chain-layout tuned --format json -O t.json
     assert_success
     validate_json t.json
@@ -775,8 +770,7 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     run mencal run seqread --size 32M --allow-cache --reps 10 -q -t 1 --format json -O a.json
     assert_success
     validate_json a.json
-    run jq -r '.config.seqread.kernel_variant' a.json
-    assert_output auto
+    [ "$(jq -r .config.seqread.kernel_variant a.json)" = auto ]
     run jq -r '.records[0].notes[] | select(startswith("kernel "))' a.json
     # chosen, or (on a machine so busy that it overran its cap) the default, saying so
     assert_output --regexp '^kernel (v[0-9]+x[48](pf)? chosen by calibration, GB/s best of 3 alternating trials of .* per thread x 1 threads: v16x4 [0-9.e+]+, v32x4 .*; it took [0-9.e+]+ ms \(budget [0-9.e+]+ ms = min\(--kernel-calibration, 5% of a [0-9.e+]+ s run\)\)|v32x4 \(the default\): the calibration could not finish in time .*)$'
