@@ -717,7 +717,9 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     assert_output --partial "--procs"
     refute_output --partial "--tlb-locality"
     run mencal run seqread --help
-    assert_line "seqread has no options of its own."
+    assert_line "Usage: mencal run seqread [options]"
+    assert_output --partial "--kernel-variant auto|v16x4|v32x4|v32x8|v64x4|v64x8|v32x4pf|v64x4pf"
+    refute_output --partial "--tlb-locality"
 }
 
 @test "--counters with perf names: a counters block in the text, the aliases feed the per-load rates" {
