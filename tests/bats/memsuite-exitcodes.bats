@@ -114,7 +114,10 @@ sweep() {
 2	"$MS" profile show ../x
 3	MEMSUITE_ASSUME_ROOT=0 "$MS" profile apply tuned
 2	"$MS" peers 'Bad Name'
-3	MEMSUITE_PEERS_DIR="$PWD/nopeers" "$MS" peers
+3	MEMSUITE_PEERS_DIR="$PWD/nopeers" "$MS" peers all
+2	"$MS" peers --rounds 0
+2	"$MS" peers --skip nosuch
+2	"$MS" peers --bogus
 2	"$MS" cluster
 2	"$MS" cluster --ref "$C/ref-stream.json" --format xml --aggregate res
 2	"$MS" cluster --ref "$C/ref-stream.json" --aggregate res --nodes ''
