@@ -231,3 +231,24 @@ printf "#!/bin/sh\necho 6.0 4.6\n" >"$out"; chmod +x "$out"'
     assert_success
     assert_line "args: --size 256MiB --rounds 5"
 }
+
+@test "peers-stream.sh: sysbench gets a power-of-two block (2 x 960 MiB arrays was refused)" {
+    # our stream as a stub: 960 MiB arrays; sysbench logs its arguments
+    ms_stub "$MEMSUITE_BIN" stream '
+out=""
+while [ $# -gt 0 ]; do case "$1" in -O) out=$2; shift ;; esac; shift; done
+jq -n "{ label: \"standard\", config: { array_size: 125829120, array_bytes: 1006632960 },
+    records: [ { name: \"Dot\", metrics: { best_rate_mbps: { value: 9000 }, bytes: { value: 2013265920 },
+                 avg_time_s: { value: 0.25 } } } ] }" >"$out"'
+    ms_stub "$STUBS" sysbench '
+printf "sysbench %s\n" "$*" >>"$FAKE_LOG"
+for a in "$@"; do
+    case "$a" in --memory-block-size=*) b=${a#*=}; [ $((b & (b - 1))) -eq 0 ] || { echo "FATAL: Invalid value for memory-block-size: $b"; exit 1; } ;; esac
+done
+echo "20000.00 MiB transferred (8583.06640625 MiB/sec)"'
+    run bash "$ROOT/scripts/peers-stream.sh" --no-likwid --rounds 1 --threads 1 --ntimes 2
+    assert_success
+    run grep -o -- '--memory-block-size=[0-9]*' "$FAKE_LOG"
+    assert_line "--memory-block-size=1073741824"
+    refute_output --partial "2013265920"
+}
