@@ -134,7 +134,7 @@ typedef struct {
     double gbps[16][CAL_TRIALS];  /* per variant and trial */
     double took_s, max_s;        /* its wall time; the hard cap (--kernel-calibration) */
     const mc_readkern_t *kern;   /* the variant in use (default until chosen) */
-    bool overran;
+    bool overran, finished;      /* past max_s; every trial ran */
 } kcal_t;
 
 /* The best trial of variant i (GB/s). */
@@ -183,6 +183,7 @@ static void trial_done(mc_measure_t *m, int r, void *ctx)
     kc->took_s += m->wall_ns[r] * 1e-9;
     if (r < m->reps)
         return;
+    kc->finished = true;
     kc->took_s += m->wall_ns[0] * 1e-9;
     /* planned at 5% of the run; past the hard cap (a machine so busy
      * that the trials were preempted) its figures are not trusted */
@@ -241,6 +242,10 @@ static void kcal_report(mc_result_t *res, const seqread_conf_t *c, const kcal_t 
         mc_result_note(res, "kernel %s forced by --kernel-variant (%u-byte vectors, %u "
                        "accumulators, prefetch %u B); no calibration", kc->kern->name,
                        kc->kern->vector_bytes, kc->kern->accumulators, kc->kern->prefetch_bytes);
+        return;
+    }
+    if (kc->on && !kc->finished) {
+        mc_result_note(res, "kernel %s (the default): the calibration was interrupted", def->name);
         return;
     }
     if (!kc->on) {
