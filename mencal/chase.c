@@ -33,6 +33,12 @@ const char *mc_chain_layout_name(mc_chain_layout_t layout)
     return layout == MC_LAYOUT_TUNED ? "tuned" : "multichase";
 }
 
+const char *mc_chain_layout_not_standard(mc_chain_layout_t layout)
+{
+    return layout == MC_LAYOUT_TUNED ? "--chain-layout tuned (not multichase's layout; its latency "
+                                       "is not multichase's figure)" : NULL;
+}
+
 const char *mc_chain_layout_note(mc_chain_layout_t layout)
 {
     return layout == MC_LAYOUT_TUNED

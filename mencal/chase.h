@@ -26,6 +26,8 @@
 #define MC_CHAIN_LAYOUT_CHOICES "multichase|tuned"
 typedef enum { MC_LAYOUT_MULTICHASE, MC_LAYOUT_TUNED } mc_chain_layout_t;
 const char *mc_chain_layout_name(mc_chain_layout_t layout);
+/* Why a run with this layout is not standard (NULL for multichase's). */
+const char *mc_chain_layout_not_standard(mc_chain_layout_t layout);
 /* One sentence for a result note: the layout and what it means. */
 const char *mc_chain_layout_note(mc_chain_layout_t layout);
 

@@ -185,6 +185,11 @@ static void loaded_json(mb_json_t *j, const void *conf)
         mb_json_unavailable(j, "tlb_locality_pages", "--tlb-locality 0: hops span the whole slice");
 }
 
+static const char *loaded_not_standard(const void *conf)
+{
+    return mc_chain_layout_not_standard((mc_chain_layout_t)((const loaded_conf_t *)conf)->layout);
+}
+
 static void loaded_plan(FILE *f, const void *conf)
 {
     const loaded_conf_t *c = conf;
@@ -622,5 +627,6 @@ const mc_scenario_t mc_sc_loaded = {
     .resolve = loaded_resolve,
     .config_json = loaded_json,
     .plan = loaded_plan,
+    .not_standard = loaded_not_standard,
     .run = loaded_run,
 };

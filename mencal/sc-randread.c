@@ -77,9 +77,7 @@ static int randread_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msgl
 
 static const char *randread_not_standard(const void *conf)
 {
-    const randread_conf_t *c = conf;
-    return c->layout == MC_LAYOUT_TUNED ? "randread: --chain-layout tuned (not multichase's "
-                                          "layout; its latency is not multichase's figure)" : NULL;
+    return mc_chain_layout_not_standard((mc_chain_layout_t)((const randread_conf_t *)conf)->layout);
 }
 
 static void randread_json(mb_json_t *j, const void *conf)

@@ -517,7 +517,15 @@ preload_check() {   # preload_check LIB NAME
     assert_line --partial "chain layout tuned: a Fibonacci-hashed line per slot"
     run jq -r '[.label, (.label_reasons | join("; "))] | join(" ")' t.json
     assert_output --partial "not-standard"
-    assert_output --partial "randread: --chain-layout tuned (not multichase's layout"
+    assert_output --partial "--chain-layout tuned (not multichase's layout; its latency is not multichase's figure)"
+    # loaded's chase too
+    run mencal run loaded --size 64M --allow-cache -t 2 --delays 0 --windows 2 -q --chain-layout tuned --format json -O lt.json
+    assert_success
+    run jq -r '[.config.loaded.chain_layout, (.label_reasons | join("; "))] | join(" ")' lt.json
+    assert_output --partial "tuned"
+    assert_output --partial "--chain-layout tuned (not multichase's layout"
+    run jq -r '.records[0].notes[]' lt.json
+    assert_line --partial "chain layout tuned: a Fibonacci-hashed line per slot"
     run mencal run randread "${SMALL[@]}" --chain-layout hashed
     assert_failure 2
     assert_output --partial "hashed"
