@@ -193,8 +193,7 @@ int mc_chain_build(void *mem, const mc_chain_spec_t *spec, mc_rng_t *rng, void *
         spec->stride % sizeof(void *) != 0 ||
         (spec->layout != MC_LAYOUT_TUNED && spec->stride / sizeof(void *) < (size_t)K))
         return -EINVAL;
-    mc_chain_map_t local, *map = map_out ? map_out : &local;
-    memset(map, 0, sizeof *map);
+    mc_chain_map_t local = { 0 }, *map = map_out ? map_out : &local;
     *map = (mc_chain_map_t){ .base = mem, .stride = spec->stride, .chains = K,
                              .layout = spec->layout };
     if (spec->layout != MC_LAYOUT_TUNED)

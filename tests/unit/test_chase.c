@@ -63,6 +63,11 @@ static void check_chain(const layout_case_t *c, char *base, const mc_chain_map_t
     const size_t G = c->group ? c->group : n, ngroups = (n + G - 1) / G;
     size_t *seq = calloc(members, sizeof *seq);
     unsigned char *seen = calloc(n, 1), *gseen = calloc(ngroups, 1);
+    if (!seq || !seen || !gseen) {
+        CHECK(0, "%s: memory for the walk", c->name);
+        free(seq), free(seen), free(gseen);
+        return;
+    }
     size_t bad_off = 0, bad_member = 0, repeats = 0, ascending = 0;
     void *p = start;
     CHECK(start == mc_chain_addr(map, k, mcl ? 0 : (size_t)k), "%s: chain %d starts at its first slot",
@@ -116,6 +121,10 @@ static void check_case(const layout_case_t *c, uint64_t rng_stream)
 {
     const size_t bytes = c->nodes * c->stride;
     char *base = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+    if (!base) {
+        CHECK(0, "%s: memory for the chain", c->name);
+        return;
+    }
     memset(base, 0, bytes);
     mc_chain_spec_t spec = { .nodes = c->nodes, .stride = c->stride, .chains = c->chains,
                              .group_nodes = c->group, .layout = c->layout };
@@ -181,6 +190,11 @@ int main(void)
     {
         mc_chain_spec_t spec = { .nodes = 1024, .stride = 256, .chains = 1, .group_nodes = 64 };
         char *a = aligned_alloc(4096, 1024 * 256), *b = aligned_alloc(4096, 1024 * 256);
+        if (!a || !b) {
+            free(a), free(b);
+            CHECK(0, "memory for two chains");
+            return check_done();
+        }
         mc_rng_t r1, r2;
         mc_rng_seed(&r1, 1, 0), mc_rng_seed(&r2, 2, 0);
         void *sa[1], *sb[1];
@@ -207,6 +221,8 @@ int main(void)
         CHECK(mc_chain_build(buf, &spec, &rng, s, NULL) == -EINVAL, "fewer slots than chains: -EINVAL");
         mc_chain_spec_t words = { .nodes = 32, .stride = 64, .chains = 9 };
         char *big = calloc(32, 64);
+        if (!big)
+            return check_done();
         CHECK(mc_chain_build(big, &words, &rng, s, NULL) == -EINVAL,
               "multichase: 9 chains in 8-word slots: -EINVAL");
         words.layout = MC_LAYOUT_TUNED;
