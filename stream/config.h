@@ -123,6 +123,7 @@ typedef struct {
 
     bool nt;                    /* non-temporal store kernels */
     const struct st_nt_isa *nt_isa;
+    bool nt_auto;               /* --nt-isa auto: chosen by measurement (ntpick.c) */
     st_hugepages_t hugepages;
     char hugepages_name[16];    /* its choice name, for the result */
 

@@ -26,6 +26,8 @@
 #include "options.h"
 #include "outcome.h"
 #include "outfile.h"
+#include "nt.h"
+#include "ntpick.h"
 #include "plan.h"
 #include "report.h"
 #include "result.h"
@@ -136,6 +138,15 @@ int main(int argc, char **argv)
 
     /* Measure. */
     st_run_init(&plan, &block.x, &run);
+    if (plan.nt && plan.nt_auto) {   /* tuned --nt-stores: the variant by measurement */
+        st_ntpick(&plan, &block.x, &run.ntpick);
+        st_run_nt_used(&plan, &run);
+        if (!run.ntpick.ran)
+            st_warn(&warns, "--nt-isa auto: %s; %s (the best-first default) is used",
+                    run.ntpick.why, plan.nt_isa->name);
+        else if (!opts.quiet)
+            st_ntpick_note(&run.ntpick, plan.nt_isa->name);
+    }
     mb_affinity_record(&aff);
     st_run_calibrate(&plan, &block.x, &run);
     if (!*stop)

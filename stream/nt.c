@@ -236,7 +236,19 @@ bool st_nt_has(const st_nt_isa_t *isa, st_type_t t, int kernel_id)
     return isa && kernel_id >= 0 && kernel_id < ST_K_COUNT && isa->fn[t][kernel_id] != NULL;
 }
 
+const st_nt_isa_t *st_nt_at(size_t i)
+{
+    return i < ST_NT_NISA ? &st_nt_isas[i] : NULL;
+}
+
 double st_nt_run(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_arrays_t *x)
+{
+    st_nt_run_range(isa, t, kernel_id, x, 0, x->n);
+    return 0.0;
+}
+
+void st_nt_run_range(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_arrays_t *x,
+                     size_t off, size_t len)
 {
     const st_nt_fn fn = isa->fn[t][kernel_id];
     const bool fence = isa->nontemporal;
@@ -244,8 +256,8 @@ double st_nt_run(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_ar
 #pragma omp parallel
     {
         size_t lo, hi;
-        st_static_chunk(x->n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        fn(x, lo, hi);
+        st_static_chunk(len, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+        fn(x, off + lo, off + hi);
 #if ST_NT_X86
         if (fence)
             _mm_sfence();
@@ -253,5 +265,4 @@ double st_nt_run(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_ar
         (void)fence;
 #endif
     }
-    return 0.0;
 }

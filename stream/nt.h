@@ -36,5 +36,10 @@ bool st_nt_has(const st_nt_isa_t *isa, st_type_t t, int kernel_id);
 /* Runs the kernel with the current OpenMP team over the static schedule.
  * Returns 0 (no non-temporal kernel computes a sum). */
 double st_nt_run(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_arrays_t *x);
+/* The same over elements [off, off + len) only (the calibration's trials). */
+void st_nt_run_range(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_arrays_t *x,
+                     size_t off, size_t len);
+/* Variant i of the table (best first), or NULL past its end. */
+const st_nt_isa_t *st_nt_at(size_t i);
 
 #endif

@@ -371,6 +371,7 @@ static int check_tuning(const st_options_t *o, st_plan_t *p, char *msg, size_t m
     if (o->nt_stores) {
         bool unknown;
         p->nt = true;
+        p->nt_auto = o->nt_isa == 0;
         char isa[16];
         p->nt_isa = st_nt_select(mb_opts_choice_name(ST_NT_ISA_CHOICES, o->nt_isa, isa, sizeof isa),
                                  &unknown, msg, msglen);

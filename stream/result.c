@@ -129,6 +129,33 @@ static void thp_json(mb_json_t *j, const mb_thp_t *t)
     mb_json_object_end(j);
 }
 
+/* config.nt_stores: how the variant was chosen, and the calibration's figures. */
+static void ntpick_json(mb_json_t *j, const st_plan_t *p, const st_ntpick_t *k)
+{
+    mb_json_string(j, "chosen_by", !p->nt_auto ? "--nt-isa" : k->ran ? "calibration" : "default");
+    if (!p->nt_auto)
+        return;
+    if (!k->ran)
+        mb_json_string(j, "calibration_unavailable",
+                       k->why[0] ? k->why : "not calibrated by this tool: the best-first variant");
+    if (k->n == 0 || k->chunk == 0)
+        return;
+    mb_json_object_begin(j, "calibration");
+    mb_json_array_begin(j, "variants");
+    for (size_t i = 0; i < k->n; i++) {
+        mb_json_object_begin(j, NULL);
+        mb_json_string(j, "isa", k->name[i]);
+        mb_json_number(j, "triad_mbps", k->mbps[i]);
+        mb_json_object_end(j);
+    }
+    mb_json_array_end(j);
+    mb_json_uint(j, "chunk_elements", k->chunk);
+    mb_json_number(j, "took_s", k->took_s);
+    mb_json_number(j, "budget_s", k->budget_s);
+    mb_json_number(j, "run_estimate_s", k->run_s);
+    mb_json_object_end(j);
+}
+
 static void config_json(mb_json_t *j, const void *ctx)
 {
     const st_outcome_t *o = ctx;
@@ -170,6 +197,7 @@ static void config_json(mb_json_t *j, const void *ctx)
         mb_json_string(j, "isa", p->nt_isa->name);
         mb_json_string(j, "instructions", p->nt_isa->detail);
         mb_json_bool(j, "nontemporal", p->nt_isa->nontemporal);
+        ntpick_json(j, p, &r->ntpick);
     }
     mb_json_object_end(j);
 

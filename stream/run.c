@@ -23,8 +23,7 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
                  plan->ntimes);
         return MB_EXIT_RESOURCE;
     }
-    for (size_t i = 0; i < plan->nkernels; i++)
-        run->nt_used[i] = plan->nt && st_nt_has(plan->nt_isa, plan->type, plan->kernel[i]);
+    st_run_nt_used(plan, run);
 
     if (mb_counters_init(&run->total, NULL, msg, msglen) != 0)
         return MB_EXIT_USAGE;
@@ -46,6 +45,12 @@ int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msgle
         }
     }
     return 0;
+}
+
+void st_run_nt_used(const st_plan_t *plan, st_run_t *run)
+{
+    for (size_t i = 0; i < plan->nkernels; i++)
+        run->nt_used[i] = plan->nt && st_nt_has(plan->nt_isa, plan->type, plan->kernel[i]);
 }
 
 void st_run_init(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run)

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "counters.h"
 #include "kernels.h"
+#include "ntpick.h"
 #include "stats.h"
 
 typedef struct {
@@ -30,6 +31,7 @@ typedef struct {
     const volatile sig_atomic_t *stop; /* optional (NULL: never): set by a signal
                                  * handler, the rounds stop after the current one */
     int rounds_done;            /* rounds completed (plan->ntimes unless stopped) */
+    st_ntpick_t ntpick;         /* how the non-temporal variant was chosen */
 } st_run_t;
 
 /* Per-kernel figures, computed from the times and the descriptor weights. */
@@ -50,6 +52,9 @@ typedef struct {
 int st_run_prepare(const st_plan_t *plan, st_run_t *run, char *msg, size_t msglen);
 /* a=1, b=2, c=0 in parallel (first touch), timed into run->init_s. */
 void st_run_init(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
+/* Which planned kernels run their non-temporal form (again after
+ * st_ntpick changed plan->nt_isa). */
+void st_run_nt_used(const st_plan_t *plan, st_run_t *run);
 /* Clock granularity and the timed a = 2a pass. */
 void st_run_calibrate(const st_plan_t *plan, const st_arrays_t *x, st_run_t *run);
 /* The timed rounds; with run->stop set they end early (see rounds_done). */

@@ -729,3 +729,32 @@ C
     # both call memcpy, or neither does
     [ "$(( stream_calls > 0 ))" = "$(( ours_calls > 0 ))" ]
 }
+
+@test "--nt-stores --nt-isa auto: the variant chosen by calibration, its figures in JSON and a note; forced and too-short runs say so" {
+    run --separate-stderr "$ST" -s 2000000 -n 10 --nt-stores --format json -O p.json
+    assert_success
+    validate_json p.json
+    run jq -r '.config.nt_stores | [.chosen_by, .isa, (.calibration.variants | map(.isa) | join(",")),
+               (.calibration.variants | map(.triad_mbps > 0) | all)] | join(" ")' p.json
+    # every non-temporal variant this CPU has, each with a figure (or, on a
+    # machine too busy to trust the probe, the default and why)
+    assert_output --regexp '^(calibration (avx512|avx2|sse2) [a-z0-9,]+ true|default (avx512|avx2|sse2) .*)$'
+    if [ "$(jq -r .config.nt_stores.chosen_by p.json)" = calibration ]; then
+        run jq -r '.label_reasons[] | select(startswith("non-temporal"))' p.json
+        assert_output --regexp '^non-temporal stores \((avx512|avx2|sse2), chosen by calibration\)$'
+    fi
+    # too short to calibrate: the default, and the warning says why
+    # (10^4 elements, 2 rounds: at 100 MB/s, the least the probe accepts, the run
+    # lasts 19 ms, so trials would get 0.1 ms)
+    run --separate-stderr "$ST" -s 10000 -n 2 --nt-stores --format json -O s.json
+    assert_success
+    run jq -r '.config.nt_stores | [.chosen_by, .calibration_unavailable] | join(" ")' s.json
+    assert_output --regexp '^default the calibration cannot (finish in time: its trials would be shorter than 0.2 ms|run: its probe)'
+    run jq -r '.validation.passed' s.json
+    assert_output true
+    # forced
+    run "$ST" -s 100000 -n 2 --nt-stores --nt-isa sse2 --format json -O f.json
+    assert_success
+    run jq -r '.config.nt_stores | [.chosen_by, .isa, has("calibration")] | join(" ")' f.json
+    assert_output -- "--nt-isa sse2 false"
+}
