@@ -734,8 +734,8 @@ C
     run --separate-stderr "$ST" -s 2000000 -n 10 --nt-stores --format json -O p.json
     assert_success
     validate_json p.json
-    run jq -r '.config.nt_stores | [.chosen_by, .isa, (.calibration.variants | map(.isa) | join(",")),
-               (.calibration.variants | map(.triad_mbps > 0) | all)] | join(" ")' p.json
+    run jq -r '.config.nt_stores | [.chosen_by, .isa, (.calibration.variants // [] | map(.isa) | join(",")),
+               (.calibration.variants // [] | map(.triad_mbps > 0) | all)] | join(" ")' p.json
     # every non-temporal variant this CPU has, each with a figure (or, on a
     # machine too busy to trust the probe, the default and why)
     assert_output --regexp '^(calibration (avx512|avx2|sse2) [a-z0-9,]+ true|default (avx512|avx2|sse2) .*)$'
