@@ -99,7 +99,8 @@ ms_report_main() {
         ms_out_check "$out" || ms_die "$MS_EX_ENV" "cannot write the HTML report: $MS_OUT_ERR; choose another --output"
         ms_out_write "$out" ms_report_html "$d" "$csv" "$audit" "$health" "$llc" "$peak" "$peaknote" "$cvmax" "$labels" ||
             ms_die "$MS_EX_ENV" "cannot write the HTML report ${MS_OUT_ERR:-$out (rendering it failed)}"
-        [ "$out" = - ] || printf 'html: %s\n' "$out"
+        # The path line only where it cannot land inside the document.
+        ms_report_is_stdout "$out" || printf 'html: %s\n' "$out"
         ms_report_verdict "$d" "$audit"
         return
     fi
@@ -124,17 +125,38 @@ ms_report_main() {
     ms_report_verdict "$d" "$audit"
 }
 
+# ms_report_is_stdout PATH: 0 when writing PATH writes memsuite's standard
+# output: "-", /dev/stdout or any alias of a descriptor (ms_out_fd_alias),
+# or the very file, pipe or terminal standard output is open on.
+ms_report_is_stdout() {
+    local fd
+    [ "$1" != - ] || return 0
+    if fd=$(ms_out_fd_alias "$1"); then
+        case "$fd" in
+            1) return 0 ;;
+            2) fd=$MS_OUT_STDERR ;;
+        esac
+        [ "/dev/fd/$fd" -ef "/dev/fd/$MS_OUT_STDOUT" ]
+        return
+    fi
+    [ "$1" -ef "/dev/fd/$MS_OUT_STDOUT" ]
+}
+
 # Exit 1 (after the report is printed) when a cell file is invalid or no
 # cell is valid: the tables leave such cells out, and the exit status
 # must not read as "all is well".
 ms_report_verdict() {
-    local d="$1" audit="$2" nvalid ninvalid
+    local d="$1" audit="$2" nvalid ninvalid nmissing
     nvalid=$(awk -F '\t' '$2 == "valid"' "$audit" | wc -l)
     ninvalid=$(awk -F '\t' '$2 == "invalid"' "$audit" | wc -l)
+    nmissing=$(awk -F '\t' '$2 == "missing"' "$audit" | wc -l)
     if [ "$ninvalid" -gt 0 ]; then
         ms_error "$ninvalid invalid cell file(s) in $d (listed at the top); their figures are left out"
-        return 1
     fi
+    if [ "$nmissing" -gt 0 ]; then
+        ms_error "$nmissing cell file(s) missing from the complete run $d (listed at the top); their figures are absent"
+    fi
+    [ "$ninvalid" -eq 0 ] && [ "$nmissing" -eq 0 ] || return 1
     if [ "$nvalid" -eq 0 ]; then
         ms_error "no valid cell in $d: nothing was measured"
         return 1
@@ -146,15 +168,12 @@ ms_report_verdict() {
 # are now), never run.json's own cells_done.
 ms_report_header() {
     local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" audit="$6" info warns counts invalid toolargs
-    counts=$(awk -F '\t' '{ n[$2]++ } END {
-            printf "%d/%d cells valid", n["valid"], NR
-            if (n["invalid"]) printf ", %d invalid", n["invalid"]
-            if (n["missing"]) printf ", %d not run", n["missing"] }' "$audit")
+    counts=$(ms_report_counts "$audit")
     info=$(jq -r --arg counts "$counts" '"host \(.host // "?"), created \(.created // "?"), \($counts), " +
         (if .complete == true then "complete" else "INCOMPLETE (\(.status // "?"))" end) +
         ", bind \(.config.bind // "?")" + (if .config.profile then ", profile \(.config.profile)" else "" end) +
         (if .config.enforce then ", enforced: \(.config.enforce)" else "" end)' "$d/run.json")
-    invalid=$(awk -F '\t' -v d="$d" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audit")
+    invalid=$(ms_rundir_audit_problems "$d" "$audit")
     toolargs=$(ms_report_tool_args "$d")
     warns=""
     [ -f "$d/env.json" ] && warns=$(jq -r '[.facts[]? | select(.verdict == "warn") | "\(.key)=\(.value)"] | join(", ")' "$d/env.json")
@@ -176,6 +195,15 @@ ms_report_header() {
         echo
     fi
     return 0
+}
+
+# ms_report_counts AUDIT: "3/4 cells valid, 1 invalid, 1 missing, 2 not run"
+ms_report_counts() {
+    awk -F '\t' '{ n[$2]++ } END {
+        printf "%d/%d cells valid", n["valid"], NR
+        if (n["invalid"]) printf ", %d invalid", n["invalid"]
+        if (n["missing"]) printf ", %d missing", n["missing"]
+        if (n["notrun"]) printf ", %d not run", n["notrun"] }' "$1"
 }
 
 # ms_report_tool_args DIR: run.json's config.tool_args (memsuite run

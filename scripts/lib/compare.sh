@@ -62,8 +62,11 @@ ms_compare_dirs() {
     audb=$(ms_mktemp)
     ms_rundir_audit "$a" >"$auda"
     ms_rundir_audit "$b" >"$audb"
-    invalid=$({ awk -F '\t' -v d="$a" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$auda"
-                awk -F '\t' -v d="$b" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audb"; })
+    invalid=$(ms_rundir_audit_problems "$a" "$auda"; ms_rundir_audit_problems "$b" "$audb")
+    # A side without one valid cell has nothing to compare: no verdict.
+    local empty=""
+    grep -q $'\tvalid\t' "$auda" || empty="A ($a)"
+    grep -q $'\tvalid\t' "$audb" || empty="${empty:+$empty and }B ($b)"
     local csva csvb
     csva=$(ms_mktemp)
     csvb=$(ms_mktemp)
@@ -97,7 +100,8 @@ ms_compare_dirs() {
     ms_compare_counters "$a" "$b" "$md"
     local verdict
     verdict=$(ms_mktemp)
-    awk -F, -v all="$all" -v md="$md" -v minnoise="$minnoise" -v verdict="$verdict" '
+    MS_EMPTY="$empty" awk -F, -v all="$all" -v md="$md" -v minnoise="$minnoise" -v verdict="$verdict" '
+        BEGIN { empty = ENVIRON["MS_EMPTY"] }   # names, not awk escapes
         function key() { return $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $7 SUBSEP $8 }
         function human(b,   u, i) {
             split("B KiB MiB GiB TiB", u, " "); i = 1
@@ -158,15 +162,17 @@ ms_compare_dirs() {
             if (na) printf "; %d row(s) unavailable (NA)", na
             printf "\n"
             judged = n - unknown - onlyone - na
-            if (worsen) v = sprintf("REGRESSION: %d row(s) worse beyond the noise; worst %s", worsen, worst)
+            if (empty != "") v = sprintf("none: no valid cell in %s, nothing to compare", empty)
+            else if (worsen) v = sprintf("REGRESSION: %d row(s) worse beyond the noise; worst %s", worsen, worst)
             else if (better) v = sprintf("improvement: %d row(s) better beyond the noise, none worse", better)
             else v = sprintf("no change beyond the noise in %d judged row(s)", judged)
-            if (judged < n) v = v sprintf(" (%d of %d row(s) not judged)", n - judged, n)
+            if (empty == "" && judged < n) v = v sprintf(" (%d of %d row(s) not judged)", n - judged, n)
             printf "%sverdict: %s\n", (md ? "\n**" : ""), v (md ? "**" : "")
-            print (worsen ? 1 : 0) > verdict
+            print ((worsen || empty != "") ? 1 : 0) > verdict
         }' "$csva" "$csvb"
+    [ -z "$empty" ] || ms_error "no valid cell in $empty: nothing to compare"
     if [ -n "$invalid" ]; then
-        ms_error "$(grep -c . <<<"$invalid") invalid cell file(s) (listed at the top); their rows are left out"
+        ms_error "$(grep -c . <<<"$invalid") invalid or missing cell file(s) (listed at the top); their rows are left out"
         return 1
     fi
     [ "$MS_COMPARE_EXIT_ON_REGRESSION" = 1 ] || return 0

@@ -175,7 +175,7 @@ ms_plot_dir() {
     while IFS=$'\t' read -r id b2 s2 _; do
         [ "$s2" = sweep ] || continue
         f="$d/cells/$id.json"
-        ms_res_complete "$f" || continue
+        ms_rundir_cell_done "$d" "$id" "$b2" "$s2" || continue
         ms_res_latency_points "$f" | awk -F '\t' '{ printf "%.6g %s\n", $1 / 1024, $2 }' >>"$work/lat.dat"
     done < <(ms_rundir_cells "$d")
     if [ -s "$work/lat.dat" ]; then
@@ -185,9 +185,9 @@ ms_plot_dir() {
     fi
     # mencal loaded and sweep curves: one chart per cell holding one
     local cw
-    while IFS=$'\t' read -r id _; do
+    while IFS=$'\t' read -r id b2 s2 _; do
         f="$d/cells/$id.json"
-        ms_res_complete "$f" || continue
+        ms_rundir_cell_done "$d" "$id" "$b2" "$s2" || continue
         cw=$(ms_mktemp -d)
         ms_curves_gp "$f" "$cw" || continue
         ms_plot_write "$cw" "$pd/$(ms_curves_kind "$f")-$id.png" || true

@@ -69,7 +69,7 @@ MS_RES_PREFS="[${MS_RES_PREFS%,}]"
 # exabyte per second, 1e15 ns eleven days); one at or below 0 neither.
 MS_RES_VALUE_MAX=1e15
 
-# ms_res_state FILE (one jq call):
+# ms_res_state FILE [TOOL [SCENARIO]] (one jq call):
 #   complete        a result document that may stand for a measurement
 #   incomplete      a result document of a run that did not finish
 #   invalid: WHY    a result document whose figures cannot be trusted: it
@@ -77,13 +77,18 @@ MS_RES_VALUE_MAX=1e15
 #                   false}, on the document or a record), or a record's
 #                   headline value is not a number in (0, MS_RES_VALUE_MAX)
 #                   (a string, 0, -5, 1e308; null means "unavailable" and
-#                   is fine)
-#   anything else   why FILE is not a result document at all
+#                   is fine); or, with TOOL, a result of another tool
+#                   (an mbw result at a stream cell's path), with
+#                   SCENARIO, of another mencal scenario (config.scenarios
+#                   must be [SCENARIO])
+#   anything else   why FILE is not a result document at all; FILE must be
+#                   a regular file (a FIFO would block the reader forever)
 ms_res_state() {
     local f="$1" s
     if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read $f"; return 0; fi
+    if [ ! -f "$f" ]; then echo "cannot read $f: it is $(ms_out_kind_name "$f"), not a regular file"; return 0; fi
     s=$(jq -r -s --arg want "$MS_RESULT_SCHEMA" --argjson prefs "$MS_RES_PREFS" \
-        --argjson max "$MS_RES_VALUE_MAX" "$MS_JQ_LIB"'
+        --argjson max "$MS_RES_VALUE_MAX" --arg tool "${2:-}" --arg scen "${3:-}" "$MS_JQ_LIB"'
         def failed: (type == "object") and (.passed != true);
         def badvalue: . != null and ((type != "number") or . <= 0 or . >= $max);
         def notnumber: . != null and type != "number";
@@ -104,6 +109,10 @@ ms_res_state() {
         if type != "object" then "is not a JSON object"
         elif .schema != $want then "has schema \(.schema // "none" | tostring), expected \($want)"
         elif (.records | type) != "array" then "has no records array"
+        elif $tool != "" and .tool != $tool then
+            "invalid: it is a result of \(.tool // "no tool" | tostring | .[0:40] | tojson), but the planned cell runs \($tool)"
+        elif $scen != "" and .config.scenarios? != [$scen] then
+            "invalid: it is a result of mencal scenarios \(.config.scenarios? // "none" | tojson | .[0:60]), but the planned cell runs mencal \($scen)"
         elif .complete != true then "incomplete"
         elif (.validation | failed) then "invalid: it failed its own validation (validation.passed is \(.validation.passed | tojson))"
         elif (first(numeric_facts | select(.[1] | notnumber)) // null) != null then

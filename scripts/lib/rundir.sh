@@ -11,7 +11,7 @@
 # A run that did not finish has "complete": false; --resume DIR runs the
 # cells that have no valid result yet.
 
-ms_use results
+ms_use results bench
 
 MS_SUMMARY_HEADER="cell,bench,scenario,size_bytes,threads,bind,record,metric,unit,value,n,cv,median,primary,value_mbps"
 
@@ -36,8 +36,14 @@ ms_rundir_create() {
 
 # ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version.
 ms_rundir_check() {
-    local d="$1" schema
+    local d="$1" schema f
     [ -d "$d" ] || ms_usage_error "no such results directory: $d"
+    # A FIFO would block its reader forever: every file read is regular.
+    for f in run.json plan.tsv env.json; do
+        if { [ -e "$d/$f" ] || [ -L "$d/$f" ]; } && [ ! -f "$d/$f" ]; then
+            ms_usage_error "$d/$f is not a regular file ($( [ -e "$d/$f" ] && ms_out_kind_name "$d/$f" || echo "a dangling symbolic link")); the directory is damaged"
+        fi
+    done
     [ -f "$d/run.json" ] ||
         ms_usage_error "$d is not a memsuite results directory (no run.json)"
     [ -r "$d/run.json" ] ||
@@ -80,33 +86,58 @@ ms_run_json_get() { jq -r "$2" "$1/run.json"; }
 # ms_rundir_cells DIR: the plan lines (without the header)
 ms_rundir_cells() { grep -v '^#' "$1/plan.tsv"; }
 
-ms_rundir_cell_done() {   # DIR ID
-    local f="$1/cells/$2.json"
-    [ -f "$f" ] && [ "$(ms_res_state "$f")" = complete ]
+# ms_rundir_cell_state DIR ID BENCH SCEN: ms_res_state of cells/ID.json
+# held against the plan's BENCH and SCEN (a result of another tool or
+# mencal scenario is invalid), or "absent" when there is no such file
+# (a dangling link is not absent: it is a file that cannot be read).
+ms_rundir_cell_state() {
+    local f="$1/cells/$2.json" want
+    if [ ! -e "$f" ] && [ ! -L "$f" ]; then echo absent; return 0; fi
+    want=$(ms_bench_result_id "$3" "$4")
+    ms_res_state "$f" "${want%%$'\t'*}" "${want#*$'\t'}"
 }
 
+# ms_rundir_cell_done DIR ID BENCH SCEN: 0 when the cell holds a valid result
+ms_rundir_cell_done() { [ "$(ms_rundir_cell_state "$@")" = complete ]; }
+
 # ms_rundir_audit DIR: one line per planned cell, "id<TAB>state<TAB>why":
-#   valid     cells/ID.json is a complete, trusted result (ms_res_state)
-#   invalid   cells/ID.json exists but is empty, truncated, not JSON, of
-#             another schema, failed its validation or holds a value that
-#             is no measurement: why says which
-#   missing   no cells/ID.json (the cell did not run or failed)
+#   valid     cells/ID.json is a complete, trusted result of the planned
+#             bench (ms_rundir_cell_state)
+#   invalid   cells/ID.json exists but is empty, truncated, not JSON, not a
+#             regular file (a FIFO), of another schema, tool or scenario,
+#             failed its validation or holds a value that is no
+#             measurement: why says which
+#   missing   no cells/ID.json in a run that is complete (run.json): the
+#             cell ran and its file was removed since
+#   notrun    no cells/ID.json in an incomplete run (the cell did not run
+#             yet, or failed)
 ms_rundir_audit() {
-    local d="$1" id _ f s
-    while IFS=$'\t' read -r id _; do
+    local d="$1" id bench scen _ f s complete
+    complete=$(jq -r '.complete == true' "$d/run.json")
+    while IFS=$'\t' read -r id bench scen _; do
         f="$d/cells/$id.json"
-        if [ ! -e "$f" ]; then
-            printf '%s\tmissing\t\n' "$id"
-            continue
-        fi
-        s=$(ms_res_state "$f")
+        s=$(ms_rundir_cell_state "$d" "$id" "$bench" "$scen")
         case "$s" in
             complete) printf '%s\tvalid\t\n' "$id" ;;
+            absent)
+                if [ "$complete" = true ]; then
+                    printf '%s\tmissing\tthe run is complete (run.json), so the file was removed after it ran\n' "$id"
+                else
+                    printf '%s\tnotrun\t\n' "$id"
+                fi ;;
             incomplete) printf '%s\tinvalid\tthe result says it is incomplete\n' "$id" ;;
             invalid:*) printf '%s\tinvalid\t%s\n' "$id" "${s#invalid: }" ;;
+            "cannot read $f"*) printf '%s\tinvalid\tcannot read it%s\n' "$id" "${s#"cannot read $f"}" ;;
             *) printf '%s\tinvalid\t%s\n' "$id" "${s#"$f" }" ;;
         esac
     done < <(ms_rundir_cells "$d")
+}
+
+# ms_rundir_audit_problems DIR AUDIT: "invalid: DIR/cells/ID.json: why" or
+# "missing: ...: why" for each cell of the audit (ms_rundir_audit) that
+# stands for no measurement though it should.
+ms_rundir_audit_problems() {
+    MS_DIR="$1" awk -F '\t' '$2 == "invalid" || $2 == "missing" { print $2 ": " ENVIRON["MS_DIR"] "/cells/" $1 ".json: " $3 }' "$2"
 }
 
 # Rebuild summary.csv from the plan and every finished cell; with OUT,
@@ -121,7 +152,7 @@ ms_rundir_summary_lines() {   # DIR BIND: summary.csv on stdout
     local d="$1" bind="$2" id bench scen size threads reps
     printf '%s\n' "$MS_SUMMARY_HEADER"
     while IFS=$'\t' read -r id bench scen size threads reps; do
-        ms_rundir_cell_done "$d" "$id" || continue
+        ms_rundir_cell_done "$d" "$id" "$bench" "$scen" || continue
         ms_res_flatten "$d/cells/$id.json" |
             awk -F '\t' -v OFS=, -v pre="$id,$bench,$scen,$size,$threads,$bind" '{
                 $1 = $1; print pre, $0 }'
@@ -130,9 +161,9 @@ ms_rundir_summary_lines() {   # DIR BIND: summary.csv on stdout
 
 # Count finished cells.
 ms_rundir_done_count() {
-    local d="$1" id n=0 _
-    while IFS=$'\t' read -r id _; do
-        ms_rundir_cell_done "$d" "$id" && n=$((n + 1))
+    local d="$1" id bench scen n=0 _
+    while IFS=$'\t' read -r id bench scen _; do
+        ms_rundir_cell_done "$d" "$id" "$bench" "$scen" && n=$((n + 1))
     done < <(ms_rundir_cells "$d")
     printf '%s\n' "$n"
 }

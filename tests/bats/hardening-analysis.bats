@@ -7,6 +7,11 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
+# Each test's own lock and state: a run here never waits on another memsuite.
+local_setup() {
+    export MEMSUITE_LOCK="$SANDBOX/memsuite.lock" MEMSUITE_STATE_DIR="$SANDBOX/state"
+}
+
 # sweep_cell DIR: a complete one-cell run dir whose cell is a mencal sweep
 # result (tiny, real), for report --plots / --html.
 sweep_cell() {
@@ -15,7 +20,17 @@ sweep_cell() {
     local cell
     cell=$(ls "$1"/cells/*.json | head -n 1)
     "$BIN/mencal" run sweep --size 1M --threads 1 --kernels read --reps 1 -q --format json -O "$cell"
+    # forged to claim the planned scenario: a hostile file passes the plan
+    # check (report refuses another scenario's result, defect 19)
+    jq '.config.scenarios = ["seqread"]' "$cell" >"$1/t" && mv "$1/t" "$cell"
 }
+
+# small_run DIR: a complete run of stream and mbw, one cell each (real tools)
+small_run() {
+    MEMSUITE_LLC=256K "$ROOT/scripts/memsuite" run --bench stream,mbw --sizes 1x --threads 1 \
+        --reps 2 --cooldown 0 --out "$1" >/dev/null 2>"$SANDBOX/run.err" || { cat "$SANDBOX/run.err"; return 1; }
+}
+cell_of() { grep -v '^#' "$1/plan.tsv" | awk -F '\t' -v b="$2" '$2 == b { print $1; exit }'; }
 
 # ---- 1: no code from a result file ------------------------------------------
 
@@ -49,4 +64,123 @@ sweep_cell() {
     jq '.llc.total_bytes = 1 | .records[0].tables.mountain[0].bandwidth = "5 with x"' "$cell" >t && mv t "$cell"
     run bash -c ". '$ROOT/scripts/lib/common.sh'; . '$ROOT/scripts/lib/results.sh'; ms_res_state '$cell'"
     assert_output --regexp 'invalid: .*tables\.mountain\[\]\.bandwidth is "5 with x", not a number'
+}
+
+# ---- 3: a planned cell that is a FIFO ----------------------------------------
+
+@test "3: a cell file that is a FIFO is named invalid at once by report, report --html and compare" {
+    small_run a
+    cp -r a b
+    local id
+    id=$(cell_of b mbw)
+    rm "b/cells/$id.json"
+    mkfifo "b/cells/$id.json"
+    run timeout 10 "$ROOT/scripts/memsuite" report b
+    [ "$status" -eq 1 ]
+    assert_output --partial "invalid: b/cells/$id.json: cannot read it: it is a FIFO, not a regular file"
+    run timeout 10 "$ROOT/scripts/memsuite" report --html --output b.html b
+    [ "$status" -eq 1 ]
+    grep -q "invalid: b/cells/$id.json: cannot read it: it is a FIFO" b.html
+    run timeout 10 "$ROOT/scripts/memsuite" compare a b
+    [ "$status" -eq 1 ]
+    assert_output --partial "invalid: b/cells/$id.json: cannot read it: it is a FIFO"
+    # env.json as a FIFO: a damaged directory (exit 2), not a hang
+    rm "b/cells/$id.json" && cp "a/cells/$id.json" "b/cells/$id.json"
+    rm b/env.json && mkfifo b/env.json
+    run timeout 10 "$ROOT/scripts/memsuite" report b
+    [ "$status" -eq 2 ]
+    assert_output --partial "b/env.json is not a regular file (a FIFO)"
+    run timeout 10 "$ROOT/scripts/memsuite" compare a b
+    [ "$status" -eq 2 ]
+}
+
+# ---- 9: --output /dev/stdout -------------------------------------------------
+
+@test "9: report --html --output /dev/stdout writes the document alone: no path line after </html>" {
+    small_run r
+    local o
+    for o in /dev/stdout /dev/fd/1 /proc/self/fd/1 -; do
+        "$ROOT/scripts/memsuite" report --html --output "$o" r >r.html 2>err
+        [ "$(tail -n 1 r.html)" = "</html>" ] || { echo "$o: $(tail -n 2 r.html)"; return 1; }
+        ! grep -q '^html: ' r.html
+    done
+    # written to a file, the path is still printed
+    run "$ROOT/scripts/memsuite" report --html --output x.html r
+    assert_success
+    assert_output "html: x.html"
+}
+
+# ---- 11: compare with no valid cell on a side ---------------------------------
+
+@test "11: compare with no valid cell on a side exits 1 with no verdict of 'no change'" {
+    small_run a
+    cp -r a b
+    rm -f b/cells/*.json
+    jq '.complete = false | .status = "failed cells"' b/run.json >t && mv t b/run.json
+    run --separate-stderr "$ROOT/scripts/memsuite" compare a b
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"verdict: none: no valid cell in B (b), nothing to compare"* ]]
+    [[ "$output" != *"no change beyond the noise"* ]]
+    [[ "$stderr" == *"no valid cell in B (b): nothing to compare"* ]]
+    run --separate-stderr "$ROOT/scripts/memsuite" compare b a
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"verdict: none: no valid cell in A (b), nothing to compare"* ]]
+}
+
+# ---- 19: a result of another tool at a cell's path ---------------------------
+
+@test "19: an mbw result at a stream cell's path is invalid, named, and kept out of the stream table" {
+    small_run r
+    local s m
+    s=$(cell_of r stream) m=$(cell_of r mbw)
+    cp "r/cells/$m.json" "r/cells/$s.json"
+    run --separate-stderr "$ROOT/scripts/memsuite" report r
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"invalid: r/cells/$s.json: it is a result of \"mbw\", but the planned cell runs stream"* ]]
+    [[ "$output" != *"stream: MEMCPY"* ]]
+    [[ "$output" != *"MiB/s"*"stream"* ]]
+    # --resume of the run (marked interrupted) redoes it: the wrong result
+    # is no finished cell
+    jq '.complete = false | .status = "interrupted by SIGINT"' r/run.json >t && mv t r/run.json
+    MEMSUITE_LLC=256K run "$ROOT/scripts/memsuite" run --resume r
+    assert_success
+    assert_output --partial "1 of 2 cell(s) already done"
+    [ "$(jq -r .tool "r/cells/$s.json")" = stream ]
+}
+
+@test "19: a mencal result of another scenario at a cell's path is invalid, named" {
+    MEMSUITE_LLC=256K "$ROOT/scripts/memsuite" run --bench mencal:seqread --sizes 1x --threads 1 \
+        --reps 1 --cooldown 0 --out r >/dev/null 2>&1
+    local c
+    c=$(ls r/cells/*.json)
+    "$BIN/mencal" run randread --size 1M --threads 1 --reps 1 -q --format json -O "$c"
+    run "$ROOT/scripts/memsuite" report r
+    [ "$status" -eq 1 ]
+    assert_output --partial 'it is a result of mencal scenarios ["randread"], but the planned cell runs mencal seqread'
+}
+
+# ---- 20: a deleted cell of a complete run ------------------------------------
+
+@test "20: a cell file deleted from a complete run is missing, named, exit 1 (report, --html, compare)" {
+    small_run a
+    cp -r a b
+    local id
+    id=$(cell_of b mbw)
+    rm "b/cells/$id.json"
+    run --separate-stderr "$ROOT/scripts/memsuite" report b
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"1/2 cells valid, 1 missing, complete"* ]]
+    [[ "$output" == *"missing: b/cells/$id.json: the run is complete (run.json), so the file was removed after it ran"* ]]
+    [[ "$stderr" == *"1 cell file(s) missing from the complete run b"* ]]
+    run "$ROOT/scripts/memsuite" report --html --output b.html b
+    [ "$status" -eq 1 ]
+    grep -q "missing: b/cells/$id.json" b.html
+    run "$ROOT/scripts/memsuite" compare a b
+    [ "$status" -eq 1 ]
+    assert_output --partial "missing: b/cells/$id.json"
+    # an incomplete run's absent cell is "not run", and no failure by itself
+    jq '.complete = false | .status = "interrupted by SIGINT"' b/run.json >t && mv t b/run.json
+    run "$ROOT/scripts/memsuite" report b
+    assert_success
+    assert_output --partial "1/2 cells valid, 1 not run, INCOMPLETE"
 }
