@@ -156,12 +156,10 @@ ms_report_verdict() {
     if [ "$nmissing" -gt 0 ]; then
         ms_error "$nmissing cell file(s) missing from the complete run $d (listed at the top); their figures are absent"
     fi
-    [ "$ninvalid" -eq 0 ] && [ "$nmissing" -eq 0 ] || return 1
     if [ "$nvalid" -eq 0 ]; then
         ms_error "no valid cell in $d: nothing was measured"
-        return 1
     fi
-    return 0
+    [ "$ninvalid" -eq 0 ] && [ "$nmissing" -eq 0 ] && [ "$nvalid" -gt 0 ]
 }
 
 # The cell count is the audit's (ms_rundir_audit: the cell files as they

@@ -172,7 +172,10 @@ ms_compare_dirs() {
         }' "$csva" "$csvb"
     [ -z "$empty" ] || ms_error "no valid cell in $empty: nothing to compare"
     if [ -n "$invalid" ]; then
-        ms_error "$(grep -c . <<<"$invalid") invalid or missing cell file(s) (listed at the top); their rows are left out"
+        local ni nm
+        ni=$(grep -c '^invalid: ' <<<"$invalid" || true) nm=$(grep -c '^missing: ' <<<"$invalid" || true)
+        [ "$ni" = 0 ] || ms_error "$ni invalid cell file(s) (listed at the top); their rows are left out"
+        [ "$nm" = 0 ] || ms_error "$nm cell file(s) missing from a complete run (listed at the top); their rows are absent"
         return 1
     fi
     [ "$MS_COMPARE_EXIT_ON_REGRESSION" = 1 ] || return 0
