@@ -170,7 +170,7 @@ ms_report_header() {
     info=$(jq -r --arg counts "$counts" '"host \(.host // "?"), created \(.created // "?"), \($counts), " +
         (if .complete == true then "complete" else "INCOMPLETE (\(.status // "?"))" end) +
         ", bind \(.config.bind // "?")" + (if .config.profile then ", profile \(.config.profile)" else "" end) +
-        (if .config.enforce then ", enforced: \(.config.enforce)" else "" end)' "$d/run.json")
+        (if .config.enforce then ", enforced: \(.config.enforce)" else "" end) | gsub("[\t\n\r]"; " ")' "$d/run.json")
     invalid=$(ms_rundir_audit_problems "$d" "$audit")
     toolargs=$(ms_report_tool_args "$d")
     warns=""
@@ -214,7 +214,7 @@ ms_report_tool_args() {
 # ms_report_labels DIR AUDIT: "cell<TAB>label" of every valid cell
 ms_report_labels() {
     local -a files=()
-    mapfile -t files < <(awk -F '\t' -v d="$1" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$2")
+    mapfile -t files < <(ms_rundir_valid_files "$1" "$2")
     ms_res_labels "${files[@]}"
 }
 

@@ -73,8 +73,8 @@ ms_compare_dirs() {
     ms_rundir_summary "$a" "$csva"
     ms_rundir_summary "$b" "$csvb"
     local ha hb
-    ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
-    hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
+    ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)" | gsub("[\t\n\r]"; " ")')"
+    hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)" | gsub("[\t\n\r]"; " ")')"
     if [ "$md" = 1 ]; then
         printf '# memsuite compare\n\n- A: `%s` (%s)\n- B: `%s` (%s)\n' "$a" "$ha" "$b" "$hb"
         [ -n "$invalid" ] && printf -- '- %s\n' "${invalid//$'\n'/$'\n'- }"

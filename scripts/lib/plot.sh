@@ -50,7 +50,12 @@ ms_plot_matrix_gp() {
     function sortnum(a, n,   i, j, x) {
         for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] + 0 < a[j - 1] + 0; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
     }
+    # Numbers only reach the script and the data files (sizes and thread
+    # counts become tick labels in plot.gp): a row with anything else is
+    # left out (ms_rundir_check and ms_res_state refuse such files first).
+    function isnum(x) { return x ~ /^-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$/ }
     NR == 1 || $2 != b || $3 != s || $14 != 1 || $10 == "NA" || $10 == "" { next }
+    $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || !isnum($10) || ($12 != "" && !isnum($12)) { next }
     {
         if (!($7 in seenrec)) { seenrec[$7] = 1; recs[++nrec] = $7; unit[$7] = $9; metric[$7] = $8 }
         if (!($4 in seensz)) { seensz[$4] = 1; sz[++nsz] = $4 }

@@ -124,7 +124,7 @@ ms_report_html_env() {
         row("enforced knobs"; (.enforce // "none (the machine as it was)")),
         ($run.cell_env // {} | [.[]?.thp_policy? // empty | tostring] | unique
          | select(length > 0) | row("THP policy during the cells"; join(", ")))' "$d/run.json"
-    mapfile -t files < <(awk -F '\t' -v d="$d" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$audit")
+    mapfile -t files < <(ms_rundir_valid_files "$d" "$audit")
     ms_res_builds "${files[@]}" | awk -F '\t' '
         function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
         { printf "<tr><td>build: %s</td><td>%s</td><td class=\"note\">cell results</td><td></td></tr>\n", esc($1), esc($2) }'

@@ -104,6 +104,22 @@ ms_res_state() {
               | to_entries[] | .key as $t | .value | arrays | .[] | objects
               | to_entries[] | select(.key | IN("size", "size_bytes", "threads", "bandwidth", "latency", "latency_p99"))
               | ["\($rn).tables.\($t)[].\(.key)", .value]));
+        # The first metric of a record whose unit is no string, or whose
+        # value or statistics are no numbers: they reach awk and the
+        # tables as they are (a comma would shift summary.csv).
+        # (Collected, not first(): jq 1.6'"'"'s try catches first'"'"'s break.)
+        def metric_problem:
+            [.records[]? | objects | (.name? // "?" | tostring | .[0:40]) as $rn
+                  | (try metrics_of catch null)
+                  | if . == null then "\($rn).metrics is neither an object nor an array of metrics"
+                    else to_entries[] | (.key | tostring | .[0:40]) as $k | .value
+                  | if (.unit // "" | type) != "string" then "\($rn).\($k).unit is \(.unit | tojson | .[0:40]), not a string"
+                    elif (.value | notnumber) then "\($rn).\($k).value is \(.value | tojson | .[0:40]), not a number"
+                    elif (.stats // {} | type) != "object" then "\($rn).\($k).stats is not an object"
+                    else (.stats // {} | to_entries[]
+                          | select((.key | IN("n", "min", "max", "mean", "median", "stddev", "cv", "mad")) and (.value | notnumber))
+                          | "\($rn).\($k).stats.\(.key) is \(.value | tojson | .[0:40]), not a number")
+                    end end] | .[0];
         if length != 1 then "holds \(length) JSON documents, expected one"
         else .[0] |
         if type != "object" then "is not a JSON object"
@@ -118,6 +134,7 @@ ms_res_state() {
         elif (first(numeric_facts | select(.[1] | notnumber)) // null) != null then
             first(numeric_facts | select(.[1] | notnumber)
                   | "invalid: \(.[0]) is \(.[1] | tojson | .[0:40]), not a number")
+        elif metric_problem != null then "invalid: \(metric_problem)"
         else
             (try (first(.records[] | select(.validation | failed))
                   | "invalid: record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))")
@@ -180,7 +197,7 @@ ms_res_flatten() {
         | $m | to_entries[]
         | [ ($r.name // "?" | tostring | gsub("[\t\n,]"; " ")),
             (.key | gsub("[\t\n,]"; " ")),
-            (.value.unit // ""),
+            (.value.unit // "" | tostring | gsub("[\t\n,]"; " ")),
             (if .value.value == null then "NA" else .value.value end),
             (if .key == $prim then $rs[0] else (.value.stats.n // "") end),
             (if .key == $prim then $rs[1] else (.value.stats.cv // "") end),

@@ -60,16 +60,33 @@ ms_rundir_check() {
     why=$(jq -r '
         if (.config // {} | type) != "object" then "\"config\" is not an object"
         elif (.config.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "config.llc_bytes is not a byte count"
+        elif (.config.bind // "none" | type == "string" and test("^(none|close|spread|node:[0-9]{1,9})$") | not) then
+            "config.bind is \(.config.bind | tojson | .[0:40]), not none, close, spread or node:N"
         else "" end' "$d/run.json")
     [ -z "$why" ] || ms_usage_error "$d/run.json: $why; the directory is damaged"
     [ -f "$d/plan.tsv" ] || ms_usage_error "$d has no plan.tsv; it cannot be resumed or reported"
-    why=$(awk -F '\t' '/^#/ { next }
+    # Every field is a name or a number: they reach summary.csv (commas),
+    # awk and gnuplot's script text (plot.sh) as they are.
+    why=$(awk -F '\t' -v known=" $(ms_bench_names | paste -sd ' ' -) " '/^#/ { next }
         NF != 6 || $1 !~ /^[A-Za-z0-9._:-]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ {
-            printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }' "$d/plan.tsv")
+            printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }
+        index(known, " " $2 " ") == 0 || $2 == "" {
+            k = known; gsub(/^ +| +$/, "", k); printf "line %d: bench is not one of: %s", NR, k; exit }
+        $3 !~ /^(-|[a-z][a-z0-9_-]*)$/ || length($3) > 32 {
+            printf "line %d: scenario is not - or a scenario name", NR; exit }' "$d/plan.tsv")
     [ -z "$why" ] || ms_usage_error "$d/plan.tsv: $why; the directory is damaged"
     if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"' \
         "$d/env.json" >/dev/null 2>&1; then
         ms_usage_error "$d/env.json is not a valid env.json (empty, truncated or not a memsuite/env/1 object); restore it or rerun 'memsuite env --json > $d/env.json'"
+    fi
+    # The figures the report computes with (the LLC when run.json has
+    # none, the theoretical peak): numbers, or the report would misread them.
+    if [ -e "$d/env.json" ]; then
+        why=$(jq -r '
+            if (.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "llc_bytes is not a byte count"
+            elif (.peak_mbps // null | . == null or (type == "number" and . > 0 and . < 1e15) | not) then "peak_mbps is not a rate in MB/s"
+            else "" end' "$d/env.json")
+        [ -z "$why" ] || ms_usage_error "$d/env.json: $why; restore it or rerun 'memsuite env --json > $d/env.json'"
     fi
 }
 
@@ -138,6 +155,11 @@ ms_rundir_audit() {
 # stands for no measurement though it should.
 ms_rundir_audit_problems() {
     MS_DIR="$1" awk -F '\t' '$2 == "invalid" || $2 == "missing" { print $2 ": " ENVIRON["MS_DIR"] "/cells/" $1 ".json: " $3 }' "$2"
+}
+
+# ms_rundir_valid_files DIR AUDIT: the path of each valid cell's file
+ms_rundir_valid_files() {
+    MS_DIR="$1" awk -F '\t' '$2 == "valid" { print ENVIRON["MS_DIR"] "/cells/" $1 ".json" }' "$2"
 }
 
 # Rebuild summary.csv from the plan and every finished cell; with OUT,
