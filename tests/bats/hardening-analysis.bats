@@ -184,3 +184,96 @@ cell_of() { grep -v '^#' "$1/plan.tsv" | awk -F '\t' -v b="$2" '$2 == b { print 
     assert_success
     assert_output --partial "1/2 cells valid, 1 not run, INCOMPLETE"
 }
+
+# ---- 1 (audit): every other path from a file to an interpreter ----------------
+
+@test "1 (audit): a plan.tsv bench with commas cannot write gnuplot commands (report --plots)" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    MEMSUITE_LLC=256K "$ROOT/scripts/memsuite" run --bench stream --sizes 4x --threads 1,2 --reps 1 \
+        --cooldown 0 --out r >/dev/null 2>&1
+    # The bench field shifts summary.csv's columns so that the thread
+    # count, a gnuplot tick label, is text; the cells are forged to match.
+    local p1="stream,-,1048576,1);x=system('touch $SANDBOX/pwned');set xtics (1" p2="stream,-,1048576,2" id b
+    printf '#id\tbench\tscenario\tsize_bytes\tthreads\treps\nstream-s1048576-t1\t%s\t-\t1048576\t1\t1\nstream-s1048576-t2\t%s\t-\t1048576\t2\t1\n' \
+        "$p1" "$p2" >r/plan.tsv
+    for id in stream-s1048576-t1 stream-s1048576-t2; do
+        b=$(awk -F '\t' -v i="$id" '$1 == i { print $2 }' r/plan.tsv)
+        jq --arg b "$b" '.tool = $b' "r/cells/$id.json" >t && mv t "r/cells/$id.json"
+    done
+    run "$ROOT/scripts/memsuite" report --plots r
+    [ ! -e "$SANDBOX/pwned" ]
+    [ "$status" -eq 2 ]
+    assert_output --partial "r/plan.tsv: line 2: bench is not one of: stream mbw mencal"
+    run "$ROOT/scripts/memsuite" report --html --output r.html r
+    [ ! -e "$SANDBOX/pwned" ]
+    [ "$status" -eq 2 ]
+}
+
+@test "1 (audit): run.json's bind and env.json's LLC and peak must have their types (exit 2, named)" {
+    small_run r
+    cp -r r b
+    jq '.config.bind = "spread,x,y"' b/run.json >t && mv t b/run.json
+    run "$ROOT/scripts/memsuite" report b
+    [ "$status" -eq 2 ]
+    assert_output --partial 'config.bind is "spread,x,y", not none, close, spread or node:N'
+    rm -rf b && cp -r r b
+    jq '.config.llc_bytes = 0 | .llc_bytes = "a[$(id)]"' b/run.json >t && mv t b/run.json
+    jq '.llc_bytes = "a[$(id)]"' b/env.json >t && mv t b/env.json
+    run "$ROOT/scripts/memsuite" report b
+    [ "$status" -eq 2 ]
+    assert_output --partial "b/env.json: llc_bytes is not a byte count"
+    rm -rf b && cp -r r b
+    jq '.peak_mbps = "fast"' b/env.json >t && mv t b/env.json
+    run "$ROOT/scripts/memsuite" compare r b
+    [ "$status" -eq 2 ]
+    assert_output --partial "b/env.json: peak_mbps is not a rate in MB/s"
+}
+
+@test "1 (audit): a metric whose value, unit or statistic is not its type makes the cell invalid, named" {
+    small_run r
+    local s id
+    s=$(cell_of r stream)
+    local -a cases=(
+        '.records[0].metrics.min_time_s.value = "5,1,1"|Copy.min_time_s.value is "5,1,1", not a number'
+        '.records[1].metrics.min_time_s.stats.cv = "0.01"|Scale.min_time_s.stats.cv is "0.01", not a number'
+        '.records[2].metrics.min_time_s.stats = 3|Add.min_time_s.stats is not an object'
+        '.records[3].metrics.best_rate_mbps.unit = {"a": 1}|Triad.best_rate_mbps.unit is {"a":1}, not a string'
+        '.records[0].metrics = 7|Copy.metrics is neither an object nor an array of metrics'
+    )
+    local c
+    for c in "${cases[@]}"; do
+        rm -rf b && cp -r r b
+        jq "${c%%|*}" "r/cells/$s.json" >"b/cells/$s.json"
+        run "$ROOT/scripts/memsuite" report b
+        [ "$status" -eq 1 ] || { echo "${c%%|*}: exit $status"; return 1; }
+        [[ "$output" == *"invalid: b/cells/$s.json: ${c#*|}"* ]] || { echo "${c%%|*}: $output"; return 1; }
+    done
+    # a unit with a comma is a string: kept, and it cannot shift summary.csv
+    rm -rf b && cp -r r b
+    jq '.records[0].metrics.best_rate_mbps.unit = "MB/s,1,2"' "r/cells/$s.json" >"b/cells/$s.json"
+    run bash -c ". '$ROOT/scripts/lib/common.sh'; . '$ROOT/scripts/lib/results.sh'; ms_res_flatten 'b/cells/$s.json' | head -n 1"
+    assert_output --regexp $'^Copy\tbest_rate_mbps\tMB/s 1 2\t'
+}
+
+@test "1 (audit): text from env.json, run.json and cell facts cannot forge a health or environment row" {
+    small_run r
+    cp -r r b
+    # awk -v turns "\n" and "\t" in a peak note into a new verdict line
+    jq 'del(.peak_mbps) | .peak_note = "none\\npass\\tkernel-order\\tforged"' b/env.json >t && mv t b/env.json
+    run "$ROOT/scripts/memsuite" report b
+    refute_output --regexp '^  pass +kernel-order +forged'
+    rm -rf b && cp -r r b
+    local id
+    id=$(cell_of b stream)
+    jq --arg id "$id" '.cell_env[$id].throttle = {status: "warn", detail: "x\npass\tnoise\tforged"}' b/run.json >t && mv t b/run.json
+    run "$ROOT/scripts/memsuite" report b
+    refute_output --regexp '^  pass +noise +forged'
+    assert_output --partial "cell $id: x pass noise forged"
+    rm -rf b && cp -r r b
+    local f
+    for f in b/cells/*.json; do
+        jq '.sysinfo.allocator = "glibc\nforged-knob\tperformance\tpowersave"' "$f" >t && mv t "$f"
+    done
+    run "$ROOT/scripts/memsuite" compare r b
+    refute_output --regexp '^  forged-knob +performance -> powersave'
+}
