@@ -32,7 +32,9 @@ ms_compare_env() {
         return 0
     fi
     jq -r -n --slurpfile A "$a" --slurpfile B "$b" '
-        def facts($d): $d[0].facts // [] | map({ key: .key, value: (if .verdict == "unavailable" then "unavailable" else .value end) }) | from_entries;
+        # values as text: an object or array cannot be a TSV field, and
+        # jq failing here would read as "no difference"
+        def facts($d): $d[0].facts // [] | map({ key: (.key | tostring), value: (if .verdict == "unavailable" then "unavailable" else .value end | tostring) }) | from_entries;
         facts($A) as $fa | facts($B) as $fb
         | (($fa | keys_unsorted) + ($fb | keys_unsorted) | unique) as $keys
         | ($fa | keys_unsorted) as $order

@@ -75,7 +75,8 @@ ms_rundir_check() {
         $3 !~ /^(-|[a-z][a-z0-9_-]*)$/ || length($3) > 32 {
             printf "line %d: scenario is not - or a scenario name", NR; exit }' "$d/plan.tsv")
     [ -z "$why" ] || ms_usage_error "$d/plan.tsv: $why; the directory is damaged"
-    if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"' \
+    if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"
+            and all(.[0].facts[]?; type == "object" and (.key | type) == "string")' \
         "$d/env.json" >/dev/null 2>&1; then
         ms_usage_error "$d/env.json is not a valid env.json (empty, truncated or not a memsuite/env/1 object); restore it or rerun 'memsuite env --json > $d/env.json'"
     fi

@@ -277,3 +277,20 @@ cell_of() { grep -v '^#' "$1/plan.tsv" | awk -F '\t' -v b="$2" '$2 == b { print 
     run "$ROOT/scripts/memsuite" compare r b
     refute_output --regexp '^  forged-knob +performance -> powersave'
 }
+
+@test "1 (audit): an env.json fact of another type cannot hide compare's environment differences" {
+    small_run a
+    cp -r a b
+    jq '.facts[0].value = {"a": 1} | .facts[1].value = "changed"' a/env.json >b/env.json
+    local k1 k2
+    k1=$(jq -r '.facts[0].key' a/env.json) k2=$(jq -r '.facts[1].key' a/env.json)
+    run "$ROOT/scripts/memsuite" compare a b
+    refute_line "  none"
+    assert_output --regexp "  $k1 +.* -> \\{\"a\":1\\}"
+    assert_output --regexp "  $k2 +.* -> changed"
+    # a fact that is no object with a key is a damaged env.json (exit 2)
+    jq '.facts[0] = 5' a/env.json >b/env.json
+    run "$ROOT/scripts/memsuite" compare a b
+    [ "$status" -eq 2 ]
+    assert_output --partial "b/env.json is not a valid env.json"
+}
