@@ -32,12 +32,15 @@
 #                (every setting and fact that shapes the figures), the
 #                health checks, the tables and the plots; prints its path
 #   --output FILE  with --html: where (default DIR/report.html; - for
-#                stdout), written atomically
+#                stdout), written atomically; the "html: FILE" line is
+#                left out when FILE is standard output itself
 # Exit 0 once the report is printed (a "warn" does not fail it); 1 when a
-# cell file is invalid (empty, truncated, not a result, failed validation,
-# a value that is no measurement: each is named at the top as "invalid:
-# FILE: why") or no cell is valid; 2 usage or not a results directory;
-# 3 a file cannot be read.
+# cell file is invalid (empty, truncated, not a regular file, not a
+# result, another tool's or scenario's result, failed validation, a value
+# that is no measurement or not of its type: each is named at the top as
+# "invalid: FILE: why"), missing from a complete run ("missing: FILE"),
+# or no cell is valid; 2 usage or not a results directory (or a damaged
+# one); 3 a file cannot be read.
 
 ms_use lists rundir health throttle
 

@@ -16,9 +16,11 @@
 #
 # A change beyond the noise is a regression when it goes the bad way:
 # lower for rates, higher for times (units s, ms, us, ns).  The last line
-# is the verdict.  ms_compare_dirs returns 1 for invalid cell files, and
-# for a regression when MS_COMPARE_EXIT_ON_REGRESSION=1 (memsuite compare
-# sets it; run --baseline's compare.txt is a report, not a verdict).
+# is the verdict ("none" when a side has no valid cell).  ms_compare_dirs
+# returns 1 for invalid or missing cell files, and for a regression or a
+# side with no valid cell when MS_COMPARE_EXIT_ON_REGRESSION=1 (memsuite
+# compare sets it; run --baseline's compare.txt is a report, not a
+# verdict).
 MS_COMPARE_EXIT_ON_REGRESSION=0
 MS_COMPARE_MIN_NOISE=10     # % (the default of --min-noise)
 

@@ -211,22 +211,23 @@ cell_of() { grep -v '^#' "$1/plan.tsv" | awk -F '\t' -v b="$2" '$2 == b { print 
 
 @test "1 (audit): run.json's bind and env.json's LLC and peak must have their types (exit 2, named)" {
     small_run r
-    cp -r r b
-    jq '.config.bind = "spread,x,y"' b/run.json >t && mv t b/run.json
-    run "$ROOT/scripts/memsuite" report b
-    [ "$status" -eq 2 ]
-    assert_output --partial 'config.bind is "spread,x,y", not none, close, spread or node:N'
-    rm -rf b && cp -r r b
-    jq '.config.llc_bytes = 0 | .llc_bytes = "a[$(id)]"' b/run.json >t && mv t b/run.json
-    jq '.llc_bytes = "a[$(id)]"' b/env.json >t && mv t b/env.json
-    run "$ROOT/scripts/memsuite" report b
-    [ "$status" -eq 2 ]
-    assert_output --partial "b/env.json: llc_bytes is not a byte count"
-    rm -rf b && cp -r r b
-    jq '.peak_mbps = "fast"' b/env.json >t && mv t b/env.json
-    run "$ROOT/scripts/memsuite" compare r b
-    [ "$status" -eq 2 ]
-    assert_output --partial "b/env.json: peak_mbps is not a rate in MB/s"
+    # FILE|jq filter|subcommand|what the error says
+    local -a cases=(
+        'run.json|.config.bind = "spread,x,y"|report|config.bind is "spread,x,y", not none, close, spread or node:N'
+        'env.json|.llc_bytes = "a[$(id)]"|report|b/env.json: llc_bytes is not a byte count'
+        'env.json|.peak_mbps = "fast"|compare|b/env.json: peak_mbps is not a rate in MB/s'
+    )
+    local c f filter cmd want
+    for c in "${cases[@]}"; do
+        IFS='|' read -r f filter cmd want <<<"$c"
+        rm -rf b && cp -r r b
+        jq '.config.llc_bytes = 0' r/run.json >b/run.json    # the LLC then comes from env.json
+        jq "$filter" "b/$f" >t && mv t "b/$f"
+        if [ "$cmd" = compare ]; then run "$ROOT/scripts/memsuite" compare r b
+        else run "$ROOT/scripts/memsuite" report b; fi
+        [ "$status" -eq 2 ] || { echo "$filter: exit $status: $output"; return 1; }
+        [[ "$output" == *"$want"* ]] || { echo "$filter: $output"; return 1; }
+    done
 }
 
 @test "1 (audit): a metric whose value, unit or statistic is not its type makes the cell invalid, named" {
