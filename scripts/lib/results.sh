@@ -110,16 +110,17 @@ ms_res_state() {
         # (Collected, not first(): jq 1.6'"'"'s try catches first'"'"'s break.)
         def metric_problem:
             [.records[]? | objects | (.name? // "?" | tostring | .[0:40]) as $rn
-                  | (try metrics_of catch null)
-                  | if . == null then "\($rn).metrics is neither an object nor an array of metrics"
-                    else to_entries[] | (.key | tostring | .[0:40]) as $k | .value
+                  | (try metrics_of catch {}) | to_entries[] | (.key | tostring | .[0:40]) as $k | .value
                   | if (.unit // "" | type) != "string" then "\($rn).\($k).unit is \(.unit | tojson | .[0:40]), not a string"
                     elif (.value | notnumber) then "\($rn).\($k).value is \(.value | tojson | .[0:40]), not a number"
                     elif (.stats // {} | type) != "object" then "\($rn).\($k).stats is not an object"
                     else (.stats // {} | to_entries[]
                           | select((.key | IN("n", "min", "max", "mean", "median", "stddev", "cv", "mad")) and (.value | notnumber))
                           | "\($rn).\($k).stats.\(.key) is \(.value | tojson | .[0:40]), not a number")
-                    end end] | .[0];
+                    end] | .[0];
+        def shape_problem:
+            [.records[]? | objects | select((try (metrics_of | "ok") catch "bad") == "bad")
+             | "\(.name? // "?" | tostring | .[0:40]).metrics is neither an object nor an array of metrics"] | .[0];
         if length != 1 then "holds \(length) JSON documents, expected one"
         else .[0] |
         if type != "object" then "is not a JSON object"
@@ -134,8 +135,8 @@ ms_res_state() {
         elif (first(numeric_facts | select(.[1] | notnumber)) // null) != null then
             first(numeric_facts | select(.[1] | notnumber)
                   | "invalid: \(.[0]) is \(.[1] | tojson | .[0:40]), not a number")
-        elif metric_problem != null then "invalid: \(metric_problem)"
         else
+            (shape_problem | if . == null then empty else "invalid: \(.)" end) //
             (try (first(.records[] | select(.validation | failed))
                   | "invalid: record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))")
              catch "invalid: a record is not an object") //
@@ -144,6 +145,7 @@ ms_res_state() {
                         | $m[$p].value | select(badvalue)
                         | "invalid: \($rn).\($p) is \(tojson | .[0:40]), not a measured value (a number above 0 and below \($max))"))
              catch "invalid: malformed records (\(. | tostring | .[0:80]))") //
+            (metric_problem | if . == null then empty else "invalid: \(.)" end) //
             "complete"
         end end' "$f" 2>/dev/null) || s=""
     case "$s" in
