@@ -21,7 +21,8 @@
 #                    shared 2-vCPU VM; 0 trusts the within-run CVs alone)
 #
 # Exit: 0 no regression beyond the noise, 1 a regression beyond the noise
-# (or invalid cell files), 2 usage or a damaged results directory.
+# (or invalid or missing cell files, or a side with no valid cell: the
+# verdict is then "none"), 2 usage or a damaged results directory.
 
 ms_use compare lists
 

@@ -32,12 +32,15 @@
 #                (every setting and fact that shapes the figures), the
 #                health checks, the tables and the plots; prints its path
 #   --output FILE  with --html: where (default DIR/report.html; - for
-#                stdout), written atomically
+#                stdout), written atomically; the "html: FILE" line is
+#                left out when FILE is standard output itself
 # Exit 0 once the report is printed (a "warn" does not fail it); 1 when a
-# cell file is invalid (empty, truncated, not a result, failed validation,
-# a value that is no measurement: each is named at the top as "invalid:
-# FILE: why") or no cell is valid; 2 usage or not a results directory;
-# 3 a file cannot be read.
+# cell file is invalid (empty, truncated, not a regular file, not a
+# result, another tool's or scenario's result, failed validation, a value
+# that is no measurement or not of its type: each is named at the top as
+# "invalid: FILE: why"), missing from a complete run ("missing: FILE"),
+# or no cell is valid; 2 usage or not a results directory (or a damaged
+# one); 3 a file cannot be read.
 
 ms_use lists rundir health throttle
 
@@ -99,7 +102,8 @@ ms_report_main() {
         ms_out_check "$out" || ms_die "$MS_EX_ENV" "cannot write the HTML report: $MS_OUT_ERR; choose another --output"
         ms_out_write "$out" ms_report_html "$d" "$csv" "$audit" "$health" "$llc" "$peak" "$peaknote" "$cvmax" "$labels" ||
             ms_die "$MS_EX_ENV" "cannot write the HTML report ${MS_OUT_ERR:-$out (rendering it failed)}"
-        [ "$out" = - ] || printf 'html: %s\n' "$out"
+        # The path line only where it cannot land inside the document.
+        ms_report_is_stdout "$out" || printf 'html: %s\n' "$out"
         ms_report_verdict "$d" "$audit"
         return
     fi
@@ -124,37 +128,53 @@ ms_report_main() {
     ms_report_verdict "$d" "$audit"
 }
 
+# ms_report_is_stdout PATH: 0 when writing PATH writes memsuite's standard
+# output: "-", /dev/stdout or any alias of a descriptor (ms_out_fd_alias),
+# or the very file, pipe or terminal standard output is open on.
+ms_report_is_stdout() {
+    local fd
+    [ "$1" != - ] || return 0
+    if fd=$(ms_out_fd_alias "$1"); then
+        case "$fd" in
+            1) return 0 ;;
+            2) fd=$MS_OUT_STDERR ;;
+        esac
+        [ "/dev/fd/$fd" -ef "/dev/fd/$MS_OUT_STDOUT" ]
+        return
+    fi
+    [ "$1" -ef "/dev/fd/$MS_OUT_STDOUT" ]
+}
+
 # Exit 1 (after the report is printed) when a cell file is invalid or no
 # cell is valid: the tables leave such cells out, and the exit status
 # must not read as "all is well".
 ms_report_verdict() {
-    local d="$1" audit="$2" nvalid ninvalid
+    local d="$1" audit="$2" nvalid ninvalid nmissing
     nvalid=$(awk -F '\t' '$2 == "valid"' "$audit" | wc -l)
     ninvalid=$(awk -F '\t' '$2 == "invalid"' "$audit" | wc -l)
+    nmissing=$(awk -F '\t' '$2 == "missing"' "$audit" | wc -l)
     if [ "$ninvalid" -gt 0 ]; then
         ms_error "$ninvalid invalid cell file(s) in $d (listed at the top); their figures are left out"
-        return 1
+    fi
+    if [ "$nmissing" -gt 0 ]; then
+        ms_error "$nmissing cell file(s) missing from the complete run $d (listed at the top); their figures are absent"
     fi
     if [ "$nvalid" -eq 0 ]; then
         ms_error "no valid cell in $d: nothing was measured"
-        return 1
     fi
-    return 0
+    [ "$ninvalid" -eq 0 ] && [ "$nmissing" -eq 0 ] && [ "$nvalid" -gt 0 ]
 }
 
 # The cell count is the audit's (ms_rundir_audit: the cell files as they
 # are now), never run.json's own cells_done.
 ms_report_header() {
     local d="$1" md="$2" llc="$3" peak="$4" peaknote="$5" audit="$6" info warns counts invalid toolargs
-    counts=$(awk -F '\t' '{ n[$2]++ } END {
-            printf "%d/%d cells valid", n["valid"], NR
-            if (n["invalid"]) printf ", %d invalid", n["invalid"]
-            if (n["missing"]) printf ", %d not run", n["missing"] }' "$audit")
+    counts=$(ms_report_counts "$audit")
     info=$(jq -r --arg counts "$counts" '"host \(.host // "?"), created \(.created // "?"), \($counts), " +
         (if .complete == true then "complete" else "INCOMPLETE (\(.status // "?"))" end) +
         ", bind \(.config.bind // "?")" + (if .config.profile then ", profile \(.config.profile)" else "" end) +
-        (if .config.enforce then ", enforced: \(.config.enforce)" else "" end)' "$d/run.json")
-    invalid=$(awk -F '\t' -v d="$d" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audit")
+        (if .config.enforce then ", enforced: \(.config.enforce)" else "" end) | gsub("[\t\n\r]"; " ")' "$d/run.json")
+    invalid=$(ms_rundir_audit_problems "$d" "$audit")
     toolargs=$(ms_report_tool_args "$d")
     warns=""
     [ -f "$d/env.json" ] && warns=$(jq -r '[.facts[]? | select(.verdict == "warn") | "\(.key)=\(.value)"] | join(", ")' "$d/env.json")
@@ -178,6 +198,15 @@ ms_report_header() {
     return 0
 }
 
+# ms_report_counts AUDIT: "3/4 cells valid, 1 invalid, 1 missing, 2 not run"
+ms_report_counts() {
+    awk -F '\t' '{ n[$2]++ } END {
+        printf "%d/%d cells valid", n["valid"], NR
+        if (n["invalid"]) printf ", %d invalid", n["invalid"]
+        if (n["missing"]) printf ", %d missing", n["missing"]
+        if (n["notrun"]) printf ", %d not run", n["notrun"] }' "$1"
+}
+
 # ms_report_tool_args DIR: run.json's config.tool_args (memsuite run
 # --<tool>-args) as "mbw: -b 4096; stream: --nt-stores"; empty when none.
 ms_report_tool_args() {
@@ -188,7 +217,7 @@ ms_report_tool_args() {
 # ms_report_labels DIR AUDIT: "cell<TAB>label" of every valid cell
 ms_report_labels() {
     local -a files=()
-    mapfile -t files < <(awk -F '\t' -v d="$1" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$2")
+    mapfile -t files < <(ms_rundir_valid_files "$1" "$2")
     ms_res_labels "${files[@]}"
 }
 

@@ -399,7 +399,7 @@ ms_run_resume() {
     if [ "$dry" = 1 ]; then
         local id scen size t reps
         while IFS=$'\t' read -r id bench scen size t reps; do
-            ms_rundir_cell_done "$d" "$id" && continue
+            ms_rundir_cell_done "$d" "$id" "$bench" "$scen" && continue
             ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$MS_RUN_TUNABLES" "$d/cells/$id.json"
             printf '%s: %s\n' "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
         done <"$plan"
@@ -481,7 +481,7 @@ ms_run_matrix() {
     local line first=1
     for line in "${cells[@]}"; do
         IFS=$'\t' read -r id bench scen size t reps <<<"$line"
-        ms_rundir_cell_done "$d" "$id" && continue
+        ms_rundir_cell_done "$d" "$id" "$bench" "$scen" && continue
         if [ "$first" = 0 ]; then ms_sleep "$MS_RUN_COOLDOWN"; fi
         first=0
         now=$EPOCHSECONDS

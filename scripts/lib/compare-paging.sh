@@ -61,14 +61,19 @@ ms_compare_paging() {
         }' <<<"${rows%$'\n'}"
 }
 
+# A value from a file as one line of one field (a jq definition).
+MS_PAGING_TEXT='def text: tostring | gsub("[\t\n\r]"; " ");'
+
 # ms_paging_policy DIR ID PAGING: the THP policy the cell ran under:
 # run.json's cell_env, else the tool's own sysinfo.thp_enabled, else
 # env.json's thp fact, else "?".
 ms_paging_policy() {
     local v
-    v=$(jq -r --arg id "$2" '.cell_env[$id].thp_policy // empty' "$1/run.json" 2>/dev/null)
+    # Text from run.json and env.json: a tab or newline would shift the
+    # table's columns or forge a row (MS_PAGING_TEXT).
+    v=$(jq -r --arg id "$2" "$MS_PAGING_TEXT"'.cell_env[$id].thp_policy // empty | text' "$1/run.json" 2>/dev/null)
     [ -n "$v" ] || v=$(cut -f 4 <<<"$3")
-    [ -n "$v" ] || v=$(jq -r '[.facts[]? | select(.key == "thp") | .value][0] // empty' "$1/env.json" 2>/dev/null)
+    [ -n "$v" ] || v=$(jq -r "$MS_PAGING_TEXT"'[.facts[]? | select(.key == "thp") | .value][0] // empty | text' "$1/env.json" 2>/dev/null)
     printf '%s\n' "${v:-?}"
 }
 
@@ -87,7 +92,7 @@ ms_paging_first_fact() {     # DIR KEY: the first cell's sysinfo.KEY
     local f v
     for f in "$1"/cells/*.json; do
         [ -f "$f" ] || continue
-        v=$(jq -r --arg k "$2" '.sysinfo[$k] // empty | tostring' "$f" 2>/dev/null) || v=""
+        v=$(jq -r --arg k "$2" "$MS_PAGING_TEXT"'.sysinfo[$k] // empty | text' "$f" 2>/dev/null) || v=""
         [ -n "$v" ] && { printf '%s\n' "$v"; return 0; }
     done
     return 0

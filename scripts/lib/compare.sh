@@ -16,9 +16,11 @@
 #
 # A change beyond the noise is a regression when it goes the bad way:
 # lower for rates, higher for times (units s, ms, us, ns).  The last line
-# is the verdict.  ms_compare_dirs returns 1 for invalid cell files, and
-# for a regression when MS_COMPARE_EXIT_ON_REGRESSION=1 (memsuite compare
-# sets it; run --baseline's compare.txt is a report, not a verdict).
+# is the verdict ("none" when a side has no valid cell).  ms_compare_dirs
+# returns 1 for invalid or missing cell files, and for a regression or a
+# side with no valid cell when MS_COMPARE_EXIT_ON_REGRESSION=1 (memsuite
+# compare sets it; run --baseline's compare.txt is a report, not a
+# verdict).
 MS_COMPARE_EXIT_ON_REGRESSION=0
 MS_COMPARE_MIN_NOISE=10     # % (the default of --min-noise)
 
@@ -32,7 +34,9 @@ ms_compare_env() {
         return 0
     fi
     jq -r -n --slurpfile A "$a" --slurpfile B "$b" '
-        def facts($d): $d[0].facts // [] | map({ key: .key, value: (if .verdict == "unavailable" then "unavailable" else .value end) }) | from_entries;
+        # values as text: an object or array cannot be a TSV field, and
+        # jq failing here would read as "no difference"
+        def facts($d): $d[0].facts // [] | map({ key: (.key | tostring), value: (if .verdict == "unavailable" then "unavailable" else .value end | tostring) }) | from_entries;
         facts($A) as $fa | facts($B) as $fb
         | (($fa | keys_unsorted) + ($fb | keys_unsorted) | unique) as $keys
         | ($fa | keys_unsorted) as $order
@@ -62,16 +66,19 @@ ms_compare_dirs() {
     audb=$(ms_mktemp)
     ms_rundir_audit "$a" >"$auda"
     ms_rundir_audit "$b" >"$audb"
-    invalid=$({ awk -F '\t' -v d="$a" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$auda"
-                awk -F '\t' -v d="$b" '$2 == "invalid" { print "invalid: " d "/cells/" $1 ".json: " $3 }' "$audb"; })
+    invalid=$(ms_rundir_audit_problems "$a" "$auda"; ms_rundir_audit_problems "$b" "$audb")
+    # A side without one valid cell has nothing to compare: no verdict.
+    local empty=""
+    grep -q $'\tvalid\t' "$auda" || empty="A ($a)"
+    grep -q $'\tvalid\t' "$audb" || empty="${empty:+$empty and }B ($b)"
     local csva csvb
     csva=$(ms_mktemp)
     csvb=$(ms_mktemp)
     ms_rundir_summary "$a" "$csva"
     ms_rundir_summary "$b" "$csvb"
     local ha hb
-    ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
-    hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)"')"
+    ha="$(ms_run_json_get "$a" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)" | gsub("[\t\n\r]"; " ")')"
+    hb="$(ms_run_json_get "$b" '"\(.host // "?"), \(.created // "?")\(if .complete then "" else ", INCOMPLETE" end)" | gsub("[\t\n\r]"; " ")')"
     if [ "$md" = 1 ]; then
         printf '# memsuite compare\n\n- A: `%s` (%s)\n- B: `%s` (%s)\n' "$a" "$ha" "$b" "$hb"
         [ -n "$invalid" ] && printf -- '- %s\n' "${invalid//$'\n'/$'\n'- }"
@@ -97,7 +104,8 @@ ms_compare_dirs() {
     ms_compare_counters "$a" "$b" "$md"
     local verdict
     verdict=$(ms_mktemp)
-    awk -F, -v all="$all" -v md="$md" -v minnoise="$minnoise" -v verdict="$verdict" '
+    MS_EMPTY="$empty" awk -F, -v all="$all" -v md="$md" -v minnoise="$minnoise" -v verdict="$verdict" '
+        BEGIN { empty = ENVIRON["MS_EMPTY"] }   # names, not awk escapes
         function key() { return $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $7 SUBSEP $8 }
         function human(b,   u, i) {
             split("B KiB MiB GiB TiB", u, " "); i = 1
@@ -158,15 +166,20 @@ ms_compare_dirs() {
             if (na) printf "; %d row(s) unavailable (NA)", na
             printf "\n"
             judged = n - unknown - onlyone - na
-            if (worsen) v = sprintf("REGRESSION: %d row(s) worse beyond the noise; worst %s", worsen, worst)
+            if (empty != "") v = sprintf("none: no valid cell in %s, nothing to compare", empty)
+            else if (worsen) v = sprintf("REGRESSION: %d row(s) worse beyond the noise; worst %s", worsen, worst)
             else if (better) v = sprintf("improvement: %d row(s) better beyond the noise, none worse", better)
             else v = sprintf("no change beyond the noise in %d judged row(s)", judged)
-            if (judged < n) v = v sprintf(" (%d of %d row(s) not judged)", n - judged, n)
+            if (empty == "" && judged < n) v = v sprintf(" (%d of %d row(s) not judged)", n - judged, n)
             printf "%sverdict: %s\n", (md ? "\n**" : ""), v (md ? "**" : "")
-            print (worsen ? 1 : 0) > verdict
+            print ((worsen || empty != "") ? 1 : 0) > verdict
         }' "$csva" "$csvb"
+    [ -z "$empty" ] || ms_error "no valid cell in $empty: nothing to compare"
     if [ -n "$invalid" ]; then
-        ms_error "$(grep -c . <<<"$invalid") invalid cell file(s) (listed at the top); their rows are left out"
+        local ni nm
+        ni=$(grep -c '^invalid: ' <<<"$invalid" || true) nm=$(grep -c '^missing: ' <<<"$invalid" || true)
+        [ "$ni" = 0 ] || ms_error "$ni invalid cell file(s) (listed at the top); their rows are left out"
+        [ "$nm" = 0 ] || ms_error "$nm cell file(s) missing from a complete run (listed at the top); their rows are absent"
         return 1
     fi
     [ "$MS_COMPARE_EXIT_ON_REGRESSION" = 1 ] || return 0

@@ -50,7 +50,12 @@ ms_plot_matrix_gp() {
     function sortnum(a, n,   i, j, x) {
         for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] + 0 < a[j - 1] + 0; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
     }
+    # Numbers only reach the script and the data files (sizes and thread
+    # counts become tick labels in plot.gp): a row with anything else is
+    # left out (ms_rundir_check and ms_res_state refuse such files first).
+    function isnum(x) { return x ~ /^-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$/ }
     NR == 1 || $2 != b || $3 != s || $14 != 1 || $10 == "NA" || $10 == "" { next }
+    $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || !isnum($10) || ($12 != "" && !isnum($12)) { next }
     {
         if (!($7 in seenrec)) { seenrec[$7] = 1; recs[++nrec] = $7; unit[$7] = $9; metric[$7] = $8 }
         if (!($4 in seensz)) { seensz[$4] = 1; sz[++nsz] = $4 }
@@ -175,7 +180,7 @@ ms_plot_dir() {
     while IFS=$'\t' read -r id b2 s2 _; do
         [ "$s2" = sweep ] || continue
         f="$d/cells/$id.json"
-        ms_res_complete "$f" || continue
+        ms_rundir_cell_done "$d" "$id" "$b2" "$s2" || continue
         ms_res_latency_points "$f" | awk -F '\t' '{ printf "%.6g %s\n", $1 / 1024, $2 }' >>"$work/lat.dat"
     done < <(ms_rundir_cells "$d")
     if [ -s "$work/lat.dat" ]; then
@@ -185,9 +190,9 @@ ms_plot_dir() {
     fi
     # mencal loaded and sweep curves: one chart per cell holding one
     local cw
-    while IFS=$'\t' read -r id _; do
+    while IFS=$'\t' read -r id b2 s2 _; do
         f="$d/cells/$id.json"
-        ms_res_complete "$f" || continue
+        ms_rundir_cell_done "$d" "$id" "$b2" "$s2" || continue
         cw=$(ms_mktemp -d)
         ms_curves_gp "$f" "$cw" || continue
         ms_plot_write "$cw" "$pd/$(ms_curves_kind "$f")-$id.png" || true

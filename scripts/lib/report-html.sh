@@ -83,10 +83,7 @@ ms_report_html_head() {
 # The run: who, when, how many cells, complete or not, invalid cells.
 ms_report_html_run() {
     local d="$1" audit="$2" llc="$3" peak="$4" peaknote="$5" counts
-    counts=$(awk -F '\t' '{ n[$2]++ } END {
-            printf "%d/%d cells valid", n["valid"], NR
-            if (n["invalid"]) printf ", %d invalid", n["invalid"]
-            if (n["missing"]) printf ", %d not run", n["missing"] }' "$audit")
+    counts=$(ms_report_counts "$audit")
     printf '<h1>memsuite report</h1>\n<section id="run">\n'
     jq -r --arg counts "$counts" --arg dir "$d" '
         "<p><b>\(.host // "?" | tostring | @html)</b>, run started \(.created // "?" | tostring | @html)"
@@ -94,10 +91,10 @@ ms_report_html_run() {
         + ": \($counts | @html), "
         + (if .complete == true then "complete" else "<span class=\"warn\">INCOMPLETE (\(.status // "?" | tostring | @html))</span>" end)
         + ".<br><span class=\"note\">results directory <code>\($dir | @html)</code>, memsuite \(.memsuite_version // "?" | tostring | @html)</span></p>"' "$d/run.json"
-    awk -F '\t' -v d="$d" '
+    ms_rundir_audit_problems "$d" "$audit" | awk '
         function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
-        $2 == "invalid" { if (!n++) print "<ul class=\"invalid\">"; print "<li>invalid: " esc(d "/cells/" $1 ".json: " $3) "</li>" }
-        END { if (n) print "</ul>" }' "$audit"
+        { if (!n++) print "<ul class=\"invalid\">"; print "<li>" esc($0) "</li>" }
+        END { if (n) print "</ul>" }'
     printf '</section>\n'
 }
 
@@ -127,7 +124,7 @@ ms_report_html_env() {
         row("enforced knobs"; (.enforce // "none (the machine as it was)")),
         ($run.cell_env // {} | [.[]?.thp_policy? // empty | tostring] | unique
          | select(length > 0) | row("THP policy during the cells"; join(", ")))' "$d/run.json"
-    mapfile -t files < <(awk -F '\t' -v d="$d" '$2 == "valid" { print d "/cells/" $1 ".json" }' "$audit")
+    mapfile -t files < <(ms_rundir_valid_files "$d" "$audit")
     ms_res_builds "${files[@]}" | awk -F '\t' '
         function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
         { printf "<tr><td>build: %s</td><td>%s</td><td class=\"note\">cell results</td><td></td></tr>\n", esc($1), esc($2) }'

@@ -69,7 +69,7 @@ MS_RES_PREFS="[${MS_RES_PREFS%,}]"
 # exabyte per second, 1e15 ns eleven days); one at or below 0 neither.
 MS_RES_VALUE_MAX=1e15
 
-# ms_res_state FILE (one jq call):
+# ms_res_state FILE [TOOL [SCENARIO]] (one jq call):
 #   complete        a result document that may stand for a measurement
 #   incomplete      a result document of a run that did not finish
 #   invalid: WHY    a result document whose figures cannot be trusted: it
@@ -77,13 +77,18 @@ MS_RES_VALUE_MAX=1e15
 #                   false}, on the document or a record), or a record's
 #                   headline value is not a number in (0, MS_RES_VALUE_MAX)
 #                   (a string, 0, -5, 1e308; null means "unavailable" and
-#                   is fine)
-#   anything else   why FILE is not a result document at all
+#                   is fine); or, with TOOL, a result of another tool
+#                   (an mbw result at a stream cell's path), with
+#                   SCENARIO, of another mencal scenario (config.scenarios
+#                   must be [SCENARIO])
+#   anything else   why FILE is not a result document at all; FILE must be
+#                   a regular file (a FIFO would block the reader forever)
 ms_res_state() {
     local f="$1" s
     if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read $f"; return 0; fi
+    if [ ! -f "$f" ]; then echo "cannot read $f: it is $(ms_out_kind_name "$f"), not a regular file"; return 0; fi
     s=$(jq -r -s --arg want "$MS_RESULT_SCHEMA" --argjson prefs "$MS_RES_PREFS" \
-        --argjson max "$MS_RES_VALUE_MAX" "$MS_JQ_LIB"'
+        --argjson max "$MS_RES_VALUE_MAX" --arg tool "${2:-}" --arg scen "${3:-}" "$MS_JQ_LIB"'
         def failed: (type == "object") and (.passed != true);
         def badvalue: . != null and ((type != "number") or . <= 0 or . >= $max);
         def notnumber: . != null and type != "number";
@@ -99,17 +104,39 @@ ms_res_state() {
               | to_entries[] | .key as $t | .value | arrays | .[] | objects
               | to_entries[] | select(.key | IN("size", "size_bytes", "threads", "bandwidth", "latency", "latency_p99"))
               | ["\($rn).tables.\($t)[].\(.key)", .value]));
+        # The first metric of a record whose unit is no string, or whose
+        # value or statistics are no numbers: they reach awk and the
+        # tables as they are (a comma would shift summary.csv).
+        # (Collected, not first(): jq 1.6'"'"'s try catches first'"'"'s break.)
+        def metric_problem:
+            [.records[]? | objects | (.name? // "?" | tostring | .[0:40]) as $rn
+                  | (try metrics_of catch {}) | to_entries[] | (.key | tostring | .[0:40]) as $k | .value
+                  | if (.unit // "" | type) != "string" then "\($rn).\($k).unit is \(.unit | tojson | .[0:40]), not a string"
+                    elif (.value | notnumber) then "\($rn).\($k).value is \(.value | tojson | .[0:40]), not a number"
+                    elif (.stats // {} | type) != "object" then "\($rn).\($k).stats is not an object"
+                    else (.stats // {} | to_entries[]
+                          | select((.key | IN("n", "min", "max", "mean", "median", "stddev", "cv", "mad")) and (.value | notnumber))
+                          | "\($rn).\($k).stats.\(.key) is \(.value | tojson | .[0:40]), not a number")
+                    end] | .[0];
+        def shape_problem:
+            [.records[]? | objects | select((try (metrics_of | "ok") catch "bad") == "bad")
+             | "\(.name? // "?" | tostring | .[0:40]).metrics is neither an object nor an array of metrics"] | .[0];
         if length != 1 then "holds \(length) JSON documents, expected one"
         else .[0] |
         if type != "object" then "is not a JSON object"
         elif .schema != $want then "has schema \(.schema // "none" | tostring), expected \($want)"
         elif (.records | type) != "array" then "has no records array"
+        elif $tool != "" and .tool != $tool then
+            "invalid: it is a result of \(.tool // "no tool" | tostring | .[0:40] | tojson), but the planned cell runs \($tool)"
+        elif $scen != "" and .config.scenarios? != [$scen] then
+            "invalid: it is a result of mencal scenarios \(.config.scenarios? // "none" | tojson | .[0:60]), but the planned cell runs mencal \($scen)"
         elif .complete != true then "incomplete"
         elif (.validation | failed) then "invalid: it failed its own validation (validation.passed is \(.validation.passed | tojson))"
         elif (first(numeric_facts | select(.[1] | notnumber)) // null) != null then
             first(numeric_facts | select(.[1] | notnumber)
                   | "invalid: \(.[0]) is \(.[1] | tojson | .[0:40]), not a number")
         else
+            (shape_problem | if . == null then empty else "invalid: \(.)" end) //
             (try (first(.records[] | select(.validation | failed))
                   | "invalid: record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))")
              catch "invalid: a record is not an object") //
@@ -118,6 +145,7 @@ ms_res_state() {
                         | $m[$p].value | select(badvalue)
                         | "invalid: \($rn).\($p) is \(tojson | .[0:40]), not a measured value (a number above 0 and below \($max))"))
              catch "invalid: malformed records (\(. | tostring | .[0:80]))") //
+            (metric_problem | if . == null then empty else "invalid: \(.)" end) //
             "complete"
         end end' "$f" 2>/dev/null) || s=""
     case "$s" in
@@ -171,7 +199,7 @@ ms_res_flatten() {
         | $m | to_entries[]
         | [ ($r.name // "?" | tostring | gsub("[\t\n,]"; " ")),
             (.key | gsub("[\t\n,]"; " ")),
-            (.value.unit // ""),
+            (.value.unit // "" | tostring | gsub("[\t\n,]"; " ")),
             (if .value.value == null then "NA" else .value.value end),
             (if .key == $prim then $rs[0] else (.value.stats.n // "") end),
             (if .key == $prim then $rs[1] else (.value.stats.cv // "") end),

@@ -11,7 +11,7 @@
 # A run that did not finish has "complete": false; --resume DIR runs the
 # cells that have no valid result yet.
 
-ms_use results
+ms_use results bench
 
 MS_SUMMARY_HEADER="cell,bench,scenario,size_bytes,threads,bind,record,metric,unit,value,n,cv,median,primary,value_mbps"
 
@@ -36,8 +36,14 @@ ms_rundir_create() {
 
 # ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version.
 ms_rundir_check() {
-    local d="$1" schema
+    local d="$1" schema f
     [ -d "$d" ] || ms_usage_error "no such results directory: $d"
+    # A FIFO would block its reader forever: every file read is regular.
+    for f in run.json plan.tsv env.json; do
+        if { [ -e "$d/$f" ] || [ -L "$d/$f" ]; } && [ ! -f "$d/$f" ]; then
+            ms_usage_error "$d/$f is not a regular file ($( [ -e "$d/$f" ] && ms_out_kind_name "$d/$f" || echo "a dangling symbolic link")); the directory is damaged"
+        fi
+    done
     [ -f "$d/run.json" ] ||
         ms_usage_error "$d is not a memsuite results directory (no run.json)"
     [ -r "$d/run.json" ] ||
@@ -54,16 +60,34 @@ ms_rundir_check() {
     why=$(jq -r '
         if (.config // {} | type) != "object" then "\"config\" is not an object"
         elif (.config.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "config.llc_bytes is not a byte count"
+        elif (.config.bind // "none" | type == "string" and test("^(none|close|spread|node:[0-9]{1,9})$") | not) then
+            "config.bind is \(.config.bind | tojson | .[0:40]), not none, close, spread or node:N"
         else "" end' "$d/run.json")
     [ -z "$why" ] || ms_usage_error "$d/run.json: $why; the directory is damaged"
     [ -f "$d/plan.tsv" ] || ms_usage_error "$d has no plan.tsv; it cannot be resumed or reported"
-    why=$(awk -F '\t' '/^#/ { next }
+    # Every field is a name or a number: they reach summary.csv (commas),
+    # awk and gnuplot's script text (plot.sh) as they are.
+    why=$(awk -F '\t' -v known=" $(ms_bench_names | paste -sd ' ' -) " '/^#/ { next }
         NF != 6 || $1 !~ /^[A-Za-z0-9._:-]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ {
-            printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }' "$d/plan.tsv")
+            printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }
+        index(known, " " $2 " ") == 0 || $2 == "" {
+            k = known; gsub(/^ +| +$/, "", k); printf "line %d: bench is not one of: %s", NR, k; exit }
+        $3 !~ /^(-|[a-z][a-z0-9_-]*)$/ || length($3) > 32 {
+            printf "line %d: scenario is not - or a scenario name", NR; exit }' "$d/plan.tsv")
     [ -z "$why" ] || ms_usage_error "$d/plan.tsv: $why; the directory is damaged"
-    if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"' \
+    if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"
+            and all(.[0].facts[]?; type == "object" and (.key | type) == "string")' \
         "$d/env.json" >/dev/null 2>&1; then
         ms_usage_error "$d/env.json is not a valid env.json (empty, truncated or not a memsuite/env/1 object); restore it or rerun 'memsuite env --json > $d/env.json'"
+    fi
+    # The figures the report computes with (the LLC when run.json has
+    # none, the theoretical peak): numbers, or the report would misread them.
+    if [ -e "$d/env.json" ]; then
+        why=$(jq -r '
+            if (.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "llc_bytes is not a byte count"
+            elif (.peak_mbps // null | . == null or (type == "number" and . > 0 and . < 1e15) | not) then "peak_mbps is not a rate in MB/s"
+            else "" end' "$d/env.json")
+        [ -z "$why" ] || ms_usage_error "$d/env.json: $why; restore it or rerun 'memsuite env --json > $d/env.json'"
     fi
 }
 
@@ -80,33 +104,63 @@ ms_run_json_get() { jq -r "$2" "$1/run.json"; }
 # ms_rundir_cells DIR: the plan lines (without the header)
 ms_rundir_cells() { grep -v '^#' "$1/plan.tsv"; }
 
-ms_rundir_cell_done() {   # DIR ID
-    local f="$1/cells/$2.json"
-    [ -f "$f" ] && [ "$(ms_res_state "$f")" = complete ]
+# ms_rundir_cell_state DIR ID BENCH SCEN: ms_res_state of cells/ID.json
+# held against the plan's BENCH and SCEN (a result of another tool or
+# mencal scenario is invalid), or "absent" when there is no such file
+# (a dangling link is not absent: it is a file that cannot be read).
+ms_rundir_cell_state() {
+    local f="$1/cells/$2.json" want
+    if [ ! -e "$f" ] && [ ! -L "$f" ]; then echo absent; return 0; fi
+    want=$(ms_bench_result_id "$3" "$4")
+    ms_res_state "$f" "${want%%$'\t'*}" "${want#*$'\t'}"
 }
 
+# ms_rundir_cell_done DIR ID BENCH SCEN: 0 when the cell holds a valid result
+ms_rundir_cell_done() { [ "$(ms_rundir_cell_state "$@")" = complete ]; }
+
 # ms_rundir_audit DIR: one line per planned cell, "id<TAB>state<TAB>why":
-#   valid     cells/ID.json is a complete, trusted result (ms_res_state)
-#   invalid   cells/ID.json exists but is empty, truncated, not JSON, of
-#             another schema, failed its validation or holds a value that
-#             is no measurement: why says which
-#   missing   no cells/ID.json (the cell did not run or failed)
+#   valid     cells/ID.json is a complete, trusted result of the planned
+#             bench (ms_rundir_cell_state)
+#   invalid   cells/ID.json exists but is empty, truncated, not JSON, not a
+#             regular file (a FIFO), of another schema, tool or scenario,
+#             failed its validation or holds a value that is no
+#             measurement: why says which
+#   missing   no cells/ID.json in a run that is complete (run.json): the
+#             cell ran and its file was removed since
+#   notrun    no cells/ID.json in an incomplete run (the cell did not run
+#             yet, or failed)
 ms_rundir_audit() {
-    local d="$1" id _ f s
-    while IFS=$'\t' read -r id _; do
+    local d="$1" id bench scen _ f s complete
+    complete=$(jq -r '.complete == true' "$d/run.json")
+    while IFS=$'\t' read -r id bench scen _; do
         f="$d/cells/$id.json"
-        if [ ! -e "$f" ]; then
-            printf '%s\tmissing\t\n' "$id"
-            continue
-        fi
-        s=$(ms_res_state "$f")
+        s=$(ms_rundir_cell_state "$d" "$id" "$bench" "$scen")
         case "$s" in
             complete) printf '%s\tvalid\t\n' "$id" ;;
+            absent)
+                if [ "$complete" = true ]; then
+                    printf '%s\tmissing\tthe run is complete (run.json), so the file was removed after it ran\n' "$id"
+                else
+                    printf '%s\tnotrun\t\n' "$id"
+                fi ;;
             incomplete) printf '%s\tinvalid\tthe result says it is incomplete\n' "$id" ;;
             invalid:*) printf '%s\tinvalid\t%s\n' "$id" "${s#invalid: }" ;;
+            "cannot read $f"*) printf '%s\tinvalid\tcannot read it%s\n' "$id" "${s#"cannot read $f"}" ;;
             *) printf '%s\tinvalid\t%s\n' "$id" "${s#"$f" }" ;;
         esac
     done < <(ms_rundir_cells "$d")
+}
+
+# ms_rundir_audit_problems DIR AUDIT: "invalid: DIR/cells/ID.json: why" or
+# "missing: ...: why" for each cell of the audit (ms_rundir_audit) that
+# stands for no measurement though it should.
+ms_rundir_audit_problems() {
+    MS_DIR="$1" awk -F '\t' '$2 == "invalid" || $2 == "missing" { print $2 ": " ENVIRON["MS_DIR"] "/cells/" $1 ".json: " $3 }' "$2"
+}
+
+# ms_rundir_valid_files DIR AUDIT: the path of each valid cell's file
+ms_rundir_valid_files() {
+    MS_DIR="$1" awk -F '\t' '$2 == "valid" { print ENVIRON["MS_DIR"] "/cells/" $1 ".json" }' "$2"
 }
 
 # Rebuild summary.csv from the plan and every finished cell; with OUT,
@@ -121,7 +175,7 @@ ms_rundir_summary_lines() {   # DIR BIND: summary.csv on stdout
     local d="$1" bind="$2" id bench scen size threads reps
     printf '%s\n' "$MS_SUMMARY_HEADER"
     while IFS=$'\t' read -r id bench scen size threads reps; do
-        ms_rundir_cell_done "$d" "$id" || continue
+        ms_rundir_cell_done "$d" "$id" "$bench" "$scen" || continue
         ms_res_flatten "$d/cells/$id.json" |
             awk -F '\t' -v OFS=, -v pre="$id,$bench,$scen,$size,$threads,$bind" '{
                 $1 = $1; print pre, $0 }'
@@ -130,9 +184,9 @@ ms_rundir_summary_lines() {   # DIR BIND: summary.csv on stdout
 
 # Count finished cells.
 ms_rundir_done_count() {
-    local d="$1" id n=0 _
-    while IFS=$'\t' read -r id _; do
-        ms_rundir_cell_done "$d" "$id" && n=$((n + 1))
+    local d="$1" id bench scen n=0 _
+    while IFS=$'\t' read -r id bench scen _; do
+        ms_rundir_cell_done "$d" "$id" "$bench" "$scen" && n=$((n + 1))
     done < <(ms_rundir_cells "$d")
     printf '%s\n' "$n"
 }

@@ -224,7 +224,8 @@ setup_run() {
     rm -f r/cells/*.json
     run --separate-stderr "$MS" report r
     [ "$status" -eq 1 ]
-    [[ "$output" == *"0/4 cells valid, 4 not run"* ]]
+    # the run is complete, so the cells are missing (removed), not "not run"
+    [[ "$output" == *"0/4 cells valid, 4 missing"* ]]
     [[ "$stderr" == *"no valid cell in r"* ]]
 }
 
