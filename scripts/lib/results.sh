@@ -99,7 +99,6 @@ ms_res_state() {
              ["config.caches.l2_bytes", .config.caches.l2_bytes?],
              ["llc.total_bytes", .llc.total_bytes?],
              ["config.llc_bytes", .config.llc_bytes?],
-             ["config.threads", .config.threads?],
              (.records[]? | (.name? // "?" | tostring) as $rn | .tables? // {} | objects
               | to_entries[] | .key as $t | .value | arrays | .[] | objects
               | to_entries[] | select(.key | IN("size", "size_bytes", "threads", "bandwidth", "latency", "latency_p99"))
