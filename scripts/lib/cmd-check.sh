@@ -204,7 +204,8 @@ cmd_check() {
 # attempt that will be retried).
 ms_check_eval() {
     local ref="$1" res="$2" prefix="$3" line out
-    out=$(ms_ref_evaluate "$ref" "$res" "$prefix")
+    out=$(ms_ref_evaluate "$ref" "$res" "$prefix") ||
+        ms_die "$MS_EX_ENV" "cannot compare $ref with the result (jq failed); nothing judged"
     MS_CHECK_LINES=$(grep -v '^#' <<<"$out" || true)
     MS_CHECK_ROWS=$(grep '^#row' <<<"$out" || true)
     line=$(grep '^#summary' <<<"$out")
@@ -467,7 +468,7 @@ ms_check_record() {
     # The summary only beside a file: on a descriptor, device or FIFO it
     # would follow the JSON into the same stream (and cannot be read back).
     [ "$MS_OUT_KIND" = atomic ] || return 0
-    ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected) \(.unit) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$ref")"
+    ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected)\(.unit // "" | if . == "" then "" else " \(.)" end) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$ref")"
 }
 
 ms_check_runjson() {

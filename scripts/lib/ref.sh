@@ -27,6 +27,11 @@ MS_REF_VALUE_MAX=1e15
 ms_ref_validate() {
     local f="$1" err
     if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read reference $f"; return 1; fi
+    # A FIFO or device would block the reads below (or never end).
+    if [ ! -f "$f" ]; then
+        echo "cannot read reference $f: not a regular file (a FIFO or a device); name the reference file itself"
+        return 1
+    fi
     # Slurped, so that an empty or blank file (no document: jq -e says
     # nothing and succeeds) and a file of two documents are refused too.
     if ! err=$(jq -e -s 'length == 1 and (.[0] | type) == "object"' "$f" 2>&1 >/dev/null); then
@@ -64,6 +69,7 @@ ms_ref_validate() {
                 elif ($m.lower_pct | (num and . >= 0 and . <= 100) | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"lower_pct\" must be a number 0..100"
                 elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"])) then
                     "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
+                elif ($m.unit != null and ($m.unit | type) != "string") then "metrics[\($i)] (\($m.record).\($m.metric)): \"unit\" must be a string (or left out)"
                 elif ($m | has("upper_pct") | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" is missing; give a number, or null for no upper bound"
                 elif ($m.upper_pct != null and ($m.upper_pct | (num and . >= 0) | not)) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" must be a number >= 0 or null"
                 else empty end ] + [
@@ -105,37 +111,46 @@ ms_ref_metrics() {
 #       <TAB>pass (1|0)<TAB>why (empty when it passed)
 # (what --format json/prom are made from), and last
 #   #summary<TAB>metrics<TAB>failures<TAB>what failed
+# Returns non-zero when jq cannot read the documents (no verdict then).
 ms_ref_evaluate() {
-    local ref="$1" res="$2" prefix="$3" rec met unit exp lo up val vu runit
-    local -a vals=()
-    while IFS=$'\t' read -r rec met unit exp lo up; do
-        vu=$(ms_res_value_unit "$res" "$rec" "$met")
-        val="${vu%%$'\t'*}" runit="${vu#*$'\t'}"
-        vals+=("$rec"$'\t'"$met"$'\t'"$unit"$'\t'"$exp"$'\t'"$lo"$'\t'"$up"$'\t'"${val:-MISSING}"$'\t'"$runit")
-    done < <(ms_ref_metrics "$ref")
-    printf '%s\n' "${vals[@]}" | awk -F '\t' -v pre="$prefix" '
+    local ref="$1" res="$2" prefix="$3"
+    # One jq call for every metric (a 500-metric reference is no slower to
+    # read than a 4-metric one); awk -F '\t' keeps an empty unit field in
+    # place (bash's read would collapse it and shift the columns).
+    jq -r --slurpfile res "$res" "$MS_JQ_LIB"'
+        $res[0] as $doc
+        | .metrics[]
+        | (.unit // "" | tostring) as $unit
+        | .record as $r | .metric as $k | ($doc | value_unit($r; $k)) as $vu
+        | [.record, .metric, $unit, .expected, .lower_pct,
+           (if .upper_pct == null then "-" else .upper_pct end), $vu[0], $vu[1]] | @tsv' "$ref" | awk -F '\t' -v pre="$prefix" '
         function row(low, high, v, pass, why) {
             rows = rows sprintf("#row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", pre, $1, $2, $3, $4, $5, $6, sprintf("%.3f", low), (high == "" || high == "-" ? "-" : sprintf("%.3f", high)), v, pass, why)
         }
+        BEGIN {     # a value that is no number (value_unit, results.sh)
+            novalue["MISSING"] = "missing from the result"
+            novalue["NA"] = "reported unavailable"
+            novalue["NAN"] = "not a number in the result"
+        }
         {
-            name = $1 "." $2; unit = ($3 == "" ? "" : " " $3)
-            low = $4 * (1 - $5 / 100); high = ($6 == "-" ? "-" : $4 * (1 + $6 / 100))
-            # A value in another unit than the reference expects is not
-            # comparable (MB/s against GB/s): a FAIL, never a number.
-            if ($7 != "MISSING" && $7 != "NA" && $3 != "" && $8 != "" && $3 != $8) {
-                printf "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)\n", pre, name, $8, $3, $4, unit
-                fails++; failed = failed (failed == "" ? "" : "; ") pre name " unit " $8 " vs reference " $3
-                row(low, high, "-", 0, "unit " $8 " in the result, " $3 " in the reference")
-                next
-            }
+            # shown: the unit of the reference, else that of the result
+            name = $1 "." $2; unit = ($3 != "" ? " " $3 : ($8 != "" ? " " $8 : ""))
             low = $4 * (1 - $5 / 100)
             if ($6 == "-") { high = ""; band = sprintf("-%g%%/+inf: >= %.1f", $5, low) }
             else { high = $4 * (1 + $6 / 100); band = sprintf("-%g%%/+%g%%: %.1f..%.1f", $5, $6, low, high) }
-            if ($7 == "MISSING" || $7 == "NA") {
-                verdict = "FAIL"; why = ($7 == "NA" ? "reported unavailable" : "missing from the result")
+            if ($7 in novalue) {
+                why = novalue[$7]
                 printf "%sFAIL  %-28s %s (expected %.1f%s)\n", pre, name, why, $4, unit
                 fails++; failed = failed (failed == "" ? "" : "; ") pre name " " why
                 row(low, high, "-", 0, why)
+                next
+            }
+            # A value in another unit than the reference expects is not
+            # comparable (MB/s against GB/s): a FAIL, never a number.
+            if ($3 != "" && $8 != "" && $3 != $8) {
+                printf "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)\n", pre, name, $8, $3, $4, unit
+                fails++; failed = failed (failed == "" ? "" : "; ") pre name " unit " $8 " vs reference " $3
+                row(low, high, "-", 0, "unit " $8 " in the result, " $3 " in the reference")
                 next
             }
             v = $7 + 0
@@ -192,7 +207,9 @@ ms_ref_record() {
                        | ((($v | max) - ($v | min)) / $m * 100) as $spread
                        | ([$floor, 1.5 * $spread] | max | . * 10 | ceil / 10) as $tol
                        | (.[0].unit | lower_better) as $lb
-                       | { record: .[0].record, metric: .[0].metric, unit: .[0].unit, expected: ($m | r1),
+                       | { record: .[0].record, metric: .[0].metric }
+                       + (if .[0].unit == "" then {} else { unit: .[0].unit } end)     # none: no key
+                       + { expected: ($m | r1),
                            lower_pct: (if $lb then ($upper // 100 | if . > 100 then 100 else . end) else $tol end),
                            upper_pct: (if $lb then $tol else $upper end),
                            runs: ($v | length), observed_min: ($v | min), observed_max: ($v | max),

@@ -53,6 +53,15 @@ def record_stats($prim):
          else ($s.cv
                // first($m | to_entries[] | select((.key | startswith("cv")) and (.value.unit // "") == "fraction") | .value.value)
                // "") end) ];
+# One metric of a record, as a reference sees it (ms_ref_evaluate reads a
+# result through this): [value, unit], value "MISSING" (no such record or
+# metric), "NA" (null: reported unavailable), "NAN" (not a number), else
+# the number; unit "" when the document gives none.
+def value_unit($r; $k):
+    (first(.records[]? | select(type == "object" and .name == $r)) // {} | metrics_of) as $m
+    | if ($m | has($k) | not) then ["MISSING", ""]
+      else $m[$k] | [(.value | if . == null then "NA" elif type == "number" then . else "NAN" end),
+                     (.unit // "" | tostring)] end;
 def primary_of($prefs):
     . as $m
     | (first($prefs[] as $p | select($m[$p] != null) | $p)
@@ -245,14 +254,6 @@ ms_res_builds() {
 ms_res_value() {
     jq -r --arg r "$2" --arg k "$3" "$MS_JQ_LIB"'
         first(.records[]? | select(.name == $r)) | metrics_of | .[$k].value // empty' "$1"
-}
-
-# ms_res_value_unit FILE RECORD METRIC: "value<TAB>unit" (value empty
-# when absent or null, unit empty when the document gives none)
-ms_res_value_unit() {
-    jq -r --arg r "$2" --arg k "$3" "$MS_JQ_LIB"'
-        first(.records[]? | select(.name == $r)) | metrics_of | .[$k] // {}
-        | [(.value // ""), (.unit // "")] | @tsv' "$1"
 }
 
 # ms_res_latency_points FILE: "bytes<TAB>ns" lines of a latency sweep

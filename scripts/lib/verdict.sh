@@ -36,7 +36,7 @@ ms_verdict_set() {
 # ms_verdict_json: the memsuite/check/1 document on stdout.
 ms_verdict_json() {
     local refid=""
-    [ -r "$MS_V_REF" ] && refid=$(jq -S -c . "$MS_V_REF" 2>/dev/null | sha256sum | cut -d' ' -f1)
+    [ -f "$MS_V_REF" ] && [ -r "$MS_V_REF" ] && refid=$(jq -S -c . "$MS_V_REF" 2>/dev/null | sha256sum | cut -d' ' -f1)
     jq -n -R --arg schema "$MS_CHECK_SCHEMA" --arg host "$(ms_hostname)" --arg verdict "$MS_V_VERDICT" \
         --argjson exit "$MS_V_EXIT" --arg summary "$MS_V_SUMMARY" --arg reason "$MS_V_REASON" \
         --arg ref "$MS_V_REF" --arg refid "${refid:+sha256:$refid}" --arg run "$MS_V_RUN" \
