@@ -114,7 +114,7 @@ cmd_check() {
             --per-node) per_node=1 ;;
             --result) ms_need_arg "$@"; results+=("$2"); shift ;;
             --record) record=1 ;;
-            --runs) ms_need_arg "$@"; runs=$(ms_parse_uint_opt "$1" "$2" 1000) || ms_usage_error "$runs"; shift ;;
+            --runs) ms_need_arg "$@"; runs=$(ms_parse_uint_opt "$1" "$2" 1000 1) || ms_usage_error "$runs"; shift ;;
             --floor) ms_need_arg "$@"; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
             --cap) ms_need_arg "$@"; cap=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cap"; shift ;;
             --upper-pct) ms_need_arg "$@"; upper=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$upper"; shift ;;
@@ -137,7 +137,6 @@ cmd_check() {
         shift
     done
     [ -n "$ref" ] || ms_usage_error "--ref FILE is required; see 'memsuite help check'"
-    [ "$runs" -ge 1 ] || ms_usage_error "--runs: must be at least 1"
     case "$fmt" in
         text|json|prom) ;;
         *) ms_usage_error "--format: invalid value $(ms_shown "$fmt"); use text, json or prom" ;;
@@ -164,7 +163,8 @@ cmd_check() {
         v=$(ms_res_check "$f") || ms_usage_error "--result: $v"
     done
     if [ -n "$prom" ]; then
-        ms_out_check "$prom" || ms_usage_error "--prom: cannot write $MS_OUT_ERR"
+        # unwritable output is the environment's, exit 3 (README, "Output files")
+        ms_out_check "$prom" || ms_die "$MS_EX_ENV" "--prom: cannot write $MS_OUT_ERR"
     fi
 
     if [ "$record" = 1 ]; then
@@ -304,6 +304,7 @@ ms_check_setup() {
     [ -z "$bench" ] && bench=stream
     v=$(ms_bench_split "$bench") || ms_usage_error "bench: $v"
     MS_CK_BENCH="${v%%$'\t'*}" MS_CK_SCEN="${v#*$'\t'}"
+    v=$(ms_bench_check_scenario "$MS_CK_BENCH" "$MS_CK_SCEN") || ms_usage_error "bench: $v"
     if ms_llc_detect; then llc="$MS_LLC_BYTES"; fi
     MS_CELL_LLC="$llc"
     if [ -z "$size" ]; then
@@ -322,8 +323,7 @@ ms_check_setup() {
     if [ -z "$reps" ]; then
         MS_CK_REPS=10
     else
-        MS_CK_REPS=$(ms_parse_uint_opt reps "$reps" 100000) || ms_usage_error "$MS_CK_REPS"
-        [ "$MS_CK_REPS" -ge 1 ] || ms_usage_error "reps must be at least 1"
+        MS_CK_REPS=$(ms_parse_uint_opt reps "$reps" 100000 1) || ms_usage_error "$MS_CK_REPS"
     fi
     MS_CK_BIND="${bind:-spread}"
     local -a nodes

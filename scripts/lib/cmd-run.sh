@@ -162,6 +162,10 @@ cmd_run() {
     MS_RUN_BIND="$bind"
     v=$(ms_bench_list_parse "$benches") || ms_usage_error "--bench: $v"
     mapfile -t MS_RUN_BENCHES <<<"$v"
+    # an unknown scenario is a usage error before planning (--dry-run too)
+    for v in "${MS_RUN_BENCHES[@]}"; do
+        v=$(ms_bench_check_scenario "${v%%$'\t'*}" "${v#*$'\t'}") || ms_usage_error "--bench: $v"
+    done
     local i tool
     for ((i = 0; i < ${#xargs[@]}; i += 2)); do
         tool="${xargs[i]#--}"

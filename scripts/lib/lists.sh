@@ -119,11 +119,11 @@ ms_default_threads() {
     printf '%s\n' "$cores"
 }
 
-# ms_parse_uint_opt NAME VALUE [MAX] -> a whole number 0..MAX
+# ms_parse_uint_opt NAME VALUE [MAX [MIN]] -> a whole number MIN (default 0)..MAX
 ms_parse_uint_opt() {
-    local name="$1" v="$2" max="${3:-1000000}"
-    if ! [[ "$v" =~ ^[0-9]+$ ]] || [ "${#v}" -gt 9 ] || [ "$((10#$v))" -gt "$max" ]; then
-        printf "%s: invalid value '%s'; use a whole number 0..%s\n" "$name" "$v" "$max"
+    local name="$1" v="$2" max="${3:-1000000}" min="${4:-0}"
+    if ! [[ "$v" =~ ^[0-9]+$ ]] || [ "${#v}" -gt 9 ] || [ "$((10#$v))" -gt "$max" ] || [ "$((10#$v))" -lt "$min" ]; then
+        printf "%s: invalid value '%s'; use a whole number %s..%s\n" "$name" "$v" "$min" "$max"
         return 1
     fi
     printf '%s\n' "$((10#$v))"

@@ -89,7 +89,14 @@ ms_ref_validate() {
     fi
     local bench
     bench=$(jq -r '.run.bench // empty' "$f")
-    if [ -n "$bench" ] && ! err=$(ms_bench_split "$bench"); then
+    [ -n "$bench" ] || return 0
+    if ! err=$(ms_bench_split "$bench"); then
+        echo "reference $f: run.bench: $err"
+        return 1
+    fi
+    # a scenario the tool does not have is a bad reference, found before
+    # anything runs (the tool would refuse it: exit 3 after the run)
+    if ! err=$(ms_bench_check_scenario "${err%%$'\t'*}" "${err#*$'\t'}"); then
         echo "reference $f: run.bench: $err"
         return 1
     fi
@@ -172,16 +179,23 @@ ms_ref_evaluate() {
 # fast side is unbounded (null) unless UPPER (a percentage) is given: a
 # faster node is no fault.  A tolerance over CAP means the runs vary too
 # much to judge a node by (a busy or unstable node): prints why, writes
-# nothing, returns 1.  Returns 2 for values that are no measurement, 3
-# when OUT cannot be written.
+# nothing, returns 1.  Returns 2 for results unfit to record (see
+# ms_ref_headlines_check) and values that are no measurement, 3 when OUT
+# cannot be written.
 ms_ref_record() {
     local out="$1" floor="$2" cap="$3" upper="$4" runjson="$5" madewith="$6" tmp
     shift 6
     local f
     tmp=$(ms_mktemp)
-    for f in "$@"; do ms_res_flatten "$f"; done |
-        awk -F '\t' '$8 == 1 && $4 != "NA" { print $1 "\t" $2 "\t" $3 "\t" $4 }' >"$tmp"
-    [ -s "$tmp" ] || { echo "the results hold no headline metric to record"; return 1; }
+    # Each result's lines, after a "#file" line naming it (ENVIRON: awk -v
+    # would read backslashes in a file name as escapes).
+    for f in "$@"; do
+        ms_res_flatten "$f" | MS_REF_FILE="$f" awk 'BEGIN { f = ENVIRON["MS_REF_FILE"]; print f "\t#file" } { print f "\t" $0 }'
+    done >"$tmp"
+    local why
+    why=$(ms_ref_headlines_check "$tmp" "$#") || { printf '%s\n' "$why"; return 2; }
+    awk -F '\t' '$2 != "#file" && $9 == 1 { print $2 "\t" $3 "\t" $4 "\t" $5 }' "$tmp" >"$tmp.h"
+    mv -f -- "$tmp.h" "$tmp"
     # Every value must be one a check could compare with: a number above 0
     # and below MS_REF_VALUE_MAX (0, -5 or 1.8e308 would make a reference
     # that passes or fails everything).  Exit 2: the inputs are bad.
@@ -223,10 +237,57 @@ ms_ref_record() {
         return 1
     fi
     # Never write a reference that check would refuse.
-    local why
     why=$(ms_ref_validate "$doc") || { printf 'check would refuse the reference these results make (%s); nothing recorded\n' "${why#reference "$doc": }"; return 1; }
     # never renamed over a device, never through a link (outfile.sh)
     ms_out_write "$out" cat -- "$doc" || { echo "cannot write the reference $MS_OUT_ERR"; return 3; }
+}
+
+# ms_ref_headlines_check FLAT N: 0 when the N results of FLAT ("file<TAB>"
+# before each ms_res_flatten line, a "file<TAB>#file" line first for each
+# result) can make one reference: every record has a headline metric, and
+# every headline metric (record.metric) is in all N results, measured
+# (not null), in one unit.  A median over fewer runs than the others, a
+# substitute headline or MB/s mixed with GB/s would be no reference.
+# Else prints the first problem and returns 1.
+ms_ref_headlines_check() {
+    awk -F '\t' -v n="$2" '
+        function fail(msg) { if (why == "") why = msg }
+        $2 == "#file" { files[++nf] = $1; next }
+        {
+            f = $1; r = $2; k = $3; u = $4; v = $5
+            if (!((f, r) in inrec)) { inrec[f, r] = 1; recs[f] = recs[f] SUBSEP r }
+            if ($9 != 1) next
+            g = r "." k
+            head[f, r] = k
+            if (!(g in count)) { order[++ng] = g; grec[g] = r; unit[g] = u; ufile[g] = f }
+            count[g]++
+            if (u != unit[g]) fail(sprintf("%s is in %s in %s but in %s in %s; record results in one unit", g, (unit[g] == "" ? "no unit" : unit[g]), ufile[g], (u == "" ? "no unit" : u), f))
+            if (v == "NA") fail(sprintf("%s is reported unavailable in %s", g, f))
+        }
+        END {
+            for (i = 1; i <= nf; i++) {
+                f = files[i]
+                if (recs[f] == "") { fail(sprintf("%s holds no record with a headline metric", f)); continue }
+                m = split(substr(recs[f], 2), rl, SUBSEP)
+                for (j = 1; j <= m; j++)
+                    if (!((f, rl[j]) in head))
+                        fail(sprintf("record %s of %s has no headline metric (no rate or latency metric)", rl[j], f))
+            }
+            for (j = 1; j <= ng; j++) {
+                g = order[j]
+                if (count[g] == n) continue
+                for (i = 1; i <= nf; i++) {
+                    f = files[i]
+                    if ((f, grec[g]) in head && grec[g] "." head[f, grec[g]] == g) continue
+                    if ((f, grec[g]) in head)
+                        fail(sprintf("the results disagree on the headline metric of %s: %s in %s, %s.%s in %s", grec[g], g, ufile[g], grec[g], head[f, grec[g]], f))
+                    else
+                        fail(sprintf("%s is in %d of the %d results: %s lacks it", g, count[g], n, f))
+                    break
+                }
+            }
+            if (why != "") { print why; exit 1 }
+        }' "$1"
 }
 
 # ms_ref_made_with RESULT: the "made_with" block a reference keeps from a
@@ -246,7 +307,7 @@ ms_ref_made_with() {
 # ms_ref_settings REF RESULT: compares the run and the made_with block of
 # REF with RESULT.  Prints "refuse<TAB>what" for a difference that makes
 # the reference the wrong yardstick (another run: tool, size, threads,
-# reps; another tool version; another kind of node: CPU model, cores,
+# reps; another tool (made_with.tool) or tool version; another kind of node: CPU model, cores,
 # NUMA nodes, THP, build), "note<TAB>what" for one that does not
 # (kernel, memory total).  Nothing for a reference without those blocks.
 ms_ref_settings() {
@@ -262,7 +323,9 @@ ms_ref_settings() {
           ( select(($r.bench // "") != "" and ($run.bench // "") != "" and ($r.bench | split(":")[0]) != ($run.bench | split(":")[0]))
             | "refuse\trun.bench \($r.bench) in the reference, \($run.bench) in the result" ),
           ( (.made_with // null) as $m | select($m != null)
-            | ( select(($m.version // "") != "" and $m.version != $made.version)
+            | ( select(($m.tool // "") != "" and $m.tool != $made.tool)
+                | "refuse\ttool \($m.tool | show) in the reference, \($made.tool | show) in the result" ),
+              ( select(($m.version // "") != "" and $m.version != $made.version)
                 | "refuse\t\($m.tool // "tool") version \($m.version) in the reference, \($made.version) in the result" ),
               ( ($m.env // {}) | to_entries[] | . as $e | select($made.env | has($e.key)) | select($e.value != $made.env[$e.key])
                 | (if ($info | index([$e.key])) != null then "note" else "refuse" end)
