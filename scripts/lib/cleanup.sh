@@ -28,9 +28,11 @@ ms_at_exit_remove() {       # drop a registration (after a manual call)
     MS_CLEANUPS=("${MS_CLEANUPS[@]}")
 }
 
+MS_EXIT_RC=""               # for the cleanup functions: the status leaving
 ms_run_cleanups() {
     local rc=$? i fn
     set +e
+    MS_EXIT_RC=$rc
     trap '' "${MS_SIGNALS[@]}"
     ms_stop_child
     for ((i = ${#MS_CLEANUPS[@]} - 1; i >= 0; i--)); do

@@ -105,37 +105,58 @@ MS_EX_BUSY=5        # check only: the node is busy, nothing was measured
 cmd_check() {
     local ref="" retries=1 per_node=0 record=0 runs=5 floor=5 cap=30 upper="" v
     local bench="" size="" threads="" reps="" bind="" fmt=text prom="" force=0 ignore_load=0
-    local max_busy="" max_press="$MS_IDLE_PRESSURE_DEFAULT"
+    local max_busy="" max_press="$MS_IDLE_PRESSURE_DEFAULT" max_load=""
     local -a results=()
+    # The loop only collects: the first bad option waits in MS_CK_BAD until
+    # --prom (wherever it stands) is known, so that this exit, too, leaves
+    # an ERROR in the Prometheus file and never the last check's PASS.
+    MS_CK_BAD=""
     while [ $# -gt 0 ]; do
         case "$1" in
-            --ref) ms_need_arg "$@"; ref="$2"; shift ;;
-            --retries) ms_need_arg "$@"; retries=$(ms_parse_uint_opt "$1" "$2" 100) || ms_usage_error "$retries"; shift ;;
             --per-node) per_node=1 ;;
-            --result) ms_need_arg "$@"; results+=("$2"); shift ;;
             --record) record=1 ;;
-            --runs) ms_need_arg "$@"; runs=$(ms_parse_uint_opt "$1" "$2" 1000 1) || ms_usage_error "$runs"; shift ;;
-            --floor) ms_need_arg "$@"; floor=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$floor"; shift ;;
-            --cap) ms_need_arg "$@"; cap=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$cap"; shift ;;
-            --upper-pct) ms_need_arg "$@"; upper=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$upper"; shift ;;
-            --bench) ms_need_arg "$@"; bench="$2"; shift ;;
-            --size) ms_need_arg "$@"; size="$2"; shift ;;
-            --threads) ms_need_arg "$@"; threads="$2"; shift ;;
-            --reps) ms_need_arg "$@"; reps="$2"; shift ;;
-            --bind) ms_need_arg "$@"; bind="$2"; shift ;;
-            --format) ms_need_arg "$@"; fmt="$2"; shift ;;
-            --prom) ms_need_arg "$@"; prom="$2"; shift ;;
             --force) force=1 ;;
             --ignore-load) ignore_load=1 ;;
-            --max-load) ms_need_arg "$@"; v=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$v"
-                        ms_warn "--max-load: ignored; the load average no longer decides whether the node is busy (see --max-busy)"; shift ;;
-            --max-busy) ms_need_arg "$@"; max_busy=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_busy"; shift ;;
-            --max-pressure) ms_need_arg "$@"; max_press=$(ms_parse_decimal "$1" "$2") || ms_usage_error "$max_press"; shift ;;
             -h|--help) ms_cmd_help ;;
-            *) ms_unknown_option "$1" ;;
+            --ref) ms_check_arg "$@" && ref="$2"; shift ;;
+            --retries) ms_check_arg "$@" && retries="$2"; shift ;;
+            --result) ms_check_arg "$@" && results+=("$2"); shift ;;
+            --runs) ms_check_arg "$@" && runs="$2"; shift ;;
+            --floor) ms_check_arg "$@" && floor="$2"; shift ;;
+            --cap) ms_check_arg "$@" && cap="$2"; shift ;;
+            --upper-pct) ms_check_arg "$@" && upper="$2"; shift ;;
+            --bench) ms_check_arg "$@" && bench="$2"; shift ;;
+            --size) ms_check_arg "$@" && size="$2"; shift ;;
+            --threads) ms_check_arg "$@" && threads="$2"; shift ;;
+            --reps) ms_check_arg "$@" && reps="$2"; shift ;;
+            --bind) ms_check_arg "$@" && bind="$2"; shift ;;
+            --format) ms_check_arg "$@" && fmt="$2"; shift ;;
+            --prom) ms_check_arg "$@" && prom="$2"; shift ;;
+            --max-load) ms_check_arg "$@" && max_load="$2"; shift ;;
+            --max-busy) ms_check_arg "$@" && max_busy="$2"; shift ;;
+            --max-pressure) ms_check_arg "$@" && max_press="$2"; shift ;;
+            *) ms_check_bad "$(ms_unknown_option_why "$1")" ;;
         esac
-        shift
+        [ $# -eq 0 ] || shift
     done
+    if [ -n "$prom" ]; then
+        # unwritable output is the environment's, exit 3 (README, "Output files")
+        ms_out_check "$prom" || ms_die "$MS_EX_ENV" "--prom: cannot write $MS_OUT_ERR"
+        MS_CK_PROM="$prom"
+        ms_at_exit ms_check_prom_at_exit
+    fi
+    [ -z "$MS_CK_BAD" ] || ms_usage_error "$MS_CK_BAD"
+    retries=$(ms_parse_uint_opt --retries "$retries" 100) || ms_usage_error "$retries"
+    runs=$(ms_parse_uint_opt --runs "$runs" 1000 1) || ms_usage_error "$runs"
+    floor=$(ms_parse_decimal --floor "$floor") || ms_usage_error "$floor"
+    cap=$(ms_parse_decimal --cap "$cap") || ms_usage_error "$cap"
+    if [ -n "$upper" ]; then upper=$(ms_parse_decimal --upper-pct "$upper") || ms_usage_error "$upper"; fi
+    if [ -n "$max_load" ]; then
+        v=$(ms_parse_decimal --max-load "$max_load") || ms_usage_error "$v"
+        ms_warn "--max-load: ignored; the load average no longer decides whether the node is busy (see --max-busy)"
+    fi
+    if [ -n "$max_busy" ]; then max_busy=$(ms_parse_decimal --max-busy "$max_busy") || ms_usage_error "$max_busy"; fi
+    max_press=$(ms_parse_decimal --max-pressure "$max_press") || ms_usage_error "$max_press"
     [ -n "$ref" ] || ms_usage_error "--ref FILE is required; see 'memsuite help check'"
     case "$fmt" in
         text|json|prom) ;;
@@ -162,11 +183,6 @@ cmd_check() {
     for f in "${results[@]}"; do
         v=$(ms_res_check "$f") || ms_usage_error "--result: $v"
     done
-    if [ -n "$prom" ]; then
-        # unwritable output is the environment's, exit 3 (README, "Output files")
-        ms_out_check "$prom" || ms_die "$MS_EX_ENV" "--prom: cannot write $MS_OUT_ERR"
-    fi
-
     if [ "$record" = 1 ]; then
         if [ "$fmt" != text ] || [ -n "$prom" ]; then
             ms_usage_error "--format and --prom are for a check, not --record"
@@ -196,6 +212,34 @@ cmd_check() {
         while IFS= read -r v; do ms_note "note: $v"; done <<<"$MS_V_NOTES"
     fi
     ms_verdict_emit "$fmt" "$prom"
+}
+
+# ms_check_arg OPTION [VALUE...]: 0 when the option has a value; else the
+# problem goes to MS_CK_BAD (ms_check_bad) and the status is 1.
+ms_check_arg() {
+    local why
+    why=$(ms_arg_problem "$@") && return 0
+    ms_check_bad "$why"
+    return 1
+}
+ms_check_bad() { [ -n "$MS_CK_BAD" ] || MS_CK_BAD="$1"; }
+
+# At exit, when --prom FILE was given and no verdict was written (a bad
+# option or reference, the lock held, a missing tool, a signal): FILE
+# says ERROR with this exit status, never the previous check's PASS.
+MS_CK_PROM=""
+ms_check_prom_at_exit() {
+    [ -n "$MS_CK_PROM" ] && [ "$MS_V_EMITTED" = 0 ] || return 0
+    local code="${MS_EXIT_RC:-$MS_EX_ENV}"
+    case "$code" in
+        0|1) code=$MS_EX_ENV ;;      # no verdict was reached: never PASS or FAIL
+        2|3|5) ;;
+        *) [ "$code" -ge 128 ] || code=$MS_EX_ENV ;;  # cleanup.sh turns those into 3
+    esac
+    [ -n "$MS_V_ROWS" ] || MS_V_ROWS=/dev/null
+    ms_verdict_set ERROR "$code" "" "memsuite check exited $code before a verdict"
+    ms_out_write "$MS_CK_PROM" ms_verdict_prom ||
+        ms_error "cannot write the Prometheus file $MS_OUT_ERR"
 }
 
 # Evaluate one result; sets MS_CHECK_LINES (text), appends its #row lines

@@ -157,12 +157,20 @@ ms_is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
 # dies (exit 2) unless the option has a value, and unless that value is
 # non-empty: an empty value never silently means "the default".
 ms_need_arg() {
-    [ $# -ge 2 ] || ms_usage_error "option $1 needs a value; see 'memsuite help $MS_CMD'"
-    [ -n "$2" ] || ms_usage_error "option $1: the value is empty; give a value or leave the option out for the default (see 'memsuite help $MS_CMD')"
+    local why
+    why=$(ms_arg_problem "$@") || ms_usage_error "$why"
 }
-ms_unknown_option() {
-    ms_usage_error "unknown option '$1'; see 'memsuite help $MS_CMD'"
+# ms_arg_problem OPTION [VALUE...]: prints what ms_need_arg refuses and
+# returns 1; 0 when the option has a value.
+ms_arg_problem() {
+    if [ $# -lt 2 ]; then echo "option $1 needs a value; see 'memsuite help $MS_CMD'"; return 1; fi
+    if [ -z "$2" ]; then
+        echo "option $1: the value is empty; give a value or leave the option out for the default (see 'memsuite help $MS_CMD')"
+        return 1
+    fi
 }
+ms_unknown_option() { ms_usage_error "$(ms_unknown_option_why "$1")"; }
+ms_unknown_option_why() { echo "unknown option '$1'; see 'memsuite help $MS_CMD'"; }
 
 # ms_printable: stdin to stdout with every control character (C0 but
 # newline, DEL, and C1 as UTF-8 \xc2\x80-\x9f) shown in caret notation

@@ -21,6 +21,7 @@ MS_CHECK_SCHEMA="memsuite/check/1"
 MS_V_VERDICT="" MS_V_EXIT=0 MS_V_SUMMARY="" MS_V_REASON="" MS_V_LINES="" MS_V_ROWS=""
 MS_V_NOTES="" MS_V_RUN="" MS_V_REF="" MS_V_ATTEMPTS=0 MS_V_STARTED="" MS_V_T0=0
 MS_IDLE_FACTS=""
+MS_V_EMITTED=0      # 1 once ms_verdict_emit ran (cmd-check.sh's exit hook)
 
 ms_verdict_begin() {    # ms_verdict_begin REF
     MS_V_REF="$1" MS_V_STARTED=$(ms_now_utc) MS_V_T0=$SECONDS
@@ -125,6 +126,7 @@ ms_verdict_text() {
 # file when PROMFILE is set; returns MS_V_EXIT.
 ms_verdict_emit() {
     local fmt="$1" prom="$2" out
+    MS_V_EMITTED=1
     out=$(ms_mktemp)
     "ms_verdict_$fmt" >"$out" || ms_die "$MS_EX_ENV" "cannot render the verdict as $fmt (jq or awk failed)"
     cat -- "$out" 2>/dev/null ||
