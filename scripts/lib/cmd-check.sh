@@ -143,6 +143,7 @@ cmd_check() {
         # unwritable output is the environment's, exit 3 (README, "Output files")
         ms_out_check "$prom" || ms_die "$MS_EX_ENV" "--prom: cannot write $MS_OUT_ERR"
         MS_CK_PROM="$prom"
+        ms_tmpdir       # removed at exit after the hook, which needs it
         ms_at_exit ms_check_prom_at_exit
     fi
     [ -z "$MS_CK_BAD" ] || ms_usage_error "$MS_CK_BAD"
@@ -209,7 +210,7 @@ cmd_check() {
     fi
     # Notes go to stderr in text form (the documents carry them).
     if [ -n "$MS_V_NOTES" ] && [ "$fmt" = text ]; then
-        while IFS= read -r v; do ms_note "note: $v"; done <<<"$MS_V_NOTES"
+        ms_printable <<<"$MS_V_NOTES" | while IFS= read -r v; do ms_note "note: $v"; done
     fi
     ms_verdict_emit "$fmt" "$prom"
 }
@@ -300,7 +301,7 @@ ms_check_result_file() {
     rbench=$(ms_ref_run_get "$ref" bench)
     tool=$(ms_res_tool "$res")
     if [ -n "$rbench" ] && [ "${rbench%%:*}" != "$tool" ]; then
-        ms_usage_error "result $res is from '$tool' but the reference is for '${rbench%%:*}'"
+        ms_usage_error "$(ms_printable <<<"result $res is from '$tool' but the reference is for '${rbench%%:*}'")"
     fi
     MS_V_RUN=$(ms_res_run_block "$res")
     local total fails text why
@@ -474,7 +475,7 @@ ms_check_record() {
     ms_out_check "$ref" || ms_die "$MS_EX_ENV" "cannot write the reference $MS_OUT_ERR"
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
-        why=$(ms_check_record_inputs "${files[@]}") || ms_usage_error "$why; nothing recorded"
+        why=$(ms_check_record_inputs "${files[@]}") || ms_usage_error "$(ms_printable <<<"$why"); nothing recorded"
         runjson=$(ms_res_run_block "${files[0]}")
         if [ -n "$bench$size$threads$reps$bind" ]; then
             ms_check_setup "$bench" "$size" "$threads" "$reps" "$bind"
@@ -498,7 +499,7 @@ ms_check_record() {
                 out=$(ms_mktemp)
                 rc=0
                 ms_check_once "$b" "$out" || rc=$?
-                [ "$rc" -eq 0 ] || ms_die "$MS_EX_ENV" "run $i/$runs ($b) failed (exit $rc): $MS_CHECK_LOG_TAIL; nothing recorded"
+                [ "$rc" -eq 0 ] || ms_die "$MS_EX_ENV" "run $i/$runs ($b) failed (exit $rc): $(ms_printable <<<"$MS_CHECK_LOG_TAIL"); nothing recorded"
                 files+=("$out")
             done
             ms_note "recorded run $i/$runs"
@@ -507,12 +508,18 @@ ms_check_record() {
     local rc=0 made
     made=$(ms_ref_made_with "${files[0]}") || ms_die "$MS_EX_ENV" "cannot read ${files[0]} (jq failed)"
     why=$(ms_ref_record "$ref" "$floor" "$cap" "$upper" "$runjson" "$made" "${files[@]}") || rc=$?
-    [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $why"
+    [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $(ms_printable <<<"$why")"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     # The summary only beside a file: on a descriptor, device or FIFO it
     # would follow the JSON into the same stream (and cannot be read back).
     [ "$MS_OUT_KIND" = atomic ] || return 0
-    ms_stdout "$(jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected)\(.unit // "" | if . == "" then "" else " \(.)" end) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$ref")"
+    ms_out_write - ms_check_record_summary "$ref" ||
+        ms_die "$MS_EX_ENV" "wrote $ref, but cannot print its summary: ${MS_OUT_WHY:-$MS_OUT_ERR}"
+}
+
+# ms_check_record_summary REF: one line per metric of a written reference
+ms_check_record_summary() {
+    jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected)\(.unit // "" | if . == "" then "" else " \(.)" end) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$1" | ms_printable
 }
 
 ms_check_runjson() {

@@ -27,9 +27,12 @@
 #   ms_out_write PATH CMD [ARG...]
 #                         CMD's stdout becomes PATH; CMD's status, or 1 with
 #                         MS_OUT_ERR when PATH cannot be written (nothing
-#                         is replaced then)
+#                         is replaced then).  CMD's output is made whole
+#                         first: a failing CMD writes nothing, not even to
+#                         a descriptor or device
 
 MS_OUT_ERR=""
+MS_OUT_WHY=""       # a failed write on a descriptor or device: strerror
 MS_OUT_KIND=""      # set by ms_out_classify: fd | inplace | atomic
 MS_OUT_FD=""        # for kind fd
 
@@ -173,37 +176,59 @@ ms_out_check() {
     rm -f -- "$tmp"
 }
 
+# ms_out_reason MESSAGE: the reason at the end of a command's error
+# message ("cat: write error: No space left on device" -> "No space left
+# on device"; bash's "...: /dev/x: Permission denied" -> "Permission denied").
+ms_out_reason() {
+    local m="${1%%$'\n'*}"
+    m="${m##*: }"
+    printf '%s\n' "${m:-an unknown error}"
+}
+
+# ms_out_stream PATH CONTENT: CONTENT written to PATH, of kind fd or
+# inplace (MS_OUT_KIND, MS_OUT_FD); 1 with MS_OUT_ERR naming the reason
+# (a full device, a closed pipe, a device that refuses the open), and
+# MS_OUT_WHY the reason alone ("No space left on device").
+ms_out_stream() {
+    local err
+    case "$MS_OUT_KIND:$MS_OUT_FD" in
+        fd:1) err=$(cat -- "$2" 2>&1 >&"$MS_OUT_STDOUT") ;;
+        fd:2) err=$(cat -- "$2" 2>&1 >&"$MS_OUT_STDERR") ;;
+        fd:*) err=$(cat -- "$2" 2>&1 >&"$MS_OUT_FD") ;;
+        *) err=$(cat -- "$2" 2>&1 >"$1") ;;
+    esac && return 0
+    MS_OUT_WHY=$(ms_out_reason "$err")
+    MS_OUT_ERR="'$1': the write failed: $MS_OUT_WHY"
+    return 1
+}
+
 ms_out_write() {
-    local path="$1" content tmp rc=0
+    local path="$1" content tmp rc=0 err
     shift
     ms_out_classify "$path" || return 1
-    case "$MS_OUT_KIND" in
-        fd)
-            case "$MS_OUT_FD" in
-                1) "$@" >&"$MS_OUT_STDOUT" || rc=$? ;;
-                2) "$@" >&"$MS_OUT_STDERR" || rc=$? ;;
-                *) { true >&"$MS_OUT_FD"; } 2>/dev/null || {
-                       MS_OUT_ERR="'$path': descriptor $MS_OUT_FD is not open for writing; redirect it or choose another path"
-                       return 1
-                   }
-                   "$@" >&"$MS_OUT_FD" || rc=$? ;;
-            esac
-            return "$rc" ;;
-        inplace)
-            "$@" >"$path" || rc=$?
-            return "$rc" ;;
-    esac
+    if [ "$MS_OUT_KIND" = fd ] && [ "$MS_OUT_FD" -gt 2 ] && ! { true >&"$MS_OUT_FD"; } 2>/dev/null; then
+        MS_OUT_ERR="'$path': descriptor $MS_OUT_FD is not open for writing; redirect it or choose another path"
+        return 1
+    fi
+    # The content is made first, whatever the kind: a command that fails
+    # writes nothing anywhere, and the one write that follows can say why
+    # it failed (ms_out_stream).
     content=$(ms_mktemp) || { MS_OUT_ERR="'$path': no session temp directory"; return 1; }
     "$@" >"$content" || { rc=$?; rm -f -- "$content"; return "$rc"; }
+    if [ "$MS_OUT_KIND" != atomic ]; then
+        ms_out_stream "$path" "$content" || rc=1
+        rm -f -- "$content"
+        return "$rc"
+    fi
     ms_out_clean_stale "$path"
     if ! tmp=$(ms_out_create_temp "$path"); then
         rm -f -- "$content"
         MS_OUT_ERR="'$path': cannot create a file in '$(ms_out_dir "$path")'; check that the directory exists and is writable, or choose another path"
         return 1
     fi
-    if ! cat -- "$content" >>"$tmp" 2>/dev/null; then
+    if ! err=$(cat -- "$content" 2>&1 >>"$tmp"); then
         rm -f -- "$tmp" "$content"
-        MS_OUT_ERR="'$path': writing '$tmp' failed (disk full?); the previous file, if any, is unchanged"
+        MS_OUT_ERR="'$path': writing '$tmp' failed: $(ms_out_reason "$err"); the previous file, if any, is unchanged"
         return 1
     fi
     rm -f -- "$content"

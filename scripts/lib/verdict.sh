@@ -65,7 +65,8 @@ ms_verdict_json() {
 }
 
 # ms_verdict_prom: the Prometheus text format on stdout.  Label values are
-# escaped as the format wants (\\, \", \n); names follow its conventions
+# escaped as the format wants (\\, \", \n), other control characters in
+# caret notation (ms_printable); names follow its conventions
 # (gauges; _seconds, _bytes units; one HELP and TYPE per family).
 ms_verdict_prom() {
     awk -F '\t' -v verdict="$MS_V_VERDICT" -v code="$MS_V_EXIT" -v host="$(ms_hostname)" \
@@ -111,29 +112,36 @@ ms_verdict_prom() {
             each("memsuite_check_high", 10)
             family("memsuite_check_metric_pass", "1 when the metric was within its tolerance, else 0.")
             each("memsuite_check_metric_pass", 12)
-        }' "$MS_V_ROWS"
-    ms_idle_prom "host=\"$(ms_hostname | sed 's/\\/\\\\/g; s/"/\\"/g')\""
+        }' "$MS_V_ROWS" | ms_printable      # record names: no raw ESC in a label
+    ms_idle_prom "host=\"$(ms_hostname | sed 's/\\/\\\\/g; s/"/\\"/g')\"" | ms_printable
 }
 
-# ms_verdict_text: the per-metric lines and the summary line.
+# ms_verdict_text: the per-metric lines and the summary line, control
+# characters from the documents (record names, tool, CPU model, a tool's
+# message) in caret notation.
 ms_verdict_text() {
-    [ -z "$MS_V_LINES" ] || printf '%s\n' "$MS_V_LINES"
-    printf '%s\n' "$MS_V_SUMMARY"
+    {
+        [ -z "$MS_V_LINES" ] || printf '%s\n' "$MS_V_LINES"
+        printf '%s\n' "$MS_V_SUMMARY"
+    } | ms_printable
 }
 
-# ms_verdict_emit FORMAT PROMFILE: the verdict in FORMAT on stdout (a
-# failed write is exit 3, never read as a verdict), and the Prometheus
-# file when PROMFILE is set; returns MS_V_EXIT.
+# ms_verdict_emit FORMAT PROMFILE: the Prometheus file when PROMFILE is
+# set (first: it keeps the verdict even when stdout is closed), then the
+# verdict in FORMAT on stdout.  Returns MS_V_EXIT, or 3 when either write
+# failed (named with its reason, never read as a verdict).
 ms_verdict_emit() {
-    local fmt="$1" prom="$2" out
-    MS_V_EMITTED=1
+    local fmt="$1" prom="$2" out rc="$MS_V_EXIT"
     out=$(ms_mktemp)
     "ms_verdict_$fmt" >"$out" || ms_die "$MS_EX_ENV" "cannot render the verdict as $fmt (jq or awk failed)"
-    cat -- "$out" 2>/dev/null ||
-        ms_die "$MS_EX_ENV" "cannot write to standard output (disk full, /dev/full or a closed pipe?); the result is lost"
-    if [ -n "$prom" ]; then
-        ms_out_write "$prom" ms_verdict_prom ||
-            ms_die "$MS_EX_ENV" "cannot write the Prometheus file $MS_OUT_ERR"
+    if [ -n "$prom" ] && ! ms_out_write "$prom" ms_verdict_prom; then
+        ms_error "cannot write the Prometheus file $MS_OUT_ERR"
+        rc=$MS_EX_ENV
     fi
-    return "$MS_V_EXIT"
+    MS_V_EMITTED=1
+    if ! ms_out_write - cat -- "$out"; then
+        ms_error "cannot write to standard output: ${MS_OUT_WHY:-$MS_OUT_ERR}; the verdict is lost"
+        rc=$MS_EX_ENV
+    fi
+    return "$rc"
 }
