@@ -208,7 +208,11 @@ cmd_check() {
     else
         ms_check_run "$ref" "$retries" "$per_node" || rc=$?
     fi
-    # Notes go to stderr in text form (the documents carry them).
+    # Notes go to stderr in text form (the documents carry them; JSON has
+    # the idle looks not taken in idle.skipped).
+    if [ "$fmt" = text ] && [ -n "${MS_IDLE_NOTES:-}" ]; then
+        ms_verdict_note "not every idle look was taken ($MS_IDLE_NOTES); the node was judged idle on the others"
+    fi
     if [ -n "$MS_V_NOTES" ] && [ "$fmt" = text ]; then
         ms_printable <<<"$MS_V_NOTES" | while IFS= read -r v; do ms_note "note: $v"; done
     fi

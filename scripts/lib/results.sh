@@ -224,11 +224,12 @@ ms_res_flatten() {
 # config.array_bytes, config.runs; mencal: config.size_bytes, config.reps.
 ms_res_run_block() {
     jq -c '
+        # null, never empty: one empty member would make no object at all
         { bench: (if .tool == "mencal" and (.config.scenarios | type) == "array"
-                  then "mencal:\(.config.scenarios[0])" else (.tool // empty) end),
-          size_bytes: (.config.array_bytes // .config.size_bytes // empty),
-          threads: (.threads.counted // .config.threads // empty),
-          reps: (if .config.ntimes then .config.ntimes - 1 else (.config.runs // .config.reps // empty) end) }
+                  then "mencal:\(.config.scenarios[0])" else .tool end),
+          size_bytes: (.config.array_bytes // .config.size_bytes),
+          threads: (.threads.counted // .config.threads),
+          reps: (if .config.ntimes then .config.ntimes - 1 else (.config.runs // .config.reps) end) }
         | with_entries(select(.value != null and (.value | type) != "object"))' "$1" 2>/dev/null || echo '{}'
 }
 
