@@ -210,7 +210,7 @@ cmd_check() {
     fi
     # Notes go to stderr in text form (the documents carry them; JSON has
     # the idle looks not taken in idle.skipped).
-    if [ "$fmt" = text ] && [ -n "${MS_IDLE_NOTES:-}" ]; then
+    if [ "$fmt" = text ] && [ -n "${MS_IDLE_NOTES:-}" ] && [ "${MS_CK_BUSY:-0}" != 1 ]; then
         ms_verdict_note "not every idle look was taken ($MS_IDLE_NOTES); the node was judged idle on the others"
     fi
     if [ -n "$MS_V_NOTES" ] && [ "$fmt" = text ]; then

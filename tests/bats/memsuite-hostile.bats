@@ -76,12 +76,17 @@ no_control_chars() {
     printf ' \n\t\n' >blank.json
     printf '%s\n%s\n' "$(cat "$C/ref-stream.json")" "$(cat "$C/ref-stream.json")" >two.json
     local r
-    for r in /dev/null zero.json blank.json; do
+    for r in zero.json blank.json; do
         run --separate-stderr "$MS" check --ref "$r" --result "$C/result-node.json"
         [ "$status" -eq 2 ] || { echo "$r: $status $output"; return 1; }
         [[ "$stderr" == *"reference $r is empty: no JSON document"* ]] || { echo "$stderr"; return 1; }
         [ -z "$output" ]
     done
+    # a device is no reference file (a FIFO or a terminal would block)
+    run --separate-stderr "$MS" check --ref /dev/null --result "$C/result-node.json"
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"cannot read reference /dev/null: not a regular file"* ]]
+    [ -z "$output" ]
     run --separate-stderr "$MS" check --ref two.json --result "$C/result-node.json"
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"exactly one document is expected"* ]]
