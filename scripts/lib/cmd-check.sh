@@ -23,8 +23,12 @@
 #   --format F     text (default), json (one memsuite/check/1 document,
 #                  docs/result.schema.json) or prom (Prometheus text format)
 #   --prom FILE    also write the Prometheus text format to FILE,
-#                  atomically (node_exporter's textfile collector directory)
+#                  atomically (node_exporter's textfile collector directory),
+#                  before stdout; an exit before a verdict (bad option or
+#                  reference, lock held, tool missing) writes ERROR there
+#                  with its exit status, never leaving the last PASS
 #   --force        check against a reference made with other settings
+#                  (another tool or version, another kind of node)
 #                  (see "Settings" below): the differences become notes
 #
 # Busy node.  Just before it measures (check, and --record), check
@@ -55,8 +59,8 @@
 # --force.  With --result, a result of another size, thread count,
 # repetition count or tool is refused the same way.
 #
-#   --record       write FILE (--ref) from this node: --runs runs (default
-#                  5); per headline metric the median, and a tolerance on
+#   --record       write FILE (--ref) from this node: --runs runs (1..1000,
+#                  default 5); per headline metric the median, and a tolerance on
 #                  the slow side of max(--floor (default 5%), 1.5 x the
 #                  observed range): lower_pct for rates, upper_pct for
 #                  latencies.  The fast side is unbounded unless
@@ -82,14 +86,21 @@
 # x (1 + upper_pct/100); "upper_pct": null leaves it unbounded above (the
 # key must be there).  An unknown key is refused (exit 2): a misspelt one
 # would loosen the check.  A result whose unit differs from the metric's
-# "unit" is a FAIL.
+# "unit" is a FAIL; a metric without "unit" is compared as it is.  FILE
+# and --result must be regular files (a FIFO would block: exit 2).
 #
 # A result that is incomplete, failed its own validation ("validation":
 # {"passed": false}) or holds a headline value that is no measurement (not
 # a number above 0 and below 1e15) is a FAIL that says so.  --record
 # refuses such results (exit 2), results of different runs (tool, size,
-# threads, reps), --floor above --cap, --cap above 100, and values
-# outside (0, 1e15); it never writes a reference that check would refuse.
+# threads, reps), a record without a headline metric, a headline metric
+# missing from or unavailable in some results or in two units, --floor
+# above --cap, --cap above 100, and values outside (0, 1e15); it never
+# writes a reference that check would refuse.
+#
+# Text from the documents (record names, tool, CPU model) is shown with
+# control characters in caret notation; a failed write (full disk or
+# device, closed stdout) names its reason and is exit 3.
 #
 # Exit: 0 PASS, 1 FAIL (or --record: the runs vary beyond --cap), 2 usage
 # (bad option, empty option value, bad or empty reference file, results

@@ -14,7 +14,9 @@
 #
 #   --bench LIST     stream, mbw, mencal[:scenario] (default: stream);
 #                    mencal:sweep is the randread latency sweep (one
-#                    thread, largest size; report --plots draws it)
+#                    thread, largest size; report --plots draws it); a
+#                    scenario mencal does not list is refused (exit 2),
+#                    --dry-run too
 #   --sizes LIST     bytes per array: 64M,1G,... or multiples of the
 #                    last-level cache: 1x,4x,8x (the default).  Every
 #                    benchmark runs with --strict, so a cell the tool
