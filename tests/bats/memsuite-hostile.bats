@@ -147,17 +147,7 @@ no_control_chars() {
         "r8m.json r16m.json|the results were not made by the same run"
         "$C/result-node.json mbw.json|the results were not made by the same run"
     )
-    local c files want f
-    local -a args
-    for c in "${cases[@]}"; do
-        files="${c%%|*}" want="${c#*|}"
-        args=()
-        for f in $files; do args+=(--result "$f"); done
-        run --separate-stderr "$MS" check --record --ref out.json "${args[@]}"
-        [ "$status" -eq 2 ] || { echo "$files: $status $stderr"; return 1; }
-        [[ "$stderr" == *"$want"* ]] || { echo "$files: $stderr"; return 1; }
-        [ ! -e out.json ] || { echo "$files: a reference was written"; return 1; }
-    done
+    record_refuses "${cases[@]}"
     run --separate-stderr "$MS" check --record --ref out.json --result "$C/result-node.json" --floor 101
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"--floor: invalid value '101'; use a percentage 0..--cap (30)"* ]]
