@@ -230,6 +230,14 @@ cmd_check() {
     ms_verdict_emit "$fmt" "$prom"
 }
 
+# ms_check_rows_add TEXT: TEXT appended to MS_V_ROWS (the session temp
+# directory); a full disk there is exit 3, named, never a lost row.
+ms_check_rows_add() {
+    local err
+    err=$( { printf '%s' "$1" >>"$MS_V_ROWS"; } 2>&1 ) ||
+        ms_die "$MS_EX_ENV" "cannot write in the temp directory $MS_TMP: $(ms_out_reason "$err"); set TMPDIR to a directory with space"
+}
+
 # ms_check_arg OPTION [VALUE...]: 0 when the option has a value; else the
 # problem goes to MS_CK_BAD (ms_check_bad) and the status is 1.
 ms_check_arg() {
@@ -331,7 +339,7 @@ ms_check_result_file() {
     ms_check_settings_ok "$ref" "$res" "" || return "$MS_V_EXIT"
     ms_check_eval "$ref" "$res" "" || true
     MS_V_LINES="$MS_CHECK_LINES"
-    [ -z "$MS_CHECK_ROWS" ] || printf '%s\n' "$MS_CHECK_ROWS" >>"$MS_V_ROWS"
+    [ -z "$MS_CHECK_ROWS" ] || ms_check_rows_add "$MS_CHECK_ROWS"$'\n'
     IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
     if [ "$fails" = 0 ]; then
         ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " (result $res)")"
@@ -468,7 +476,7 @@ ms_check_run() {
         fi
     done
     MS_V_LINES="${all_lines%$'\n'}"
-    printf '%s' "$rows" >>"$MS_V_ROWS"
+    ms_check_rows_add "$rows"
     local extra
     extra="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
     [ "$per_node" = 1 ] && extra+=", ${#binds[@]} node(s)"

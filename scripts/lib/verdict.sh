@@ -131,9 +131,10 @@ ms_verdict_text() {
 # verdict in FORMAT on stdout.  Returns MS_V_EXIT, or 3 when either write
 # failed (named with its reason, never read as a verdict).
 ms_verdict_emit() {
-    local fmt="$1" prom="$2" out rc="$MS_V_EXIT"
+    local fmt="$1" prom="$2" out rc="$MS_V_EXIT" err
     out=$(ms_mktemp)
-    "ms_verdict_$fmt" >"$out" || ms_die "$MS_EX_ENV" "cannot render the verdict as $fmt (jq or awk failed)"
+    err=$("ms_verdict_$fmt" 2>&1 >"$out") ||
+        ms_die "$MS_EX_ENV" "cannot render the verdict as $fmt in $MS_TMP: $(ms_out_reason "$err")"
     if [ -n "$prom" ] && ! ms_out_write "$prom" ms_verdict_prom; then
         ms_error "cannot write the Prometheus file $MS_OUT_ERR"
         rc=$MS_EX_ENV

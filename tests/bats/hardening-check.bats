@@ -220,6 +220,17 @@ prom_value() { awk -v f="$2" 'index($0, f "{") == 1 { print $NF; exit }' "$1"; }
     done
     run "$MS" check --record --ref out.json --runs 1 --result "$C/result-node.json"
     assert_success
+    # a full session temp directory (root: a private 64 KiB tmpfs) is named
+    if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
+        mkdir full
+        run --separate-stderr unshare -m --propagation private bash -c '
+            mount -t tmpfs -o size=64k memsuite-test-full "$1" || exit 98
+            dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null
+            TMPDIR=$1 "$2" check --ref "$3" --result "$4"' _ "$SANDBOX/full" "$MS" "$C/ref-stream.json" "$C/result-node.json"
+        assert_failure 3
+        [[ "$stderr" == "memsuite: check: cannot write in the temp directory $SANDBOX/full/memsuite."*": No space left on device; set TMPDIR to a directory with space" ]] ||
+            { echo "$stderr"; return 1; }
+    fi
 }
 
 @test "31: when an idle look is skipped, the text says so (JSON lists it in idle.skipped)" {
