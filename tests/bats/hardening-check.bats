@@ -98,6 +98,17 @@ prom_value() { awk -v f="$2" 'index($0, f "{") == 1 { print $NF; exit }' "$1"; }
     run "$MS" check --ref "$C/ref-stream.json" --prom p.prom
     assert_failure 3
     is_error 3
+    # stopped by SIGTERM while measuring (exit 143)
+    cp "$FIXTURES/memsuite-bin/stream" "$MEMSUITE_BIN/stream"
+    pass_first
+    local pid rc=0
+    FAKE_SLEEP=60 "$MS" check --ref "$C/ref-stream.json" --prom p.prom >/dev/null 2>&1 &
+    pid=$!
+    wait_for "$FAKE_STARTED"
+    kill -TERM "$pid"
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 143 ]
+    is_error 143
     if command -v promtool >/dev/null; then
         run promtool check metrics <p.prom
         assert_success
