@@ -492,7 +492,7 @@ ms_check_record() {
     local ref="$1" runs="$2" floor="$3" cap="$4" upper="$5" per_node="$6" bench="$7" size="$8" threads="$9" reps="${10}" bind="${11}"
     shift 11
     local -a files=("$@")
-    local runjson why
+    local runjson why rundir=""
     # Before anything is measured: a device, a link to one, a directory
     # or an unwritable place is refused (outfile.sh).
     ms_out_check "$ref" || ms_die "$MS_EX_ENV" "cannot write the reference $MS_OUT_ERR"
@@ -517,9 +517,11 @@ ms_check_record() {
         fi
         [ -z "$MS_V_NOTES" ] || ms_note "$MS_V_NOTES"
         local i b out rc
+        # named for the messages: "run 2 of 5 (spread)" (rundir stripped)
+        rundir=$(ms_mktemp -d)
         for ((i = 1; i <= runs; i++)); do
             for b in "${binds[@]}"; do
-                out=$(ms_mktemp)
+                out="$rundir/run $i of $runs ($b)"
                 rc=0
                 ms_check_once "$b" "$out" || rc=$?
                 [ "$rc" -eq 0 ] || ms_die "$MS_EX_ENV" "run $i/$runs ($b) failed (exit $rc): $(ms_printable <<<"$MS_CHECK_LOG_TAIL"); nothing recorded"
@@ -531,6 +533,7 @@ ms_check_record() {
     local rc=0 made
     made=$(ms_ref_made_with "${files[0]}") || ms_die "$MS_EX_ENV" "cannot read ${files[0]} (jq failed)"
     why=$(ms_ref_record "$ref" "$floor" "$cap" "$upper" "$runjson" "$made" "${files[@]}") || rc=$?
+    [ -z "$rundir" ] || why=${why//"$rundir/"/}
     [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $(ms_printable <<<"$why")"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     # The summary only beside a file: on a descriptor, device or FIFO it

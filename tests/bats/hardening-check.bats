@@ -132,6 +132,22 @@ prom_value() { awk -v f="$2" 'index($0, f "{") == 1 { print $NF; exit }' "$1"; }
     run "$MS" check --record --ref out.json --result "$C/result-node.json" --result "$C/result-node.json"
     assert_success
     [ "$(jq -c '[.metrics[].runs]' out.json)" = "[2,2,2,2]" ]
+    rm out.json
+    # recording by running: the second run reports Triad unavailable
+    mv "$MEMSUITE_BIN/stream" "$MEMSUITE_BIN/stream.fake"
+    ms_stub "$MEMSUITE_BIN" stream "
+\"\$0.fake\" \"\$@\" || exit
+out=''
+while [ \$# -gt 0 ]; do [ \"\$1\" = --output ] && out=\$2; shift; done
+if [ -e '$SANDBOX/ran' ]; then
+    jq '.records[3].metrics.best_rate_mbps.value = null' \"\$out\" >\"\$out.t\" && mv \"\$out.t\" \"\$out\"
+fi
+touch '$SANDBOX/ran'"
+    run --separate-stderr "$MS" check --record --ref out.json --runs 2 --threads 2 --reps 4
+    assert_failure 2
+    [[ "$stderr" == *"could not record the reference: Triad.best_rate_mbps is reported unavailable in run 2 of 2 (spread)" ]] ||
+        { echo "$stderr"; return 1; }
+    [ ! -e out.json ]
 }
 
 @test "21: a reference made with another tool (made_with.tool) is refused (exit 2); --force makes it a note" {
