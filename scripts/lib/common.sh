@@ -23,12 +23,15 @@ MS_CMD="${MS_CMD:-}"        # the subcommand, for message prefixes
 MS_TMP=""                   # session temp directory (ms_tmpdir)
 
 # Messages: "memsuite: <cmd>: what failed: why; what to do" on stderr.
+# A message that cannot be written (stderr on a full disk or closed) is
+# lost, never a status: under set -e it would end the command with 1,
+# which reads as FAIL, before the exit code that was meant.
 ms_prefix() {
     if [ -n "$MS_CMD" ]; then printf 'memsuite: %s: ' "$MS_CMD"; else printf 'memsuite: '; fi
 }
-ms_error() { { ms_prefix; printf '%s\n' "$*"; } >&2; }
-ms_warn()  { { ms_prefix; printf 'warning: %s\n' "$*"; } >&2; }
-ms_note()  { { ms_prefix; printf '%s\n' "$*"; } >&2; }
+ms_error() { { ms_prefix; printf '%s\n' "$*"; } >&2 2>/dev/null || true; }
+ms_warn()  { { ms_prefix; printf 'warning: %s\n' "$*"; } >&2 2>/dev/null || true; }
+ms_note()  { { ms_prefix; printf '%s\n' "$*"; } >&2 2>/dev/null || true; }
 # ms_die CODE MESSAGE...
 ms_die() {
     local code="$1"

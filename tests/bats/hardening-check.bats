@@ -233,6 +233,14 @@ touch '$SANDBOX/ran'"
     run bash -c '"$1" check --ref "$2" --result "$3" --prom p.prom >/dev/full' _ "$MS" "$C/ref-stream.json" "$C/result-node.json"
     assert_failure 3
     [ "$(prom_value p.prom memsuite_check_pass)" = 1 ]
+    # stderr on a full device: messages are lost, the exit codes stay
+    # (before: every message's failed write ended check with 1, FAIL)
+    echo '{}' >bad.json
+    run bash -c '"$1" check --ref "$2" --result "$3" 2>/dev/full' _ "$MS" bad.json "$C/result-node.json"
+    assert_failure 2
+    run bash -c '"$1" check --ref "$2" --retries 0 2>/dev/full' _ "$MS" "$C/ref-stream.json"
+    assert_success
+    assert_line --regexp '^memsuite: PASS 4/4 '
     # the HTML report through the same writer
     "$MS" run --sizes 1M --threads 1 --reps 2 --cooldown 0 --out rd >/dev/null 2>&1
     run --separate-stderr "$MS" report --html --output /dev/full rd
