@@ -85,7 +85,7 @@ ms_out_kind_name() {   # ms_out_kind_name PATH (existing): "a block device" ...
 # with MS_OUT_ERR.
 ms_out_classify() {
     local path="$1" fd
-    MS_OUT_ERR="" MS_OUT_KIND="" MS_OUT_FD=""
+    MS_OUT_ERR="" MS_OUT_WHY="" MS_OUT_KIND="" MS_OUT_FD=""
     if [ -z "$path" ]; then
         MS_OUT_ERR="'': empty path; name a file ('-' writes to stdout)"
         return 1
