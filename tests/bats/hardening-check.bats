@@ -19,7 +19,7 @@ prom_value() { awk -v f="$2" 'index($0, f "{") == 1 { print $NF; exit }' "$1"; }
     assert_output "memsuite: check: cannot read reference ff: not a regular file (a FIFO or a device); name the reference file itself"
     run timeout 20 "$MS" check --ref "$C/ref-stream.json" --result ff
     assert_failure 2
-    assert_output "memsuite: check: --result: cannot read ff: not a regular file (a FIFO or a device)"
+    assert_output "memsuite: check: --result: cannot read ff: it is a FIFO, not a regular file"
     run timeout 20 "$MS" check --record --ref out.json --result ff
     assert_failure 2
     [ ! -e out.json ]
