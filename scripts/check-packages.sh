@@ -18,10 +18,15 @@
 #      cluster --aggregate (the analyser) of generated node reports,
 #      memsuite peers (each peer script, small sizes), man pages,
 #      completion; the same for the .rpm's files (rpm2cpio | cpio);
-#   5. print "check-packages: ok" and the packages' names and sizes.
+#   5. no package ships a path of another's (ImageMagick's stream, Debian's
+#      or Fedora's mbw: /usr/bin/stream, /usr/bin/mbw and their man pages),
+#      and scripts/check-coexist.sh (root) installs the .deb files
+#      beside ImageMagick and Debian's mbw in a sandbox, removes them, and
+#      checks that those packages' files are byte-identical at each step;
+#   6. print "check-packages: ok" and the packages' names and sizes.
 # --keep DIR keeps the packages and the unpacked roots in DIR.
 # Exit: 0 ok, 1 a step failed (named), 2 usage, 3 a tool missing (run
-# 'make deps').  Takes about 2 minutes on 2 cores.
+# 'make deps').  Takes about 3 minutes on 2 cores.
 set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
@@ -85,12 +90,13 @@ for d in "${debs[@]}"; do dpkg-deb -x "$d" "$work/root-deb"; done
 for r in "${rpms[@]}"; do (cd "$work/root-rpm" && rpm2cpio "$r" | cpio -idm --quiet); done
 
 # in_root ROOT CMD...: CMD with ROOT/usr/bin first on PATH and none of this
-# tree's variables (MEMSUITE_BIN, ...), in an empty working directory
+# tree's variables (MEMSUITE_BIN, ...), in an empty working directory; its
+# own run lock (a smoke run need not wait for a real one on this machine)
 in_root() {
     local root="$1"
     shift
     (cd "$work/cwd" && env -u MEMSUITE_BIN -u MEMSUITE_ROOT -u MEMSUITE_BUILD -u MEMSUITE_PEERS_DIR \
-        -u MEMSUITE_PROFILES PATH="$root/usr/bin:/usr/bin:/bin" MANPATH="$root/usr/share/man" \
+        -u MEMSUITE_PROFILES MEMSUITE_LOCK="$work/memsuite.lock" PATH="$root/usr/bin:/usr/bin:/bin" MANPATH="$root/usr/share/man" \
         OMP_NUM_THREADS=2 "$@")
 }
 step() {    # step ROOT NAME CMD...: run, fail with its output if it fails
@@ -106,10 +112,17 @@ expect() {  # expect NAME ERE: the last step's output matches ERE
 }
 
 smoke() {   # smoke ROOT: the installed tools work from ROOT alone
-    local r="$1" b="$1/usr/bin" t
+    local r="$1" b="$1/usr/lib/memsuite/bin" t
     mkdir -p "$work/cwd"
-    for t in stream mbw mencal stream_mpi memsuite; do
-        [ -x "$b/$t" ] || fail "$t is not installed in ${r##*/}"
+    for t in stream mbw mencal stream_mpi; do
+        [ -x "$b/$t" ] || fail "$t is not installed in ${r##*/}/usr/lib/memsuite/bin"
+        [ "$(readlink "$r/usr/bin/memsuite-$t")" = "../lib/memsuite/bin/$t" ] ||
+            fail "${r##*/}/usr/bin/memsuite-$t is not a link to ../lib/memsuite/bin/$t"
+    done
+    [ -x "$r/usr/bin/memsuite" ] || fail "memsuite is not installed in ${r##*/}/usr/bin"
+    for t in /usr/bin/stream /usr/bin/mbw /usr/share/man/man1/stream.1 /usr/share/man/man1/mbw.1 \
+             /usr/share/bash-completion/completions/stream /usr/share/bash-completion/completions/mbw; do
+        if compgen -G "$r$t*" >/dev/null; then fail "${r##*/} ships $t, a path of another package"; fi
     done
     for t in stream mbw mencal stream_mpi; do
         step "$r" "$t --version" "$b/$t" --version
@@ -125,6 +138,7 @@ smoke() {   # smoke ROOT: the installed tools work from ROOT alone
         OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1 \
         timeout 60 mpirun -np 2 "$b/stream_mpi" -s 200000 -n 3
     expect "stream_mpi run" 'Solution Validates'
+    b="$r/usr/bin"
     step "$r" "memsuite help" "$b/memsuite" help
     expect "memsuite help" '^ +peers '
     step "$r" "memsuite help run" "$b/memsuite" help run
@@ -144,12 +158,12 @@ smoke() {   # smoke ROOT: the installed tools work from ROOT alone
     step "$r" "memsuite cluster --aggregate" "$b/memsuite" cluster --aggregate "$work/cwd/agg-${r##*/}" \
         --ref "$work/cwd/agg-${r##*/}.ref" --nodes 'node[00001-00005]'
     expect "memsuite cluster --aggregate" '^  5 PASS, 0 FAIL, 0 ERROR, 0 MISSING;'
-    for t in stream mbw mencal stream_mpi memsuite; do
+    for t in memsuite-stream memsuite-mbw memsuite-mencal memsuite-stream_mpi memsuite; do
         step "$r" "man $t" man -w "$t"
         expect "man $t" "^$r/usr/share/man/man1/$t\\.1"
     done
     step "$r" "completion" bash -c ". '$r/usr/share/bash-completion/completions/memsuite'
-        COMP_WORDS=(stream --nt-isa a); COMP_CWORD=2; _memsuite_complete_tool; echo \"\${COMPREPLY[*]}\""
+        COMP_WORDS=(memsuite-stream --nt-isa a); COMP_CWORD=2; _memsuite_complete_tool; echo \"\${COMPREPLY[*]}\""
     expect "completion" '^auto avx512 avx2$'
 }
 
@@ -157,6 +171,16 @@ say "smoke tests of the installed .deb files"
 smoke "$work/root-deb"
 say "smoke tests of the installed .rpm files"
 smoke "$work/root-rpm"
+
+# 5. beside the packages that own stream and mbw
+say "beside ImageMagick and Debian's mbw (scripts/check-coexist.sh)"
+rc=0
+"$src/scripts/check-coexist.sh" "${debs[@]}" || rc=$?
+case "$rc" in
+    0) ;;
+    3) say "the coexistence check cannot run here (above)"; exit 3 ;;
+    *) fail "the packages do not coexist with ImageMagick and mbw (above)" ;;
+esac
 
 if [ -n "$keep" ]; then
     mkdir -p "$keep"

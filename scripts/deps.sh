@@ -16,7 +16,9 @@ set -euo pipefail
 # busybox and cpio for the initramfs.
 # Packages (make check-packages): debhelper, dpkg-dev and lintian for the
 # .deb, rpm's rpmbuild for the .rpm; Lmod for the modulefile test; groff
-# for the man page checks.
+# for the man page checks; ImageMagick, whose `stream` the packages must
+# leave intact (scripts/check-coexist.sh installs it in its sandbox when
+# this system lacks it).
 # python3 (standard library only) runs the analyser, scripts/analysis
 # (memsuite cluster --aggregate), and its unit tests (tests/analysis).
 # The HTML report test renders in headless Chromium.
@@ -40,6 +42,7 @@ DEBIAN_PKGS=(
     rpm
     lmod
     groff-base
+    imagemagick
     chromium
     prometheus
 )
@@ -55,6 +58,7 @@ RHEL_PKGS=(
     rpm-build
     Lmod
     groff-base
+    ImageMagick
     chromium
     golang-github-prometheus
 )

@@ -31,7 +31,7 @@ set -euo pipefail
 [ -n "${MEMSUITE_DEBUG:-}" ] && set -x
 
 # lib/peers.sh (scripts/lib/ in a source tree, PREFIX/share/memsuite/lib/
-# installed) finds our tools: MEMSUITE_BIN, bin/ of the tree, PREFIX/bin.
+# installed) finds our tools: MEMSUITE_BIN, bin/ of the tree, PREFIX/lib/memsuite/bin.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib/peers.sh
 . "$here/lib/peers.sh" 2>/dev/null || . "$here/../lib/peers.sh"

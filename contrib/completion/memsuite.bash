@@ -209,14 +209,19 @@ _memsuite_complete() {
     _memsuite_reply "$cur" "${words[@]}"
 }
 
-# mencal:SCENARIO for --bench, from the mencal next to memsuite or on PATH
+# mencal:SCENARIO for --bench, from the mencal memsuite runs: a source
+# tree's bin/mencal next to memsuite, an installed PREFIX/lib/memsuite/bin,
+# else memsuite-mencal or mencal on PATH
 _memsuite_mencal_scenarios() {
-    local mencal
-    mencal=$(dirname -- "$(command -v "$1" 2>/dev/null || echo "$1")")/mencal
-    [ -x "$mencal" ] || mencal=$(command -v mencal 2>/dev/null) || return 0
+    local mencal dir
+    dir=$(dirname -- "$(command -v "$1" 2>/dev/null || echo "$1")")
+    mencal=$dir/../lib/memsuite/bin/mencal
+    [ -x "$mencal" ] || mencal=$dir/mencal
+    [ -x "$mencal" ] || mencal=$(command -v memsuite-mencal 2>/dev/null) ||
+        mencal=$(command -v mencal 2>/dev/null) || return 0
     "$mencal" list 2>/dev/null | awk '/^[a-z]/ { print "mencal:" $1 } END { print "mencal:sweep" }'
 }
 
 complete -F _memsuite_complete memsuite
-complete -F _memsuite_complete_tool stream stream_mpi mbw
-complete -F _memsuite_complete_mencal mencal
+complete -F _memsuite_complete_tool stream stream_mpi mbw memsuite-stream memsuite-stream_mpi memsuite-mbw
+complete -F _memsuite_complete_mencal mencal memsuite-mencal

@@ -7,8 +7,11 @@
 -- packages):
 --   module use PREFIX/share/modulefiles
 --   module load memsuite
--- load puts PREFIX/bin first on PATH and PREFIX/share/man on MANPATH;
--- unload takes both away again.
+-- load puts PREFIX/lib/memsuite/bin (stream, mbw, mencal, stream_mpi under
+-- their own names: drop-in STREAM and mbw) and PREFIX/bin (memsuite,
+-- memsuite-TOOL) first on PATH, and their pages on MANPATH; unload takes
+-- them away again.  Without the module only the memsuite-TOOL names are on
+-- PATH, so ImageMagick's stream and Debian's mbw keep theirs.
 
 local file = myFileName()
 local root = file:match("^(.*)/share/modulefiles/memsuite/[^/]+%.lua$")
@@ -22,9 +25,12 @@ whatis("Description: memory benchmark suite: STREAM and mbw compatible tools, la
 
 help([[
 memsuite: memory benchmarks and node validation.
-Commands: stream, stream_mpi (when built with MPI), mbw, mencal, memsuite.
+Commands: stream, stream_mpi (when built with MPI), mbw, mencal, memsuite
+(also as memsuite-stream, memsuite-mbw, ... without the module).
 Start with: memsuite help; man memsuite.
 ]])
 
 prepend_path("PATH", pathJoin(root, "bin"))
+prepend_path("PATH", pathJoin(root, "lib/memsuite/bin"))
 prepend_path("MANPATH", pathJoin(root, "share/man"))
+prepend_path("MANPATH", pathJoin(root, "lib/memsuite/man"))

@@ -110,8 +110,10 @@ ms_require_cmd() {   # ms_require_cmd NAME WHY-HINT
         ms_die "$MS_EX_ENV" "'$1' is not installed; $2"
 }
 
-# Where the benchmark binaries are: MEMSUITE_BIN, else next to this script
-# when installed (PREFIX/bin), else the repository's bin/, else PATH.
+# Where the benchmark binaries are: MEMSUITE_BIN, else the installed tools
+# (PREFIX/lib/memsuite/bin, this script being PREFIX/bin/memsuite), else
+# the repository's bin/, else PATH.  PREFIX/bin itself is never searched:
+# its stream may be ImageMagick's (docs/install.md).
 ms_tool_path() {     # ms_tool_path NAME -> prints the path, 1 when absent
     local name="$1" dir
     if [ -n "${MEMSUITE_BIN:-}" ]; then
@@ -119,8 +121,8 @@ ms_tool_path() {     # ms_tool_path NAME -> prints the path, 1 when absent
         [ -x "$dir/$name" ] && [ -f "$dir/$name" ] && { printf '%s\n' "$dir/$name"; return 0; }
         return 1
     fi
-    for dir in "$MS_SCRIPTS_DIR" "$MS_SCRIPTS_DIR/../bin"; do
-        if [ -x "$dir/$name" ] && [ -f "$dir/$name" ] && [ "$dir/$name" != "$MS_SCRIPTS_DIR/memsuite" ]; then
+    for dir in "$MS_SCRIPTS_DIR/../lib/memsuite/bin" "$MS_SCRIPTS_DIR/../bin"; do
+        if [ -x "$dir/$name" ] && [ -f "$dir/$name" ]; then
             (cd -- "$dir" && printf '%s/%s\n' "$(pwd)" "$name")
             return 0
         fi
@@ -133,7 +135,7 @@ ms_tool_require() {  # ms_tool_require NAME -> prints the path or dies (3)
         if [ -n "${MEMSUITE_BIN:-}" ]; then
             ms_die "$MS_EX_ENV" "benchmark '$1' not found in MEMSUITE_BIN=$MEMSUITE_BIN; build it with 'make' or fix MEMSUITE_BIN"
         fi
-        ms_die "$MS_EX_ENV" "benchmark '$1' not found next to memsuite, in bin/ or on PATH; build it with 'make'"
+        ms_die "$MS_EX_ENV" "benchmark '$1' not found in PREFIX/lib/memsuite/bin, bin/ or on PATH; build it with 'make'"
     fi
     printf '%s\n' "$p"
 }

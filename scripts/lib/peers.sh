@@ -7,8 +7,9 @@
 # when installed).
 
 # The directory of our binaries: MEMSUITE_BIN, else the source tree's bin/
-# (this file in scripts/lib/), else the installed PREFIX/bin (this file in
-# PREFIX/share/memsuite/lib/).  The first that holds mencal wins; with
+# (this file in scripts/lib/), else the installed PREFIX/lib/memsuite/bin
+# (this file in PREFIX/share/memsuite/lib/; PREFIX/bin holds only the
+# memsuite-TOOL links, and its stream may be ImageMagick's).  The first that holds mencal wins; with
 # none, the source tree's, so that the error names a path to build.
 ms_peers_bin_dir() {
     local lib d
@@ -17,7 +18,7 @@ ms_peers_bin_dir() {
         return
     fi
     lib=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
-    for d in "$lib/../../bin" "$lib/../../../bin"; do
+    for d in "$lib/../../bin" "$lib/../../../lib/memsuite/bin"; do
         if [ -x "$d/mencal" ]; then
             (cd -- "$d" && pwd)
             return

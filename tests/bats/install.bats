@@ -24,21 +24,29 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
 @test "make install: the FHS layout under PREFIX" {
     make_target install
     local f
-    for f in bin/stream bin/mbw bin/mencal bin/memsuite libexec/memsuite/memsuite-size \
-             share/man/man1/stream.1 share/man/man1/mbw.1 share/man/man1/mencal.1 share/man/man1/memsuite.1 \
+    for f in lib/memsuite/bin/stream lib/memsuite/bin/mbw lib/memsuite/bin/mencal bin/memsuite \
+             libexec/memsuite/memsuite-size lib/memsuite/man/man1/stream.1 lib/memsuite/man/man1/mbw.1 \
+             share/man/man1/memsuite-stream.1 share/man/man1/memsuite-mbw.1 share/man/man1/memsuite-mencal.1 share/man/man1/memsuite.1 \
              share/memsuite/result.schema.json share/memsuite/lib/common.sh \
              share/memsuite/analysis/memsuite-analyse share/memsuite/analysis/memsuite_analysis/aggregate.py \
              share/memsuite/profiles/tuned.profile share/memsuite/peers/peers-stream.sh \
              share/bash-completion/completions/memsuite share/modulefiles/memsuite/0.1.0.lua; do
         [ -f "$P/$f" ] || { echo "missing $PREFIX/$f"; return 1; }
     done
-    [ -x "$P/bin/stream" ] && [ -x "$P/bin/memsuite" ]
-    [ "$(readlink "$P/share/bash-completion/completions/stream")" = memsuite ]
+    [ -x "$P/lib/memsuite/bin/stream" ] && [ -x "$P/bin/memsuite" ]
+    [ "$(readlink "$P/bin/memsuite-stream")" = ../lib/memsuite/bin/stream ]
+    [ "$(readlink "$P/bin/memsuite-mbw")" = ../lib/memsuite/bin/mbw ]
+    [ "$(readlink "$P/share/bash-completion/completions/memsuite-stream")" = memsuite ]
     if [ -x "$BIN/stream_mpi" ]; then
-        [ -x "$P/bin/stream_mpi" ] && [ -f "$P/share/man/man1/stream_mpi.1" ]
+        [ -x "$P/lib/memsuite/bin/stream_mpi" ] && [ -f "$P/share/man/man1/memsuite-stream_mpi.1" ]
     fi
+    # no path that another package owns (ImageMagick's stream, Debian's mbw)
+    for f in bin/stream bin/mbw bin/mencal bin/stream_mpi share/man/man1/stream.1 share/man/man1/mbw.1 \
+             share/bash-completion/completions/stream share/bash-completion/completions/mbw; do
+        [ ! -e "$P/$f" ] && [ ! -L "$P/$f" ] || { echo "installed $PREFIX/$f"; return 1; }
+    done
     # man pages cite the installed paths of this PREFIX
-    grep -q "$PREFIX/share/memsuite/result.schema.json" "$P/share/man/man1/stream.1"
+    grep -q "$PREFIX/share/memsuite/result.schema.json" "$P/share/man/man1/memsuite-stream.1"
     run grep -c '/usr/share/memsuite' "$P"/share/man/man1/*.1
     refute_output --regexp ':[1-9]'
 }
@@ -56,10 +64,10 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     assert_success
     assert_line "== peers-stream.sh =="
     assert_output --partial "Usage:"
-    # a peer script runs the installed tools (PREFIX/bin), not the tree's
+    # a peer script runs the installed tools (PREFIX/lib/memsuite/bin), not the tree's
     run env -u MEMSUITE_PEERS_DIR PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" peers mbw -- --size 8 --runs 1 --rounds 1
     assert_success
-    assert_output --partial "+ ours=$P/bin/mbw"
+    assert_output --partial "+ ours=$P/lib/memsuite/bin/mbw"
     assert_output --regexp "ours MEMCPY / Debian \"DUMB\" +[0-9.]+ +[0-9.]+ MiB/s"
     # every installed script finds the installed tools through the shared
     # library (peers-curves looked in PREFIX/share/memsuite/bin)
@@ -69,6 +77,20 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
         refute_output --partial "mencal not found"
     done
     [ -f "$P/share/memsuite/lib/peers.sh" ]
+}
+
+@test "installed memsuite runs its own tools, never another package's PREFIX/bin/stream" {
+    make_target install
+    unset MEMSUITE_BIN
+    printf '#!/bin/sh\necho "ImageMagick stream: not STREAM" >&2\nexit 1\n' >"$P/bin/stream"
+    chmod +x "$P/bin/stream"
+    run env PATH="$P/bin:/usr/bin:/bin" MEMSUITE_LOCK="$SANDBOX/lock" "$P/bin/memsuite" run --bench stream,mbw \
+        --sizes 1M --threads 1 --reps 2 --cooldown 0 --out res
+    assert_success
+    run grep -c "^env .* $P/lib/memsuite/bin/\(stream\|mbw\) " res/commands.txt
+    assert_output 2
+    run jq -r .tool res/cells/stream-s1048576-t1.json
+    assert_output stream
 }
 
 @test "installed memsuite: sizes through PREFIX/libexec/memsuite/memsuite-size" {
@@ -120,19 +142,22 @@ set -e
 export LMOD_ALLOW_ROOT_USE=yes MODULEPATH= MANPATH=/usr/share/man PATH=/usr/bin:/bin
 . "$init"
 module use "$P/share/modulefiles"
+before=\$(command -v stream || echo none)
 module load memsuite
-echo "loaded: \$(command -v stream) \$(command -v memsuite)"
+echo "loaded: \$(command -v stream) \$(command -v mbw) \$(command -v memsuite)"
 echo "manpath: \$MANPATH"
 man -w memsuite
+man -w stream
 module unload memsuite
-echo "unloaded: \$(command -v stream || echo none)"
+echo "unloaded: \$(command -v stream || echo none) (before: \$before)"
 echo "manpath after unload: \$MANPATH"
 SH
     run bash lmod.sh
     assert_success
-    assert_line "loaded: $P/bin/stream $P/bin/memsuite"
-    assert_line --regexp "^manpath: $P/share/man:"
+    assert_line "loaded: $P/lib/memsuite/bin/stream $P/lib/memsuite/bin/mbw $P/bin/memsuite"
+    assert_line --regexp "^manpath: $P/lib/memsuite/man:$P/share/man:"
     assert_line "$P/share/man/man1/memsuite.1"
-    assert_line "unloaded: none"
+    assert_line "$P/lib/memsuite/man/man1/stream.1"
+    assert_line --regexp "^unloaded: (.*) \(before: \1\)$"
     assert_line "manpath after unload: /usr/share/man"
 }
