@@ -50,7 +50,7 @@ INST_PEERS   = $(notdir $(wildcard scripts/peers-*.sh))
 INST_COMP_LINKS = $(addprefix memsuite-,$(INST_TOOL_NAMES))
 
 # ms_man_install SRC DEST: a page with the paths it cites moved to PREFIX
-ms_man_install = sed 's\#/usr/share/\(memsuite\|bash-completion\|modulefiles\)\#$(PREFIX)/share/\1\#g' $(1) >$(2) && chmod 0644 $(2)
+ms_man_install = sed 's\#/usr/\(share/memsuite\|share/bash-completion\|share/modulefiles\|lib/memsuite\|bin/memsuite\)\#$(PREFIX)/\1\#g' $(1) >$(2) && chmod 0644 $(2)
 
 install: all
 	install -d $(D_BIN) $(D_TOOLS) $(D_TMAN1) $(D_LIBEXEC) $(D_MAN1) $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_COMP) $(D_MOD)

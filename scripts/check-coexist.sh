@@ -91,8 +91,9 @@ say "foreign packages: ${foreign[*]} (stream -> $stream_real)"
 
 # 2. the state of the foreign files, one line per path
 state() {
-    local f
-    for p in "${foreign[@]}"; do dpkg-query -L "$p"; done | sort -u | while IFS= read -r f; do
+    local f p
+    for p in "${foreign[@]}"; do installed "$p" || printf 'package %s is not installed\n' "$p"; done
+    for p in "${foreign[@]}"; do dpkg-query -L "$p" 2>/dev/null || true; done | sort -u | while IFS= read -r f; do
         if [ -L "$f" ]; then printf 'link %s -> %s\n' "$f" "$(readlink "$f")"
         elif [ -f "$f" ]; then printf 'file %s %s\n' "$f" "$(sha256sum <"$f" | cut -d' ' -f1)"
         elif [ ! -e "$f" ]; then printf 'missing %s\n' "$f"

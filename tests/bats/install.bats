@@ -47,7 +47,8 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     done
     # man pages cite the installed paths of this PREFIX
     grep -q "$PREFIX/share/memsuite/result.schema.json" "$P/share/man/man1/memsuite-stream.1"
-    run grep -c '/usr/share/memsuite' "$P"/share/man/man1/*.1
+    grep -q "$PREFIX/lib/memsuite/bin/" "$P/share/man/man1/memsuite.1"
+    run grep -c '/usr/share/memsuite\|/usr/lib/memsuite\|/usr/bin/memsuite' "$P"/share/man/man1/*.1
     refute_output --regexp ':[1-9]'
 }
 
