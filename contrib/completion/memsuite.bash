@@ -219,7 +219,7 @@ _memsuite_mencal_scenarios() {
     [ -x "$mencal" ] || mencal=$dir/mencal
     [ -x "$mencal" ] || mencal=$(command -v memsuite-mencal 2>/dev/null) ||
         mencal=$(command -v mencal 2>/dev/null) || return 0
-    "$mencal" list 2>/dev/null | awk '/^[a-z]/ { print "mencal:" $1 } END { print "mencal:sweep" }'
+    "$mencal" list 2>/dev/null | awk '/^[a-z]/ { print "mencal:" $1 } END { print "mencal:randread-sweep" }'
 }
 
 complete -F _memsuite_complete memsuite

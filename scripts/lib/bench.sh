@@ -1,9 +1,13 @@
 # shellcheck shell=bash
 # bench: the benchmark descriptor table and the exact command of one cell.
 #
-# A bench spec is NAME or NAME:SCENARIO (mencal:randread).  "mencal:sweep"
-# is the randread latency sweep, run once per thread count at the largest
-# size.  Sizes are bytes per array; threads go through OMP_NUM_THREADS.
+# A bench spec is NAME or NAME:SCENARIO (mencal:randread).  Every mencal
+# scenario keeps its mencal name: "mencal:sweep" is `mencal run sweep`,
+# the memory mountain.  "mencal:randread-sweep" is memsuite's name for
+# `mencal run randread --sweep`, the latency curve.  Both sweeps cover
+# the sizes themselves: one cell, at the largest size (ms_bench_cells).
+# Sizes are bytes per array; threads go through OMP_NUM_THREADS (and
+# mbw's --threads).
 #
 # To adapt to a tool's CLI, change only its ms_argv_<tool> function.
 # Extra arguments for a tool (memsuite run --<tool>-args) come from
@@ -14,7 +18,7 @@ ms_use passthru
 # name    tool    arrays threaded headline default_reps default_scenario
 MS_BENCH_TABLE='
 stream    stream  3      yes      Triad    20           -
-mbw       mbw     2      no       MEMCPY   10           -
+mbw       mbw     2      yes      MEMCPY   10           -
 mencal    mencal  1      yes      *        5            seqread
 '
 
@@ -85,14 +89,25 @@ ms_bench_list_parse() {
 # prints why and returns 1.
 ms_bench_check_scenario() {
     local bench="$1" scen="$2" path list
-    [ "$bench" = mencal ] && [ "$scen" != sweep ] || return 0
+    [ "$bench" = mencal ] && [ "$scen" != randread-sweep ] || return 0
     path=$(ms_tool_path mencal) || return 0
     list=$("$path" list 2>/dev/null | awk '/^[a-z]/ { print $1 }') || return 0
     [ -n "$list" ] || return 0
     if ! grep -qxF -- "$scen" <<<"$list"; then
-        printf "mencal has no scenario '%s' (it has: %s, and memsuite's sweep)\n" "$scen" "$(paste -sd, - <<<"$list")"
+        printf "mencal has no scenario '%s' (it has: %s, and memsuite's randread-sweep)\n" "$scen" "$(paste -sd, - <<<"$list")"
         return 1
     fi
+}
+
+# ms_bench_cells SCENARIO: "matrix" (every size x thread count), or the one
+# cell of a sweep: "largest 1" (randread-sweep: one chain) or "largest
+# most" (the mountain: its curves at 1 and at the most threads asked).
+ms_bench_cells() {
+    case "$1" in
+        randread-sweep) echo "largest 1" ;;
+        sweep) echo "largest most" ;;
+        *) echo matrix ;;
+    esac
 }
 
 ms_bench_reps() {            # ms_bench_reps NAME REPS_OPTION
@@ -132,14 +147,15 @@ ms_argv_mbw() {
     # and refuses a size under the rule, so a cell in cache on purpose goes
     # without it (mbw's exit codes: any error is 1).
     # The extra arguments go before the size (the one positional).
+    # --threads 1 is the classic single-threaded copy.
     local mib=$(( ($2 + 1048575) / 1048576 ))
     ms_passthru_words mbw
-    MS_ARGV=(-q -n "$4" --format json --output "$5" "${MS_PASSTHRU_WORDS[@]}" "$mib")
+    MS_ARGV=(-q -n "$4" --threads "$3" --format json --output "$5" "${MS_PASSTHRU_WORDS[@]}" "$mib")
     if ms_cell_strict "$2"; then MS_ARGV=(--strict "${MS_ARGV[@]}"); fi
 }
 ms_argv_mencal() {
     case "$1" in
-        sweep) MS_ARGV=(run randread --sweep --size "$2" --threads "$3") ;;
+        randread-sweep) MS_ARGV=(run randread --sweep --size "$2" --threads "$3") ;;
         concurrent) MS_ARGV=(run concurrent --size "$2" --procs "$3") ;;
         *) MS_ARGV=(run "$1" --size "$2" --threads "$3") ;;
     esac

@@ -26,7 +26,7 @@
 #                the headline metric vs threads (a line per size) and vs
 #                size (a line per thread count), a panel per kernel, in
 #                the tables' units, error bars +-1 CV, in-cache points
-#                ringed; and the latency curve of mencal:sweep cells
+#                ringed; and the latency curve of mencal:randread-sweep cells
 #   --html       write one self-contained HTML file instead (no script,
 #                no network; plots embedded): the run, the environment
 #                (every setting and fact that shapes the figures), the

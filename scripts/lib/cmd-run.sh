@@ -13,10 +13,12 @@
 # the ETA goes to stderr.
 #
 #   --bench LIST     stream, mbw, mencal[:scenario] (default: stream);
-#                    mencal:sweep is the randread latency sweep (one
-#                    thread, largest size; report --plots draws it); a
-#                    scenario mencal does not list is refused (exit 2),
-#                    --dry-run too
+#                    a scenario is one of `mencal list` (mencal:sweep is
+#                    the memory mountain: one cell, largest size, most
+#                    threads), or mencal:randread-sweep, the randread
+#                    latency curve (one cell, one thread, largest size;
+#                    report --plots draws it); a scenario mencal does
+#                    not list is refused (exit 2), --dry-run too
 #   --sizes LIST     bytes per array: 64M,1G,... or multiples of the
 #                    last-level cache: 1x,4x,8x (the default).  Every
 #                    benchmark runs with --strict, so a cell the tool
@@ -24,7 +26,8 @@
 #                    a size this list puts under 4x LLC on purpose (the
 #                    1x row) runs without it, labelled not-standard
 #   --threads LIST   default 1,2,4,... up to the physical cores; 'cores'
-#                    stands for the core count.  mbw is single-threaded.
+#                    stands for the core count.  Every tool runs each
+#                    count (mbw through its --threads; 1 is classic mbw)
 #   --reps N         timed repetitions per cell (default: stream 20,
 #                    mbw 10, mencal 5); stream gets --ntimes N+1
 #   --cooldown S     seconds to wait between cells (default 5)
@@ -276,9 +279,13 @@ ms_run_plan() {
         bench="${line%%$'\t'*}" scen="${line#*$'\t'}"
         reps=$(ms_bench_reps "$bench" "$MS_RUN_REPS")
         threaded=$(ms_bench_field "$bench" 4)
-        if [ "$threaded" = yes ] && [ "$scen" != sweep ]; then ts=("${MS_RUN_THREADS[@]}"); else ts=(1); fi
+        if [ "$threaded" = yes ]; then ts=("${MS_RUN_THREADS[@]}"); else ts=(1); fi
         local -a sz=("${MS_RUN_SIZES[@]}")
-        if [ "$scen" = sweep ]; then
+        case "$(ms_bench_cells "$scen")" in
+            "largest 1") ts=(1) ;;
+            "largest most") ts=("$(printf '%s\n' "${MS_RUN_THREADS[@]}" | sort -n | tail -n 1)") ;;
+        esac
+        if [ "$(ms_bench_cells "$scen")" != matrix ]; then
             sz=("$(printf '%s\n' "${MS_RUN_SIZES[@]}" | sort -n | tail -n 1)")
         fi
         for size in "${sz[@]}"; do

@@ -34,7 +34,7 @@ stream	--format -O --output	--out (memsuite keeps the JSON of every cell)
 stream	--strict --llc	--sizes (memsuite applies the 4x LLC rule; MEMSUITE_LLC overrides the LLC)
 stream	-h --help -V --version	nothing (it would print and measure nothing)
 mbw	-n	--reps
-mbw	--threads	--threads (mbw runs one thread per cell)
+mbw	--threads	--threads (each count is a cell)
 mbw	--numa-node	--bind node:N
 mbw	--format --output	--out (memsuite keeps the JSON of every cell)
 mbw	--strict	--sizes (memsuite applies the 4x LLC rule)
@@ -45,7 +45,7 @@ mencal	-r --reps	--reps
 mencal	--cpunodebind --membind	--bind node:N
 mencal	-f --format -O --output	--out (memsuite keeps the JSON of every cell)
 mencal	--strict --llc	--sizes (memsuite applies the 4x LLC rule; MEMSUITE_LLC overrides the LLC)
-mencal	--sweep	--bench mencal:sweep
+mencal	--sweep	--bench mencal:randread-sweep
 mencal	--dry-run	memsuite run --dry-run
 mencal	-h --help -V --version	nothing (it would print and measure nothing)
 '

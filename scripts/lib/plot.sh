@@ -4,7 +4,7 @@
 #                         (kernel), a line per array size
 #   <bench>-size.png      headline metric vs array size: a panel per
 #                         record, a line per thread count
-#   latency.png           latency vs working set (mencal:sweep cells)
+#   latency.png           latency vs working set (mencal:randread-sweep cells)
 #   loaded-ID.png,        latency vs bandwidth, bandwidth vs working set
 #   sweep-ID.png          (mencal loaded and sweep cells; plot-curves.sh)
 # Every point is a cell's headline value in the unit the report's tables
@@ -148,7 +148,7 @@ ms_plot_write() {
 ms_plot_latency_gp() {
     {
         printf 'set terminal %s\n' "$(ms_plot_terminal 600)"
-        printf 'set output\nset title "random-read latency vs working set (mencal:sweep)"\n'
+        printf 'set output\nset title "random-read latency vs working set (mencal:randread-sweep)"\n'
         printf 'set xlabel "working set (KiB, log scale)"\nset ylabel "latency (ns per access)"\n'
         printf 'set grid\nset key outside right top\nset yrange [0:*]\nset logscale x 2\n'
         printf 'plot "lat.dat" using 1:2 with linespoints lw 2 pt 7 title "randread"\n'
@@ -174,11 +174,13 @@ ms_plot_dir() {
             ms_plot_write "$work" "$pd/$label-$axis.png" || true
         done
     done
-    # latency curve from sweep cells
+    # latency curve from randread-sweep cells (and "sweep" cells of
+    # results directories made before the mountain took that name; a
+    # mountain cell has no latency points)
     local id b2 s2 _ f
     : >"$work/lat.dat"
     while IFS=$'\t' read -r id b2 s2 _; do
-        [ "$s2" = sweep ] || continue
+        case "$s2" in randread-sweep|sweep) ;; *) continue ;; esac
         f="$d/cells/$id.json"
         ms_rundir_cell_done "$d" "$id" "$b2" "$s2" || continue
         ms_res_latency_points "$f" | awk -F '\t' '{ printf "%.6g %s\n", $1 / 1024, $2 }' >>"$work/lat.dat"

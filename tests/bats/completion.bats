@@ -101,7 +101,10 @@ help_options() { awk -f "$BATS_TEST_DIRNAME/help-options.awk" | sort -u | tr '\n
     run complete_words _memsuite_complete memsuite run --bind ""
     assert_output "close node: none spread"
     run complete_words _memsuite_complete memsuite run --bench mencal:r
-    assert_output "mencal:randread"
+    assert_output "mencal:randread mencal:randread-sweep"
+    # mencal's own sweep (the mountain) once, beside memsuite's randread-sweep
+    run complete_words _memsuite_complete memsuite run --bench mencal:sw
+    assert_output "mencal:sweep"
     run complete_words _memsuite_complete memsuite run --profile ""
     assert_output "default tuned"
     run complete_words _memsuite_complete memsuite profile ""

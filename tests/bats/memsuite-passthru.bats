@@ -14,9 +14,10 @@ load ../fixtures/memsuite-bats/helpers
         --stream-args "--nt-stores  --hugepages=madvise"
     assert_success
     assert_line "tool arguments: stream: --nt-stores --hugepages=madvise"
-    assert_line --regexp '^\[1/3\] stream-s134217728-t1: .* --ntimes 21 --strict --nt-stores --hugepages=madvise$'
-    assert_line --regexp '^\[2/3\] stream-s134217728-t2: .* --strict --nt-stores --hugepages=madvise$'
-    assert_line --regexp '^\[3/3\] mbw-s134217728-t1: .* --output out/cells/mbw-s134217728-t1\.json 128$'
+    assert_line --regexp '^\[1/4\] stream-s134217728-t1: .* --ntimes 21 --strict --nt-stores --hugepages=madvise$'
+    assert_line --regexp '^\[2/4\] stream-s134217728-t2: .* --strict --nt-stores --hugepages=madvise$'
+    assert_line --regexp '^\[3/4\] mbw-s134217728-t1: .* --threads 1 --format json --output out/cells/mbw-s134217728-t1\.json 128$'
+    assert_line --regexp '^\[4/4\] mbw-s134217728-t2: .* --threads 2 --format json --output out/cells/mbw-s134217728-t2\.json 128$'
     [ ! -e out ]
 }
 
@@ -64,7 +65,11 @@ load ../fixtures/memsuite-bats/helpers
     assert_output --partial "--mbw-args: --out is set by memsuite run for every cell; use --out"
     run "$MS" run --bench mencal:randread --sizes 128M --out r --mencal-args "--sweep"
     assert_failure 2
-    assert_output --partial "use --bench mencal:sweep"
+    assert_output --partial "--mencal-args: --sweep is set by memsuite run for every cell; use --bench mencal:randread-sweep"
+    # mbw's threads are a matrix dimension like the other tools'
+    run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "--threads 2"
+    assert_failure 2
+    assert_output --partial "--mbw-args: --threads is set by memsuite run for every cell; use --threads (each count is a cell)"
     [ ! -e r ]
     [ "$(bench_calls)" = 0 ]
 }

@@ -16,7 +16,7 @@ setup_file() {
     make_run good
     FAKE_TRIAD=0.8 FAKE_EXP=0.2 FAKE_CV=0.08 make_run bad
     MEMSUITE_ASSUME_ROOT=1 FAKE_RATE=60000 make_run peak
-    "$MS" run --bench mencal:sweep,stream --sizes 4x --threads 1 --cooldown 0 --out sweep 2>/dev/null
+    "$MS" run --bench mencal:randread-sweep,stream --sizes 4x --threads 1 --cooldown 0 --out sweep 2>/dev/null
     FAKE_HOOK='case "$OMP_NUM_THREADS" in 2) exit 1 ;; esac' make_run failed || true
 }
 
@@ -110,12 +110,12 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     done
 }
 
-@test "--plots: the latency curve from a mencal:sweep cell" {
+@test "--plots: the latency curve from a mencal:randread-sweep cell" {
     use_run sweep
     run "$MS" report --plots sweep
     assert_success
     assert_line "  sweep/plots/latency.png"
-    assert_line --regexp '^mencal:sweep: latency_smallest \(ns\)$'
+    assert_line --regexp '^mencal:randread-sweep: latency_smallest \(ns\)$'
     [ "$(head -c 8 sweep/plots/latency.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
 

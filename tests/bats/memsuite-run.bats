@@ -78,23 +78,41 @@ start_bg() {
     assert_output "numactl --cpunodebind=1 --membind=1 $MEMSUITE_BIN/stream --format json --output c/cells/stream-s1048576-t1.json --array-size 131072 --ntimes 21"
 }
 
-@test "mbw runs once per size (single-threaded); mencal takes a scenario" {
+@test "mbw runs once per size and thread count (its --threads); mencal takes a scenario" {
     run "$MS" run --bench mbw,mencal:randread --sizes 3M --threads 1,2 --reps 2 --cooldown 0 --out r
     assert_success
-    run grep -c '^mbw -q -n 2 --format json --output r/cells/mbw-s3145728-t1.json 3$' "$FAKE_LOG"
-    assert_output 1
+    run grep -c '^mbw -q -n 2 --threads \([12]\) --format json --output r/cells/mbw-s3145728-t\1.json 3$' "$FAKE_LOG"
+    assert_output 2
     run grep -c '^mencal run randread --size 3145728 --threads \([12]\) --reps 2 --format json --output r/cells/mencal-randread-s3145728-t\1.json$' "$FAKE_LOG"
     assert_output 2
     run grep -c ',MEMCPY,avg_rate_mibps,MiB/s,8000,' r/summary.csv
-    assert_output 1
+    assert_output 2
+}
+
+@test "real mbw: --bench mbw --threads 1,2 gives two cells whose JSON shows 1 and 2 threads" {
+    [ -x "$BIN/mbw" ] || skip "$BIN/mbw is not built (make builds it before the tests)"
+    unset MEMSUITE_SYSFS MEMSUITE_PROCFS
+    MEMSUITE_BIN="$BIN" MEMSUITE_LLC=1M run "$MS" run --bench mbw --sizes 4M --threads 1,2 --reps 2 --cooldown 0 --out m
+    assert_success
+    run jq -r '"\(.tool) \(.threads.requested) \(.threads.counted) \(.config.threads)"' m/cells/mbw-s4194304-t1.json m/cells/mbw-s4194304-t2.json
+    assert_output "$(printf 'mbw 1 1 1\nmbw 2 2 2')"
+    validate_json m/cells/mbw-s4194304-t2.json
+}
+
+@test "mencal:sweep is the mountain, mencal:randread-sweep the latency curve: one cell each" {
+    run "$MS" run --dry-run --bench mencal:sweep,mencal:randread-sweep --sizes 128M,256M --threads 1,2 --reps 2 --out d
+    assert_success
+    assert_line --regexp "^memsuite run plan: 2 cell\(s\);"
+    assert_line --regexp '^\[1/2\] mencal-sweep-s268435456-t2: env OMP_NUM_THREADS=2 .*/mencal run sweep --size 268435456 --threads 2 --reps 2 --format json --output d/cells/mencal-sweep-s268435456-t2\.json --strict$'
+    assert_line --regexp '^\[2/2\] mencal-randread-sweep-s268435456-t1: env OMP_NUM_THREADS=1 .*/mencal run randread --sweep --size 268435456 --threads 1 --reps 2 --format json --output d/cells/mencal-randread-sweep-s268435456-t1\.json --strict$'
 }
 
 @test "cells at or above 4x LLC run every tool with --strict; a cell in cache on purpose without" {
     run "$MS" run --bench mbw,mencal:seqread --sizes 1x,4x --threads 1 --reps 2 --cooldown 0 --out s
     assert_success
-    run grep -c '^mbw --strict -q -n 2 --format json --output s/cells/mbw-s134217728-t1.json 128$' "$FAKE_LOG"
+    run grep -c '^mbw --strict -q -n 2 --threads 1 --format json --output s/cells/mbw-s134217728-t1.json 128$' "$FAKE_LOG"
     assert_output 1
-    run grep -c '^mbw -q -n 2 --format json --output s/cells/mbw-s33554432-t1.json 32$' "$FAKE_LOG"
+    run grep -c '^mbw -q -n 2 --threads 1 --format json --output s/cells/mbw-s33554432-t1.json 32$' "$FAKE_LOG"
     assert_output 1
     run grep -c '^mencal run seqread --size 134217728 .* --strict$' "$FAKE_LOG"
     assert_output 1
@@ -131,7 +149,7 @@ start_bg() {
     assert_output "memsuite: run: --bench: unknown benchmark 'nbody'; choose from: stream,mbw,mencal"
     run "$MS" run --bench mencal:teleport --out x
     assert_failure 2
-    assert_output "memsuite: run: --bench: mencal has no scenario 'teleport' (it has: seqread,randread,mixed,concurrent,stability, and memsuite's sweep)"
+    assert_output "memsuite: run: --bench: mencal has no scenario 'teleport' (it has: seqread,randread,mixed,concurrent,stability,sweep, and memsuite's randread-sweep)"
     run "$MS" run --bind node:7 --out x
     assert_failure 2
     assert_output "memsuite: run: --bind: NUMA node 7 does not exist (nodes with CPUs: 0,1)"
