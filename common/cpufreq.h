@@ -1,8 +1,8 @@
 /* cpufreq: the CPU frequency and thermal-throttle counters, sampled while
  * a long run goes on, and the verdict on a series of samples: a drop of
  * more than a threshold below the first sample, or a throttle count that
- * rose, names the sample (seed 000 lost a stability run to a CPU that hit
- * its thermal limit).  The same rule as memsuite's scripts/lib/throttle.sh.
+ * rose, names the sample (the KeyarchOS mencal study lost a stability run
+ * to a CPU that hit its thermal limit).  The same rule as memsuite's scripts/lib/throttle.sh.
  *
  * Frequency: the mean of <sysfs>/devices/system/cpu/cpuN/cpufreq/
  * scaling_cur_freq, else of the "cpu MHz" lines of <procfs>/cpuinfo.

@@ -106,6 +106,15 @@ static bool validation_failed(const mb_result_t *r)
 
 /* The label printed: a failed validation is never standard (nor tuned),
  * whatever the tool set; no label at all is not-standard. */
+/* Whether TEXT is one of the result's warnings, word for word. */
+static bool is_warning(const mb_result_t *r, const char *text)
+{
+    for (size_t i = 0; i < r->nwarnings && i < MB_MAX_WARNINGS; i++)
+        if (strcmp(r->warnings[i], text) == 0)
+            return true;
+    return false;
+}
+
 static const char *result_label(const mb_result_t *r)
 {
     return (!r->label || validation_failed(r)) ? "not-standard" : r->label;
@@ -680,13 +689,23 @@ int mb_report_text(const mb_result_t *r, FILE *f)
         fputs("Result: incomplete (the run was interrupted; figures are partial)\n", f);
     for (size_t i = 0; i < r->nwarnings && i < MB_MAX_WARNINGS; i++)
         fprintf(f, "Warning: %s\n", r->warnings[i]);
+    /* A reason that a Warning line above already says in full is not
+     * repeated: the label points to it. */
     fprintf(f, "Label: %s", result_label(r));
     const char *implied[2];
-    size_t nreasons = 0;
+    size_t nreasons = 0, warned = 0;
     for (size_t n = implied_reasons(r, implied); nreasons < n; nreasons++)
         fprintf(f, "%s%s", nreasons ? "; " : " (", implied[nreasons]);
-    for (size_t i = 0; i < r->nlabel_reasons; i++, nreasons++)
-        fprintf(f, "%s%s", nreasons ? "; " : " (", r->label_reasons[i]);
+    for (size_t i = 0; i < r->nlabel_reasons; i++) {
+        if (is_warning(r, r->label_reasons[i])) {
+            warned++;
+            continue;
+        }
+        fprintf(f, "%s%s", nreasons++ ? "; " : " (", r->label_reasons[i]);
+    }
+    if (warned)
+        fprintf(f, "%s%s", nreasons++ ? "; " : " (",
+                warned == 1 ? "the warning above" : "the warnings above");
     fputs(nreasons ? ")\n" : "\n", f);
     return stream_status(f);
 }

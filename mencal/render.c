@@ -153,8 +153,8 @@ static void env_text(FILE *f, const mc_run_t *run, const mb_result_t *r)
             fact(r->sysinfo, "allocator", v3, sizeof v3));
     fprintf(f, "cpu: governor %s; SMT %s\n", fact(r->sysinfo, "governor", v1, sizeof v1),
             fact(r->sysinfo, "smt", v2, sizeof v2));
-    if (cfg->cache_resident)
-        fprintf(f, "NOTE: %s\n", cfg->size_reason);
+    /* cache_resident: the size rule's sentence is the report's Warning
+     * line (mc_config_warn), once; the label points to it. */
 }
 
 static void result_text(FILE *f, const mc_result_t *res)

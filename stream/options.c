@@ -104,7 +104,8 @@ static int cb_array_size(void *cfg, const char *arg, char *msg, size_t msglen)
  * extra entries go before them (joined_table). */
 static const mb_opt_t st_opts[] = {
     { .long_name = "array-size", .short_name = 's', .type = MB_OPT_CALLBACK, .cb = cb_array_size,
-      .metavar = "N|SIZE|auto", .def_text = ST_STR(STREAM_ARRAY_SIZE),
+      .metavar = "N|SIZE|auto", .def_text = ST_STR(STREAM_ARRAY_SIZE) ", or auto's size when " ST_STR(STREAM_ARRAY_SIZE)
+                  " elements are under 4x the LLC",
       .help = "elements per array (20000000, 2e7, 20M = 20 million); a size ending in B is "
               "bytes per array (2GiB, 800MB); auto = each array at least 4x the total "
               "last-level cache" },

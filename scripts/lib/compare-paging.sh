@@ -4,8 +4,8 @@
 # ran under (run.json cell_env, else env.json's thp), the tool's
 # huge-page mode, the THP share of its buffer and the dTLB miss rate in %
 # of loads, and for mencal randread the full-random latency that page
-# walks weigh on (ms_res_paging).  Seed 000 explains its latency gain with this
-# pair: THP always, TLB miss rate 2.1% -> 1.4%.
+# walks weigh on (ms_res_paging).  The KeyarchOS mencal study explains its
+# latency gain with this pair: THP always, TLB miss rate 2.1% -> 1.4%.
 
 ms_use results
 

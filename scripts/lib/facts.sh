@@ -32,8 +32,9 @@ ms_facts_host() {
     MS_SOCKETS="$MS_TOPO_SOCKETS"
     ms_fact cpus ok "$(ms_cpu_online_list | wc -l) online, $MS_CORES physical core(s), $MS_SOCKETS socket(s)"
     if ms_llc_detect; then
-        local v
-        v="$(ms_human_bytes "$MS_LLC_BYTES") ($MS_LLC_SOURCE: $MS_LLC_NOTE)"
+        # the detector's note may open with its source already ("sysfs: ...")
+        local v note=${MS_LLC_NOTE#"$MS_LLC_SOURCE: "}
+        v="$(ms_human_bytes "$MS_LLC_BYTES") ($MS_LLC_SOURCE: $note)"
         if [ "$MS_LLC_SOURCE" = sysconf ]; then
             ms_fact llc warn "$v" "sysconf may report the host's cache in a VM" "MEMSUITE_LLC=<size> memsuite run ... (if the value is wrong)"
         else

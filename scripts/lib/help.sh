@@ -65,8 +65,16 @@ ms_help_overview() {
     echo "Exit codes: 0 ok, 1 failure, 2 usage error, 3 the environment prevents a valid run."
 }
 
-# memsuite help [cmd]
+# memsuite help [cmd]: the text is made first, then written at once; a
+# reader that stops early (memsuite help run | head -1) is no error: the
+# write's EPIPE is ignored and help exits 0, with no signal note.
 ms_help_command() {
+    local text
+    text=$(ms_help_render "$@")
+    trap '' PIPE
+    printf '%s\n' "$text" 2>/dev/null || true
+}
+ms_help_render() {
     if [ $# -eq 0 ]; then
         ms_help_overview
         return 0

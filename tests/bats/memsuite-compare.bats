@@ -19,7 +19,7 @@ setup_file() {
     echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
     echo 10 >"$MEMSUITE_PROCFS/sys/vm/swappiness"
     FAKE_RATE=10100 mk tuned --bind close
-    # seed 000's THP pair: before at madvise (little THP, TLB 2.1%), after at always
+    # the KeyarchOS mencal study's THP pair: before at madvise (little THP, TLB 2.1%), after at always
     echo madvise >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
     FAKE_THP_SHARE=0.02 FAKE_DTLB=2.1 mk nothp --threads 1
     echo always >"$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"

@@ -73,3 +73,18 @@ load ../fixtures/memsuite-bats/helpers
     assert_success
     assert_output --regexp '^memsuite [0-9]+\.[0-9]+\.[0-9]+$'
 }
+
+@test "help into a reader that stops early: exit 0, no write error, no signal note" {
+    local i
+    for i in 1 2 3 4 5; do
+        # a reader that takes one line and closes the pipe, as head -1 does
+        run bash -c "set -o pipefail; '$MS' help run 2>&1 | head -1"
+        assert_success
+        assert_output --regexp '^Usage: memsuite run '
+        refute_output --partial "write error"
+        refute_output --partial "stopping and restoring"
+        run bash -c "set -o pipefail; '$MS' run --help 2>&1 | head -1"
+        assert_success
+        assert_output --regexp '^Usage: memsuite run '
+    done
+}

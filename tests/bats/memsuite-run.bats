@@ -556,7 +556,7 @@ esac'
     assert_line "memsuite: run: warning: GLIBC_TUNABLES: GLIBC_TUNABLES names unknown to glibc 2.36 (not in ld.so --list-tunables), which ignores them: glibc.malloc.max_total_thread_cache"
 }
 
-@test "seed 000's before/after study on a fake sysfs: setting, before, after, change, and the counters that explain it" {
+@test "the KeyarchOS mencal study's before/after on a fake sysfs: setting, before, after, change, and the counters that explain it" {
     # the fake stream's THP share and dTLB rate follow the tree's THP policy
     export FAKE_THP_AUTO=1
     FAKE_HOOK='grep -Eq "\[always\]|^always$" "$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled" && echo 11500 >"$FAKE_RATE_FILE" || echo 10000 >"$FAKE_RATE_FILE"' \

@@ -109,6 +109,20 @@ fake_meminfo() {
     assert_output "standard"
 }
 
+@test "the size rule's sentence: once on stderr (none with -q), once in the text report" {
+    export MEMSUITE_LLC=8M
+    run --separate-stderr mencal run seqread randread --size 16M --reps 1
+    assert_success
+    [ "$(grep -c 'is under 4x the last-level cache' <<<"$stderr")" = 1 ]
+    [ "$(grep -c 'is under 4x the last-level cache' <<<"$output")" = 1 ]
+    assert_line --regexp '^Warning: --size 16\.0 MiB: the working set .* is under 4x the last-level cache'
+    assert_line "Label: not-standard (the warning above)"
+    run --separate-stderr mencal run seqread randread --size 16M --reps 1 -q
+    assert_success
+    [ -z "$stderr" ]
+    [ "$(grep -c 'is under 4x the last-level cache' <<<"$output")" = 1 ]
+}
+
 @test "an LLC whose 4x overflows: the message says no size satisfies the rule (not 0MiB)" {
     export MEMSUITE_LLC=4611686018427387904
     run --separate-stderr mencal run seqread --size 4M --strict

@@ -612,6 +612,10 @@ mask_numbers() {
              --nt-stores --hugepages --inject-error --quiet --version; do
         assert_output --partial -- "$o"
     done
+    # -s's default says that it is raised to the 4x LLC rule, as it is
+    assert_output --partial "(default: 10000000, or auto's size when 10000000 elements are under 4x the LLC)"
+    MEMSUITE_LLC=32M run --separate-stderr "$ST" -n 2
+    [[ "$stderr" == *"--array-size not given: the default of 10000000 elements"*"raised to"* ]]
     run "$ST" --version
     assert_success
     assert_line --index 0 --regexp '^stream \(memsuite\) [0-9]+\.[0-9]+\.[0-9]+$'

@@ -459,6 +459,23 @@ static void test_text(void)
                  "text table without stats");
     free(txt);
 
+    /* A label reason a Warning line already says in full is not repeated
+     * (mencal's size rule: one sentence, once); other reasons stay. */
+    fx.r.label = "not-standard";
+    fx.r.complete = true;
+    mb_result_warn(&fx.r, "the working set is under 4x the LLC");
+    mb_result_add_label_reason(&fx.r, "the working set is under 4x the LLC");
+    mb_result_add_label_reason(&fx.r, "--hugepages madvise");
+    txt = render(&fx.r, MB_FMT_TEXT, &rc);
+    CHECK(txt && strstr(txt, "Warning: the working set is under 4x the LLC\n"
+                             "Label: not-standard (--hugepages madvise; the warning above)\n"),
+          "a warned label reason points to the warning");
+    size_t seen = 0;
+    for (const char *p = txt; p && (p = strstr(p, "under 4x")) != NULL; p++)
+        seen++;
+    CHECK(seen == 1, "the warned sentence appears once");
+    free(txt);
+
     /* Number formatting: six significant digits, no exponent in range. */
     static const struct { double v; const char *want; } nums[] = {
         { 1073741824, "1073741824" }, { 0.0123456789, "0.0123457" }, { 1.5, "1.5" },
