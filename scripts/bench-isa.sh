@@ -6,7 +6,7 @@
 #                             [--mencal-size SIZE]
 #
 #   --portable DIR  the tools to judge, e.g. the .deb's usr/bin
-#                   (scripts/check-packages.sh --keep K: K/root-deb/usr/bin)
+#                   (scripts/check-packages.sh --keep K: K/root-deb/usr/lib/memsuite/bin)
 #   --native DIR    the reference, a -march=native build (default bin/)
 #   --rounds N      rounds (default 8); each runs peers-stream.sh,
 #                   peers-mbw.sh and peers-mencal.sh once per build,

@@ -10,7 +10,7 @@
 #   loaded-rw70.json   mencal run loaded --traffic rw:70   100 us, then idle)
 #   sweep.json         mencal run sweep (16 KiB to 2 x the power of two
 #                      >= 4x LLC; read, write, copy, triad; 1 and all threads)
-#   peers-curves.txt   scripts/peers-curves.sh --rounds 3 (the README's
+#   peers-curves.txt   scripts/peers-curves.sh --rounds 3 (docs/latency.md's
 #                      ratios: idle vs randread, no-delay vs stream Triad
 #                      and seqread, DRAM plateau vs seqread, 16 KiB vs
 #                      likwid-bench when installed)

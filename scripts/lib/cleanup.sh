@@ -40,7 +40,7 @@ ms_run_cleanups() {
         "$fn"
     done
     MS_CLEANUPS=()
-    # Only documented codes leave memsuite (README, "Exit codes"): a helper
+    # Only documented codes leave memsuite (docs/results-format.md, "Exit codes"): a helper
     # that failed under set -e (jq's 2, 4 or 5, a full disk) would
     # otherwise pass its own status on, which could read as a verdict.
     # A command's own documented code (check's 5, node busy) passes only
@@ -48,7 +48,7 @@ ms_run_cleanups() {
     case "$rc" in
         0|1|2|3|129|130|143|"${MS_EXIT_INTENDED:-0}") ;;
         *) if [ -n "$MS_SIGNAL" ] && [ "$rc" -eq $((128 + $(kill -l "$MS_SIGNAL"))) ]; then
-               exit "$rc"      # stopped by a signal (README: 128 + its number)
+               exit "$rc"      # stopped by a signal (docs/results-format.md: 128 + its number)
            fi
            ms_error "internal error: a command failed with status $rc (rerun with MEMSUITE_DEBUG=1 to see which); exit 3"
            rc=$MS_EX_ENV ;;

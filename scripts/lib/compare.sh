@@ -9,7 +9,7 @@
 # (a run lands in a better or worse phase of the machine: page placement,
 # frequency, neighbours), which repetitions inside one run do not sample:
 # two runs of the same configuration on a 2-vCPU VM differ by up to
-# ~8% with within-run CVs of 1-2% (README, "Node validation").  MIN_NOISE
+# ~8% with within-run CVs of 1-2% (docs/node-validation.md).  MIN_NOISE
 # (--min-noise, default 10%) is that run-to-run floor.
 # "*" marks |change| above the noise; "?" marks rows where a CV is
 # unknown (a single repetition): not judged.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The README's "Node validation" steps, word for word: the block between
+# docs/node-validation.md's steps, word for word: the block between
 # <!-- node-validation:begin --> and <!-- node-validation:end --> is run
 # line by line (memsuite on PATH is scripts/memsuite; fake benchmarks and
 # an idle fixture /proc), from the record to the drain suggestion.
@@ -7,10 +7,10 @@
 load test_helper
 load ../fixtures/memsuite-bats/helpers
 
-@test "README node validation: record, check, JSON, Prometheus, node report, aggregate with drain suggestion" {
+@test "docs/node-validation.md: record, check, JSON, Prometheus, node report, aggregate with drain suggestion" {
     ln -s "$MS" "$STUBS/memsuite"
     local -a steps
-    mapfile -t steps < <(sed -n '/<!-- node-validation:begin -->/,/<!-- node-validation:end -->/p' "$ROOT/README.md" |
+    mapfile -t steps < <(sed -n '/<!-- node-validation:begin -->/,/<!-- node-validation:end -->/p' "$ROOT/docs/node-validation.md" |
         grep -v -e '^<!--' -e '^```')
     [ "${#steps[@]}" -eq 7 ]
     local i statuses=""
