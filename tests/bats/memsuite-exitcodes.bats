@@ -2,8 +2,9 @@
 # The exit-code tables (the man pages; docs/results-format.md sums them
 # up) are the single truth: a sweep of hostile (and a few good)
 # invocations of every memsuite subcommand and of stream, mbw and mencal,
-# each with the code the docs document for it.  Every status must also be one of the documented set, so a helper's own code
-# (jq's 4 or 5, bash's 127) can never leak out.
+# each with the code the docs document for it.  Every status must also be
+# one of the documented set, so a helper's own code (jq's 4 or 5, bash's
+# 127) can never leak out.
 
 bats_require_minimum_version 1.5.0
 load test_helper
