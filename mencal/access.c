@@ -9,14 +9,14 @@
 #include "access.h"
 
 void mc_mix_init(mc_mix_t *m, uint64_t *base, size_t lines, unsigned read_pct, bool random,
-                 uint64_t seed, uint64_t stream)
+                 uint64_t random_state, uint64_t stream)
 {
     memset(m, 0, sizeof *m);
     m->base = base;
     m->lines = lines ? lines : 1;
     m->read_pct = read_pct > 100 ? 100 : read_pct;
     m->random = random;
-    mc_rng_seed(&m->rng, seed, stream);
+    mc_rng_init(&m->rng, random_state, stream);
 }
 
 static inline uint64_t read_line(const uint64_t *l)

@@ -19,7 +19,7 @@ typedef struct {
     uint64_t reads, writes, sink;
 } mc_mix_t;
 void mc_mix_init(mc_mix_t *m, uint64_t *base, size_t lines, unsigned read_pct, bool random,
-                 uint64_t seed, uint64_t stream);
+                 uint64_t random_state, uint64_t stream);
 /* n accesses: exactly read_pct of every 100 consecutive accesses are loads. */
 void mc_mix_run(mc_mix_t *m, size_t n);
 

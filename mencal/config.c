@@ -57,8 +57,9 @@ static const mb_opt_t options[] = {
       .choices = MB_FORMAT_CHOICES, .def = "text", .help = "output format" },
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
       .metavar = "FILE", .def_text = "stdout", .help = "write the result to FILE (atomically)" },
-    { .long_name = "seed", .type = MB_OPT_INT, .offset = OFF(seed), .min = 0, .max = 0,
-      .metavar = "N", .def = "1", .help = "seed of the random permutations and addresses" },
+    { .long_name = "random-state", .type = MB_OPT_INT, .offset = OFF(random_state), .min = 0,
+      .max = 0, .metavar = "N", .def = "1",
+      .help = "where the random generator starts: equal N, equal permutations and addresses" },
     { .long_name = "strict", .type = MB_OPT_FLAG, .offset = OFF(strict),
       .help = "refuse (exit 2) a working set under 4x the LLC instead of running it with a "
               "warning, labelled not-standard" },
@@ -456,7 +457,7 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
         return MB_EXIT_USAGE;
     }
 
-    cfg->seed = (uint64_t)o->seed;
+    cfg->random_state = (uint64_t)o->random_state;
     cfg->reps = (int)o->reps;
     /* More threads than allowed CPUs time-share the cores: not a standard
      * figure (stream labels it the same way). */

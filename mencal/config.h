@@ -61,7 +61,7 @@ typedef struct {
     const char *counters;       /* --counters[=LIST]; NULL with seen: default list */
     int format;                 /* mb_format_t */
     const char *output;
-    long long seed;
+    long long random_state;
     bool allow_cache;           /* accepted, no effect: an explicit size always runs */
     bool strict;                /* refuse a size under the 4x LLC rule (exit 2) */
     const char *llc;            /* --llc SIZE override */
@@ -128,7 +128,7 @@ typedef struct mc_config {
     /* counters */
     bool counters_on;
     const char *counters_list;   /* for mb_counters_init */
-    uint64_t seed;
+    uint64_t random_state;
     int reps;
     mb_format_t format;
     /* warnings found while resolving (main prints them and records them) */

@@ -179,9 +179,9 @@ static void print_plan(const mc_config_t *cfg, const mc_scenario_t **sel, size_t
     for (int t = 0; t < cfg->nthreads; t++)
         printf(" %d", cfg->cpu[t]);
     printf("\nthreads_how: %s\nphysical_cores: %d\n", cfg->threads_how, cfg->ncores);
-    printf("reps: %d\nhugepages: %s\nbuffer: %s\nnuma: %s\nseed: %llu\n", cfg->reps,
+    printf("reps: %d\nhugepages: %s\nbuffer: %s\nnuma: %s\nrandom_state: %llu\n", cfg->reps,
            mc_hugepages_name(cfg->hugepages), mc_buffer_kind_name(cfg->buffer), cfg->numa_desc,
-           (unsigned long long)cfg->seed);
+           (unsigned long long)cfg->random_state);
     for (size_t s = 0; s < mc_scenario_count(); s++) {
         const mc_scenario_t *sc = mc_scenario_at(s);
         if (sc->plan)

@@ -39,7 +39,7 @@ void mc_config_json(mb_json_t *j, const void *ctx)
         mb_json_string(j, "counters", cfg->counters_list);
     else
         mb_json_unavailable(j, "counters", "not requested (pass --counters)");
-    mb_json_uint(j, "seed", cfg->seed);
+    mb_json_uint(j, "random_state", cfg->random_state);
     mb_json_object_begin(j, "caches");
     const char *unreported = "neither sysfs nor sysconf reported it";
     mc_json_uint_or(j, "l1d_bytes", cfg->caches.l1d_bytes, unreported);
@@ -141,8 +141,8 @@ static void env_text(FILE *f, const mc_run_t *run, const mb_result_t *r)
     fprintf(f, "threads: %d on CPUs", cfg->nthreads);
     for (int t = 0; t < cfg->nthreads && t < 64; t++)
         fprintf(f, "%s%d", t ? "," : " ", cfg->cpu[t]);
-    fprintf(f, "%s: %s; reps %d; seed %llu\n", cfg->nthreads > 64 ? ",..." : "", cfg->threads_how,
-            cfg->reps, (unsigned long long)cfg->seed);
+    fprintf(f, "%s: %s; reps %d; random state %llu\n", cfg->nthreads > 64 ? ",..." : "",
+            cfg->threads_how, cfg->reps, (unsigned long long)cfg->random_state);
     fprintf(f, "memory: buffer %s; hugepages %s; NUMA %s; THP enabled %s, defrag %s\n",
             mc_buffer_kind_name(cfg->buffer), mc_hugepages_name(cfg->hugepages), cfg->numa_desc,
             fact(r->sysinfo, "thp_enabled", v1, sizeof v1),

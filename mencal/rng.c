@@ -1,5 +1,5 @@
-/* rng: xoshiro256** seeded through splitmix64, one stream per thread or
- * chain, so --seed N reproduces every permutation. */
+/* rng: xoshiro256** initialised through splitmix64, one stream per thread or
+ * chain, so --random-state N reproduces every permutation. */
 #include "rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -10,9 +10,9 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-void mc_rng_seed(mc_rng_t *r, uint64_t seed, uint64_t stream)
+void mc_rng_init(mc_rng_t *r, uint64_t random_state, uint64_t stream)
 {
-    uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ULL);
+    uint64_t x = random_state ^ (stream * 0xD1B54A32D192ED03ULL);
     for (int i = 0; i < 4; i++)
         r->s[i] = splitmix64(&x);
     if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3]))   /* the one forbidden state */

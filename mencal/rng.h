@@ -3,9 +3,9 @@
 
 #include <stdint.h>
 
-/* rng: splitmix64-seeded xoshiro256** */
+/* rng: splitmix64-initialised xoshiro256** */
 typedef struct { uint64_t s[4]; } mc_rng_t;
-void mc_rng_seed(mc_rng_t *r, uint64_t seed, uint64_t stream);
+void mc_rng_init(mc_rng_t *r, uint64_t random_state, uint64_t stream);
 static inline uint64_t mc_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 static inline uint64_t mc_rng_next(mc_rng_t *r)
 {

@@ -163,7 +163,7 @@ worker(const mc_config_t *cfg, const concurrent_conf_t *cc, shared_t *sh, int w,
     if (rc != 0)
         _exit(3);
     mc_mix_t m;
-    mc_mix_init(&m, buf, bytes / MC_LINE_BYTES, (unsigned)cc->read_pct, true, cfg->seed,
+    mc_mix_init(&m, buf, bytes / MC_LINE_BYTES, (unsigned)cc->read_pct, true, cfg->random_state,
                 (uint64_t)w);
     uint64_t t0 = mb_now_ns();
     while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {

@@ -313,7 +313,7 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
                                  .group_nodes = group && group < nodes ? group : 0,
                                  .layout = (mc_chain_layout_t)c->layout };
         mc_rng_t rng;
-        mc_rng_seed(&rng, cfg->seed, 0);
+        mc_rng_init(&rng, cfg->random_state, 0);
         void *start[1];
         if (mc_chain_build(base, &spec, &rng, start, NULL) != 0) {
             L->failed = 1;
@@ -333,7 +333,7 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
         L->start = start[0];
         return;
     }
-    if (mc_traffic_init(&L->tr[t], &c->traffic, base, slice, cfg->seed, (uint64_t)t) != 0) {
+    if (mc_traffic_init(&L->tr[t], &c->traffic, base, slice, cfg->random_state, (uint64_t)t) != 0) {
         L->failed = 3;
         return;
     }

@@ -126,8 +126,8 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         uint64_t *base = (uint64_t *)((char *)buf + (size_t)t * slice);
         memset(base, 0, slice);   /* first touch by the owner */
         mixer_t x = { .accesses = &accesses, .rd = rd, .wr = wr, .nt = nt };
-        mc_mix_init(&x.mix, base, lines, (unsigned)mx->read_pct, mx->pattern_random, cfg->seed,
-                    (uint64_t)t);
+        mc_mix_init(&x.mix, base, lines, (unsigned)mx->read_pct, mx->pattern_random,
+                    cfg->random_state, (uint64_t)t);
         mc_measure_run(&m, t, mix_body, &x);
         sink_all += x.mix.sink;
     }

@@ -133,7 +133,7 @@ static size_t rounds_for(uint64_t target_ns, uint64_t cal_ns, size_t cal_rounds)
 }
 
 /* The node numbers of the first 64 hops of thread 0's first chain,
- * hashed to an integer below 2^52: equal for equal --seed and layout. */
+ * hashed to an integer below 2^52: equal for equal --random-state and layout. */
 static double chain_signature(void *base, size_t stride, void *start)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -240,7 +240,7 @@ static void run_pass(const mc_config_t *cfg, const plan_t *p, void *buf, size_t 
         void *base = (char *)buf + (size_t)t * slice;
         void *start[MC_MAX_CHAINS];
         mc_rng_t rng;
-        mc_rng_seed(&rng, cfg->seed, (uint64_t)t);
+        mc_rng_init(&rng, cfg->random_state, (uint64_t)t);
         mc_chain_spec_t spec = plan_spec(p);
         if (mc_chain_build(base, &spec, &rng, start, NULL) != 0)
             failed = 1;
@@ -469,7 +469,7 @@ static void sweep_point(const mc_config_t *cfg, const randread_conf_t *rk, void 
         return;
     void *start[MC_MAX_CHAINS];
     mc_rng_t rng;
-    mc_rng_seed(&rng, cfg->seed, bytes);
+    mc_rng_init(&rng, cfg->random_state, bytes);
     if (mc_chain_build(buf, &spec, &rng, start, NULL) != 0) {
         *failed = 1;
         return;

@@ -294,8 +294,8 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
             const size_t stride = (share + 4095) & ~(size_t)4095;   /* own pages per thread */
             if (share < (size_t)k->arrays * MC_LINE_BYTES)   /* the same on every thread */
                 continue;
-            mc_traffic_init(&P.tr[t], &spec, (char *)buf + (size_t)t * stride, share, cfg1->seed,
-                            (uint64_t)t);
+            mc_traffic_init(&P.tr[t], &spec, (char *)buf + (size_t)t * stride, share,
+                            cfg1->random_state, (uint64_t)t);
 #pragma omp master
             m.done = 0;
 #pragma omp barrier

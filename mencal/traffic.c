@@ -132,7 +132,7 @@ const mc_traffic_kernel_t *mc_traffic_find(const char *name)
 }
 
 int mc_traffic_init(mc_traffic_t *t, const mc_traffic_spec_t *spec, void *mem, size_t bytes,
-                    uint64_t seed, uint64_t stream)
+                    uint64_t random_state, uint64_t stream)
 {
     memset(t, 0, sizeof *t);
     t->spec = *spec;
@@ -148,7 +148,7 @@ int mc_traffic_init(mc_traffic_t *t, const mc_traffic_spec_t *spec, void *mem, s
             t->arr[i][e] = (double)(i + 1);
     }
     if (spec->k->mix)
-        mc_mix_init(&t->mix, (uint64_t *)mem, elems / 8, spec->read_pct, false, seed, stream);
+        mc_mix_init(&t->mix, (uint64_t *)mem, elems / 8, spec->read_pct, false, random_state, stream);
     return 0;
 }
 

@@ -71,7 +71,7 @@ typedef struct mc_traffic {
  * writes every element (first touch by the calling thread).  bytes must
  * hold at least one line per array.  0, or -EINVAL. */
 int mc_traffic_init(mc_traffic_t *t, const mc_traffic_spec_t *spec, void *mem, size_t bytes,
-                    uint64_t seed, uint64_t stream);
+                    uint64_t random_state, uint64_t stream);
 /* Bytes the traffic really uses (arrays x elems x 8). */
 size_t mc_traffic_span(const mc_traffic_t *t);
 /* The next `lines` 64-byte lines of every array (rw: `lines` line

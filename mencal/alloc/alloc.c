@@ -5,7 +5,7 @@
  *     command line, rendered as the comparison table, JSON
  *     (one record per allocator x threads x block) or CSV;
  *   - the descriptor's run(): `mencal run all` and runs naming several
- *     scenarios, with mencal's common options (threads, reps, seed) and a
+ *     scenarios, with mencal's common options (threads, reps, --random-state) and a
  *     short profile; the cells land in the "cells" table of the result.
  * Both share alloc_execute(): find the libraries, probe each allocator
  * once, then every cell and repetition in its own child. */
@@ -145,7 +145,7 @@ static void exec_probe(exec_t *x, const volatile sig_atomic_t *stop)
         mc_alloc_spawn_t s = {
             .expect = a->name, .preload = x->libs[ai], .probe = true,
             .jemalloc_conf = je && env->conf_source ? env->conf : NULL,
-            .work = { .threads = 1, .block_bytes = 4096, .slots = 1, .ops = 1, .seed = 1 },
+            .work = { .threads = 1, .block_bytes = 4096, .slots = 1, .ops = 1, .random_state = 1 },
             .rss_interval_s = 1,
         };
         mc_child_t *ch = calloc(1, sizeof *ch);
@@ -217,7 +217,7 @@ static void exec_rep(exec_t *x, mc_cell_t *c, int ai, const volatile sig_atomic_
         .work = { .threads = c->threads, .block_bytes = c->block_bytes,
                   .slots = cfg->blocks_per_thread, .ops = mc_alloc_ops_for(cfg, c->block_bytes),
                   .duration_s = cfg->duration_s, .nofree = cfg->nofree,
-                  .harness_only = cfg->harness_only, .seed = (uint64_t)cfg->seed },
+                  .harness_only = cfg->harness_only, .random_state = (uint64_t)cfg->random_state },
         .rss_interval_s = cfg->rss_interval_s,
     };
     mc_child_t *ch = calloc(1, sizeof *ch);
@@ -512,7 +512,7 @@ static int alloc_run(const mc_config_t *mcfg, const void *conf, mc_result_t *res
     cfg.reps = mcfg->reps < SHORT_MAX_REPS ? mcfg->reps : SHORT_MAX_REPS;
     cfg.auto_bytes = SHORT_AUTO_BYTES;
     cfg.auto_min_ops = SHORT_MIN_OPS;
-    cfg.seed = (long long)mcfg->seed;
+    cfg.random_state = (long long)mcfg->random_state;
     mc_alloc_env_t env;
     mc_alloc_env_collect(&env, &cfg);
     exec_t *x = calloc(1, sizeof *x);

@@ -33,7 +33,7 @@
 
 typedef struct {
     const char *expect;
-    long long threads, result_fd, seed;
+    long long threads, result_fd, random_state;
     size_t block_bytes, slots, ops;
     double duration_s;
     bool nofree, harness_only, overhead, probe;
@@ -51,7 +51,8 @@ static const mb_opt_t child_options[] = {
     { .long_name = "ops", .type = MB_OPT_COUNT, .offset = OFF(ops), .help = "steps per thread" },
     { .long_name = "duration", .type = MB_OPT_DOUBLE, .offset = OFF(duration_s),
       .help = "seconds" },
-    { .long_name = "seed", .type = MB_OPT_INT, .offset = OFF(seed), .min = 0, .help = "seed" },
+    { .long_name = "random-state", .type = MB_OPT_INT, .offset = OFF(random_state), .min = 0,
+      .help = "where the random generator starts" },
     { .long_name = "result-fd", .type = MB_OPT_INT, .offset = OFF(result_fd), .min = 0,
       .max = 1 << 20, .help = "fd" },
     { .long_name = "nofree", .type = MB_OPT_FLAG, .offset = OFF(nofree), .help = "no free" },
@@ -92,7 +93,7 @@ __attribute__((format(printf, 2, 3))) static int child_fail(FILE *f, const char 
 
 int mc_alloc_child_main(int argc, char **argv)
 {
-    child_opts_t o = { .threads = 1, .result_fd = 1, .seed = 1, .slots = 1 };
+    child_opts_t o = { .threads = 1, .result_fd = 1, .random_state = 1, .slots = 1 };
     char msg[512];
     /* argv[1] is the marker: parse from there as if it were argv[0] */
     if (mb_opts_parse(child_options, sizeof child_options / sizeof child_options[0], argc - 1,
@@ -132,7 +133,7 @@ int mc_alloc_child_main(int argc, char **argv)
     mc_alloc_work_t w = {
         .threads = (int)o.threads, .block_bytes = o.block_bytes, .slots = o.slots,
         .ops = o.ops, .duration_s = o.duration_s, .nofree = o.nofree,
-        .harness_only = o.harness_only, .seed = (uint64_t)o.seed,
+        .harness_only = o.harness_only, .random_state = (uint64_t)o.random_state,
     };
     mc_alloc_meas_t m;
     if (mc_alloc_work_run(&w, &m, msg, sizeof msg) != 0)

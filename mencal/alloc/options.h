@@ -20,7 +20,7 @@ typedef struct {
     const char *output, *plot;
     size_t blocks_per_thread, ops;
     double duration_s, rss_interval_s;
-    long long reps, seed;
+    long long reps, random_state;
     bool nofree, harness_only, overhead, quiet, help;
     /* resolved */
     int nalloc;

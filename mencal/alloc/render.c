@@ -207,7 +207,7 @@ int mc_alloc_render_text(const mc_alloc_run_t *r, FILE *f)
     else
         fprintf(f, "auto (2 GiB of copies per thread, %d..%d)", MC_ALLOC_AUTO_MIN_OPS,
                 MC_ALLOC_AUTO_MAX_OPS);
-    fprintf(f, "; reps: %lld (medians); seed %lld\n", cfg->reps, cfg->seed);
+    fprintf(f, "; reps: %lld (medians); random state %lld\n", cfg->reps, cfg->random_state);
     fprintf(f, "CPUs: %d allowed, %d online; THP: %s; GLIBC_TUNABLES: %s\n", env->cpus_allowed,
             env->cpus_online, env->thp, env->glibc_tunables[0] ? env->glibc_tunables : "(unset)");
     fprintf(f, "jemalloc conf: %s%s%s%s\n", env->conf_source ? env->conf : "(none)",
@@ -359,7 +359,7 @@ static void config_json(mb_json_t *j, const void *p)
     mb_json_bool(j, "harness_only", cfg->harness_only);
     mb_json_bool(j, "overhead", cfg->overhead);
     mb_json_int(j, "reps", cfg->reps);
-    mb_json_int(j, "seed", cfg->seed);
+    mb_json_int(j, "random_state", cfg->random_state);
     mb_json_number(j, "rss_interval_s", cfg->rss_interval_s);
     mb_json_int(j, "cpus_allowed", env->cpus_allowed);
     mb_json_int(j, "cpus_online", env->cpus_online);

@@ -231,8 +231,8 @@ static int build_argv(const mc_alloc_spawn_t *s, char store[][48], char **argv, 
         ARG("--duration");
         NUM("%.17g", s->work.duration_s);
     }
-    ARG("--seed");
-    NUM("%llu", (unsigned long long)s->work.seed);
+    ARG("--random-state");
+    NUM("%llu", (unsigned long long)s->work.random_state);
     if (s->work.nofree)
         ARG("--nofree");
     if (s->work.harness_only)

@@ -292,7 +292,7 @@ static void *thread_main(void *arg)
     thr_t *t = arg;
     const mc_alloc_work_t *w = t->w;
     mc_rng_t rng;
-    mc_rng_seed(&rng, w->seed, (uint64_t)t->index);
+    mc_rng_init(&rng, w->random_state, (uint64_t)t->index);
     bool aborted;
     if (t->ctr)
         mb_counters_join(t->ctr, t->index, w->threads);

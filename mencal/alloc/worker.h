@@ -19,7 +19,7 @@ typedef struct {
     double duration_s;
     bool nofree;
     bool harness_only;              /* RNG, bookkeeping and timing, no malloc/memcpy */
-    uint64_t seed;                  /* thread t uses stream t of this seed */
+    uint64_t random_state;          /* thread t uses stream t from this start */
 } mc_alloc_work_t;
 
 typedef struct {

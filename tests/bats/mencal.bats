@@ -222,7 +222,7 @@ fake_meminfo() {
     assert_line --regexp '^seqread +bandwidth '
 }
 
-@test "randread: latency, K chains, TLB groups, and --seed reproduces the permutation" {
+@test "randread: latency, K chains, TLB groups, and --random-state reproduces the permutation" {
     run mencal run randread "${SMALL[@]}" --format json -O a.json
     assert_success
     validate_json a.json
@@ -230,7 +230,7 @@ fake_meminfo() {
     run mencal run randread "${SMALL[@]}" --format json -O b.json
     assert_success
     [ "$(m a.json randread permutation_signature)" = "$(m b.json randread permutation_signature)" ]
-    run mencal run randread "${SMALL[@]}" --seed 7 --format json -O c.json
+    run mencal run randread "${SMALL[@]}" --random-state 7 --format json -O c.json
     assert_success
     [ "$(m a.json randread permutation_signature)" != "$(m c.json randread permutation_signature)" ]
     run mencal run randread "${SMALL[@]}" --chains 4 --tlb-locality 8 --format json -O d.json

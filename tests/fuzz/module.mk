@@ -2,11 +2,11 @@
 # built with clang (-fsanitize=fuzzer,address,undefined) into build-fuzz/.
 #
 #   make fuzz                 build every target, run each FUZZ_SECONDS
-#                             (default 60) from its seed corpus; a crash,
+#                             (default 60) from its corpus; a crash,
 #                             a sanitizer report or a broken contract fails
 #   make fuzz-build           only build them
 #
-# Seeds: tests/fuzz/corpus/<name>/ (committed, read only).  New inputs go
+# Corpus: tests/fuzz/corpus/<name>/ (committed, read only).  New inputs go
 # to build-fuzz/corpus/<name>/; a failing input is saved as
 # build-fuzz/crash-<name>-* (replay: build-fuzz/fuzz_<name> FILE).
 # Needs clang and its libFuzzer runtime (Debian: clang libclang-rt-14-dev).

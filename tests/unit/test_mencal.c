@@ -162,13 +162,13 @@ static void test_resolved(void)
           "L2 1280 KiB from sysfs");
     CHECK(cfg.caches.llc.total_bytes == 8 * MIB, "LLC 8 MiB");
     CHECK(!cfg.cache_resident, "1953 MiB is over 4x the LLC");
-    CHECK(cfg.nthreads == 1 && cfg.reps == 5 && cfg.seed == 1, "threads 1, reps 5, seed 1");
+    CHECK(cfg.nthreads == 1 && cfg.reps == 5 && cfg.random_state == 1, "threads 1, reps 5, random_state 1");
 
-    rc = resolve("seqread --threads 1 --size 16M --reps 3 --seed 9", msg, sizeof msg);
+    rc = resolve("seqread --threads 1 --size 16M --reps 3 --random-state 9", msg, sizeof msg);
     CHECK(rc == 0 && cfg.cache_resident && cfg.nwarn >= 1 &&
           strstr(cfg.size_reason, "under 4x the last-level cache") != NULL,
           "16 MiB under 4x the 8 MiB LLC: labelled, with a warning");
-    CHECK(cfg.reps == 3 && cfg.seed == 9, "--reps 3 --seed 9");
+    CHECK(cfg.reps == 3 && cfg.random_state == 9, "--reps 3 --random-state 9");
     rc = resolve("all --threads 1 --size 64M", msg, sizeof msg);
     CHECK(rc == 0 && cfg.nrecord == 1 && strstr(cfg.record[0], "stability: short profile"),
           "the short profile is recorded for the result");
