@@ -15,10 +15,14 @@
 
 ms_use passthru
 
+# threaded: yes (its standard figure uses every core: memsuite check's
+# default is the physical cores) or opt (threads on request only: its
+# standard figure is one thread, check's default).  memsuite run runs
+# every --threads count of either.
 # name    tool    arrays threaded headline default_reps default_scenario
 MS_BENCH_TABLE='
 stream    stream  3      yes      Triad    20           -
-mbw       mbw     2      yes      MEMCPY   10           -
+mbw       mbw     2      opt      MEMCPY   10           -
 mencal    mencal  1      yes      *        5            seqread
 '
 

@@ -69,8 +69,9 @@
 #                  which metric, exits 1 and writes nothing.
 #                  --result FILE (repeatable) records from existing results
 #   --bench, --size, --threads, --reps, --bind   the run to record
-#                  (default stream, 4x LLC per array, physical cores, 10
-#                  repetitions, spread); a check reuses the reference's.
+#                  (default stream, 4x LLC per array, physical cores (mbw:
+#                  1, classic mbw), 10 repetitions, spread); a check
+#                  reuses the reference's.
 #                  The benchmark always runs with --strict: a size under
 #                  4x the LLC is refused (exit 2 from the tool), since an
 #                  acceptance run must not measure caches
@@ -382,7 +383,9 @@ ms_check_setup() {
         v=$(ms_parse_size_list "$size" "$llc") || ms_usage_error "size: $v"
         MS_CK_SIZE=$(head -n 1 <<<"$v")
     fi
-    if [ -z "$threads" ]; then
+    if [ -z "$threads" ] && [ "$(ms_bench_field "$MS_CK_BENCH" 4)" = opt ]; then
+        MS_CK_THREADS=1     # classic mbw: one thread unless asked
+    elif [ -z "$threads" ]; then
         MS_CK_THREADS=$(ms_physical_cores)
     else
         v=$(ms_parse_thread_list "$threads" "$(ms_physical_cores)") || ms_usage_error "threads: $v"

@@ -279,7 +279,7 @@ ms_run_plan() {
         bench="${line%%$'\t'*}" scen="${line#*$'\t'}"
         reps=$(ms_bench_reps "$bench" "$MS_RUN_REPS")
         threaded=$(ms_bench_field "$bench" 4)
-        if [ "$threaded" = yes ]; then ts=("${MS_RUN_THREADS[@]}"); else ts=(1); fi
+        case "$threaded" in yes|opt) ts=("${MS_RUN_THREADS[@]}") ;; *) ts=(1) ;; esac
         local -a sz=("${MS_RUN_SIZES[@]}")
         case "$(ms_bench_cells "$scen")" in
             "largest 1") ts=(1) ;;

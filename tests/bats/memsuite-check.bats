@@ -197,3 +197,18 @@ C="$FIXTURES/memsuite-check"
     run stat -c %a ref.json
     assert_output 644
 }
+
+@test "--record --bench mbw: one thread, the classic figure, unless --threads asks for more" {
+    run "$MS" check --record --ref m1.json --bench mbw --runs 2 --reps 2
+    assert_success
+    run jq -r '"\(.run.bench) \(.run.threads)"' m1.json
+    assert_output "mbw 1"
+    run grep -c -- ' -q -n 2 --threads 1 --format json ' "$FAKE_LOG"
+    assert_output 2
+    run "$MS" check --record --ref m2.json --bench mbw --threads 2 --runs 2 --reps 2
+    assert_success
+    run jq -r '"\(.run.bench) \(.run.threads)"' m2.json
+    assert_output "mbw 2"
+    run grep -c -- ' -q -n 2 --threads 2 --format json ' "$FAKE_LOG"
+    assert_output 2
+}
