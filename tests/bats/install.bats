@@ -162,3 +162,18 @@ SH
     assert_line --regexp "^unloaded: (.*) \(before: \1\)$"
     assert_line "manpath after unload: /usr/share/man"
 }
+
+@test "check-coexist: bad arguments are named, exit 2; --help documents the steps" {
+    run "$ROOT/scripts/check-coexist.sh"
+    assert_failure 2
+    assert_output "check-coexist: no .deb given; usage: check-coexist DEB..."
+    run "$ROOT/scripts/check-coexist.sh" "$ROOT/README.md"
+    assert_failure 2
+    assert_output "check-coexist: '$ROOT/README.md' is not a .deb file (expected PATH.deb)"
+    run "$ROOT/scripts/check-coexist.sh" missing.deb
+    assert_failure 2
+    assert_output "check-coexist: 'missing.deb' is not a file"
+    run "$ROOT/scripts/check-coexist.sh" --help
+    assert_success
+    assert_output --partial "byte-identical"
+}
