@@ -116,7 +116,7 @@ load ../fixtures/memsuite-bats/helpers
 @test "--json: numa_nodes counts a memory-only node (no CPUs) too" {
     # Found by make check-topology: a CXL/HBM node (empty cpulist) was left
     # out of numa_nodes, so a 4-node machine reported 3.
-    MEMSUITE_SYSFS="$MEMSUITE_ROOT/tests/fixtures/numa-cpuless/sys" run "$MS" env --json
+    MEMSUITE_SYSFS="$ROOT/tests/fixtures/numa-cpuless/sys" run "$MS" env --json
     assert_success
     run jq -r '.numa_nodes | join(",")' <<<"$output"
     assert_output "0,1,2"
