@@ -129,7 +129,7 @@ mask_numbers() {
 }
 
 @test "no arguments: the build-time default runs as STREAM when it satisfies the rule" {
-    default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)).*/\1/p')
+    default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)[,)].*/\1/p')
     [ -n "$default" ]
     export MEMSUITE_LLC=256KiB
     run --separate-stderr "$ST" -n 2 -t 1
@@ -139,7 +139,7 @@ mask_numbers() {
 }
 
 @test "no arguments: a default under 4x the LLC is raised to the rule (standard, a note)" {
-    default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)).*/\1/p')
+    default=$("$ST" --help | sed -n 's/.*--array-size.*(default: \([0-9]*\)[,)].*/\1/p')
     [ -n "$default" ]
     # 4x the LLC is one element more per array than the default holds
     elem=$("$ST" --help | grep -q 'TYPE.*default: float' && echo 4 || echo 8)
