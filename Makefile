@@ -12,7 +12,9 @@
 #   make check-cluster    a real Slurm + Open MPI cluster of 4 namespace hosts (tests/cluster):
 #                         memsuite cluster, check as Prolog/Epilog/health check, stream_mpi
 #   make check-packages   .deb (debian/) and .rpm (contrib/rpm) built from a copy of the tree,
-#                         lintian, installed tools smoke-tested from the unpacked packages
+#                         lintian, installed tools smoke-tested from the unpacked packages,
+#                         then installed and removed beside ImageMagick and Debian's mbw in
+#                         an overlay sandbox, their files byte-identical (scripts/check-coexist.sh)
 #
 # Knobs: CC=gcc|clang  MARCH=native  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
 #        MPI=auto|0|1 (bin/stream_mpi with MPICC=mpicc)
