@@ -29,7 +29,7 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-size_t mc_pairs_choose(int n, size_t max, uint64_t seed, size_t *out)
+size_t mc_pairs_choose(int n, size_t max, uint64_t random_state, size_t *out)
 {
     size_t all = mc_pairs_total(n), got = 0;
     if (all <= max) {
@@ -42,7 +42,7 @@ size_t mc_pairs_choose(int n, size_t max, uint64_t seed, size_t *out)
      * equally likely.  Membership by a linear scan: max is a few
      * thousand at most (--c2c-max-pairs). */
     mc_rng_t rng;
-    mc_rng_seed(&rng, seed, 0x9a125);
+    mc_rng_init(&rng, random_state, 0x9a125);
     for (size_t k = all - max; k < all; k++) {
         size_t t = (size_t)mc_rng_below(&rng, (uint64_t)k + 1);
         bool taken = false;

@@ -13,8 +13,8 @@ size_t mc_pairs_total(int n);
 void mc_pair_of(size_t k, int n, int *i, int *j);
 /* The pair numbers to measure, ascending, into out[] (room for max):
  * every pair when there are at most max, else max distinct ones drawn
- * uniformly at random from `seed` (the same seed, the same pairs).
+ * uniformly at random from `random_state` (the same start, the same pairs).
  * Returns how many. */
-size_t mc_pairs_choose(int n, size_t max, uint64_t seed, size_t *out);
+size_t mc_pairs_choose(int n, size_t max, uint64_t random_state, size_t *out);
 
 #endif

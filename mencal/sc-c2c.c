@@ -11,9 +11,9 @@
  * symmetric: a pair is measured once and shown both ways.
  *
  * Large machines: more than --c2c-max-pairs pairs are sampled at random
- * (the run's --seed), and the result says how many of how many.  Each
- * CPU's package, die and L3 domain (common/cputopo.h) label every pair,
- * so the matrix shows where the boundaries lie. */
+ * (the run's --random-state), and the result says how many of how many.
+ * Each CPU's package, die and L3 domain (common/cputopo.h) label every
+ * pair, so the matrix shows where the boundaries lie. */
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
@@ -42,8 +42,8 @@ static const mb_opt_t c2c_opts[] = {
               "figure is the fastest sample / 200" },
     { .long_name = "c2c-max-pairs", .type = MB_OPT_INT, .offset = offsetof(c2c_conf_t, max_pairs),
       .min = 1, .max = 1LL << 24, .metavar = "N", .def = "2016", .def_text = "2016: every pair of 64 CPUs",
-      .help = "c2c: measure at most N pairs of CPUs; more are sampled at random (--seed), and the "
-              "result says so" },
+      .help = "c2c: measure at most N pairs of CPUs; more are sampled at random "
+              "(--random-state), and the result says so" },
 };
 
 static void c2c_json(mb_json_t *j, const void *conf)
@@ -227,11 +227,11 @@ static int c2c_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         mc_table_num(cpu_tab, row, 3, place[k].l3 >= 0 ? place[k].l3 : NAN);
     }
 
-    size_t npairs = mc_pairs_choose(ncpu, cap, cfg->seed, pair_no), done = 0;
+    size_t npairs = mc_pairs_choose(ncpu, cap, cfg->random_state, pair_no), done = 0;
     if (npairs < total)
-        mc_result_note(res, "c2c: %zu of %zu pairs measured, chosen at random (--seed %llu); raise "
-                            "--c2c-max-pairs for every pair", npairs, total,
-                       (unsigned long long)cfg->seed);
+        mc_result_note(res, "c2c: %zu of %zu pairs measured, chosen at random (--random-state "
+                            "%llu); raise --c2c-max-pairs for every pair", npairs, total,
+                       (unsigned long long)cfg->random_state);
     mc_table_t *pairs = mc_table_new(res, "pairs", pair_cols, 4);
     for (size_t k = 0; k < npairs; k++) {
         if (cfg->stop && *cfg->stop) {

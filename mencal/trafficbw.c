@@ -51,7 +51,8 @@ int mc_traffic_bandwidth(const mc_config_t *cfg1, const mc_traffic_spec_t *spec,
         const int t = omp_get_thread_num();
         mc_traffic_t *tr = &T.tr[t];
         mc_pin_self(cfg1->cpu[t]);
-        mc_traffic_init(tr, spec, (char *)buf + (size_t)t * share, share, cfg1->seed, (uint64_t)t);
+        mc_traffic_init(tr, spec, (char *)buf + (size_t)t * share, share, cfg1->random_state,
+                        (uint64_t)t);
         /* warm-up: caches and TLB, then one pass timed */
         mc_traffic_passes(tr, 1);
         for (uint64_t n = 1;; n *= 2) {

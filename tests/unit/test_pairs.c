@@ -38,7 +38,7 @@ int main(void)
     CHECK(all, "5 items, at most 10 pairs: all 10, in order");
 
     /* a sample: distinct, ascending, in range, as many as asked,
-     * reproducible, and another seed gives another sample */
+     * reproducible, and another random state gives another sample */
     const int n = 100;             /* 4950 pairs */
     const size_t max = 500;
     got = mc_pairs_choose(n, max, 7, out);
@@ -50,12 +50,12 @@ int main(void)
     bool same = mc_pairs_choose(n, max, 7, again) == got;
     for (size_t k = 0; same && k < got; k++)
         same = again[k] == out[k];
-    CHECK(same, "the same seed draws the same pairs");
+    CHECK(same, "the same random state draws the same pairs");
     bool differs = false;
     mc_pairs_choose(n, max, 8, other);
     for (size_t k = 0; k < got && !differs; k++)
         differs = other[k] != out[k];
-    CHECK(differs, "another seed draws other pairs");
+    CHECK(differs, "another random state draws other pairs");
     /* spread: the sample reaches both halves of the numbering */
     size_t low = 0;
     for (size_t k = 0; k < got; k++)
