@@ -4,8 +4,9 @@
 # record's counters block (records[].counters.hardware.rates: IPC, the
 # dTLB miss rate in % of loads, LLC misses per kB moved, bytes per
 # cycle, ...) that has a value in A or in B, with its formula.  The THP
-# share beside it is compare-paging's.  Seed 000 explains its latency gain
-# with one of these rates: the dTLB miss rate 2.1% -> 1.4% under THP.
+# share beside it is compare-paging's.  The KeyarchOS mencal study explains
+# its latency gain with one of these rates: the dTLB miss rate 2.1% -> 1.4%
+# under THP.
 
 # ms_res_rates FILE: "record<TAB>key<TAB>value<TAB>unit<TAB>formula" per
 # rate with a value ("" when null); a rate written as a bare number (results
