@@ -35,9 +35,12 @@ lab_addr() {
     esac
 }
 
-# lab_env: the environment of every lab command and daemon
+# lab_env: the environment of every lab command and daemon; PATH has the
+# installed tools under their own names (PREFIX/lib/memsuite/bin, as
+# module load memsuite gives them: stream_mpi for mpirun and srun)
 lab_env() {
-    printf '%s\n' "SLURM_CONF=$LAB/slurm.conf" "PATH=$LAB/prefix/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    printf '%s\n' "SLURM_CONF=$LAB/slurm.conf" \
+        "PATH=$LAB/prefix/bin:$LAB/prefix/lib/memsuite/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
         "MEMSUITE_LLC=$LAB_LLC" "HOME=$LAB" "LANG=C" "OMP_NUM_THREADS=1" "OMPI_MCA_btl=tcp,self" \
         "OMPI_MCA_btl_tcp_if_include=$LAB_NET.0/24" "OMPI_MCA_oob_tcp_if_include=$LAB_NET.0/24" \
         "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
