@@ -129,7 +129,7 @@ static void check_case(const layout_case_t *c, uint64_t rng_stream)
     mc_chain_spec_t spec = { .nodes = c->nodes, .stride = c->stride, .chains = c->chains,
                              .group_nodes = c->group, .layout = c->layout };
     mc_rng_t rng;
-    mc_rng_seed(&rng, 1, rng_stream);
+    mc_rng_init(&rng, 1, rng_stream);
     void *start[MC_MAX_CHAINS];
     mc_chain_map_t map;
     int rc = mc_chain_build(base, &spec, &rng, start, &map);
@@ -196,7 +196,7 @@ int main(void)
             return check_done();
         }
         mc_rng_t r1, r2;
-        mc_rng_seed(&r1, 1, 0), mc_rng_seed(&r2, 2, 0);
+        mc_rng_init(&r1, 1, 0), mc_rng_init(&r2, 2, 0);
         void *sa[1], *sb[1];
         mc_chain_map_t ma, mb;
         mc_chain_build(a, &spec, &r1, sa, &ma);
@@ -216,7 +216,7 @@ int main(void)
         char buf[256] = { 0 }, msg[256];
         void *s[MC_MAX_CHAINS];
         mc_rng_t rng;
-        mc_rng_seed(&rng, 1, 0);
+        mc_rng_init(&rng, 1, 0);
         mc_chain_spec_t spec = { .nodes = 4, .stride = 64, .chains = 16 };
         CHECK(mc_chain_build(buf, &spec, &rng, s, NULL) == -EINVAL, "fewer slots than chains: -EINVAL");
         mc_chain_spec_t words = { .nodes = 32, .stride = 64, .chains = 9 };
