@@ -71,10 +71,10 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     assert_output --partial "+ ours=$P/lib/memsuite/bin/mbw"
     assert_output --regexp "ours MEMCPY / Debian \"DUMB\" +[0-9.]+ +[0-9.]+ MiB/s"
     # every installed script finds the installed tools through the shared
-    # library (peers-curves looked in PREFIX/share/memsuite/bin)
+    # library (PREFIX/lib/memsuite/bin; peers-curves looked in PREFIX/share/memsuite/bin)
     for n in curves mencal stream mbw; do
         run env -u MEMSUITE_PEERS_DIR PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" peers "$n" -- --rounds 0
-        assert_output --partial "+ bin=$P/bin"
+        assert_output --partial "+ bin=$P/lib/memsuite/bin"
         refute_output --partial "mencal not found"
     done
     [ -f "$P/share/memsuite/lib/peers.sh" ]
