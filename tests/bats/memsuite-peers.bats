@@ -156,15 +156,16 @@ row() {   # row FILE ID FIELD
 }
 
 @test "peers: the scripts find our tools and their library in a source tree and installed" {
-    # installed: PREFIX/share/memsuite/{lib,peers}, our tools in PREFIX/bin
+    # installed: PREFIX/share/memsuite/{lib,peers}, our tools in
+    # PREFIX/lib/memsuite/bin (docs/install.md)
     local p="$SANDBOX/prefix"
-    mkdir -p "$p/bin" "$p/share/memsuite/lib" "$p/share/memsuite/peers"
+    mkdir -p "$p/lib/memsuite/bin" "$p/share/memsuite/lib" "$p/share/memsuite/peers"
     cp "$ROOT/scripts/lib/peers.sh" "$p/share/memsuite/lib/"
     cp "$ROOT/scripts/peers-curves.sh" "$p/share/memsuite/peers/"
-    cp "$MEMSUITE_BIN/mencal" "$p/bin/"
+    cp "$MEMSUITE_BIN/mencal" "$p/lib/memsuite/bin/"
     unset MEMSUITE_BIN
     run bash -c ". '$p/share/memsuite/lib/peers.sh' && ms_peers_bin_dir"
-    assert_output "$p/bin"
+    assert_output "$p/lib/memsuite/bin"
     run bash -c ". '$ROOT/scripts/lib/peers.sh' && ms_peers_bin_dir"
     assert_output "$ROOT/bin"
     # the installed script loads the library (then refuses a bad --parts)
