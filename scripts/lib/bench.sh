@@ -180,13 +180,14 @@ ms_argv_mencal() {
 # ms_bench_result_id BENCH SCEN: "tool<TAB>scenario" that a cell's result
 # document names (.tool, mencal's .config.scenarios[0]; scenario empty for
 # tools without scenarios), as ms_argv_<tool> runs it: memsuite's
-# mencal:sweep is mencal's randread --sweep.
+# mencal:randread-sweep is mencal's randread --sweep (mencal:sweep is
+# mencal's own sweep, the mountain).
 ms_bench_result_id() {
     local tool scen=""
     tool=$(ms_bench_field "$1" 2) || tool="$1"
     if [ "$tool" = mencal ]; then
         scen="$2"
-        [ "$scen" != sweep ] || scen=randread
+        [ "$scen" != randread-sweep ] || scen=randread
     fi
     printf '%s\t%s\n' "$tool" "$scen"
 }
