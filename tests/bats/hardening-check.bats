@@ -173,7 +173,7 @@ touch '$SANDBOX/ran'"
     assert_output --partial "mencal has no scenario 'bogus'"
     run "$MS" run --bench mencal:bogus --dry-run --sizes 256M --threads 1
     assert_failure 2
-    assert_output "memsuite: run: --bench: mencal has no scenario 'bogus' (it has: seqread,randread,mixed,concurrent,stability, and memsuite's sweep)"
+    assert_output "memsuite: run: --bench: mencal has no scenario 'bogus' (it has: seqread,randread,mixed,concurrent,stability,sweep, and memsuite's randread-sweep)"
     run "$MS" run --bench mencal:randread --dry-run --sizes 256M --threads 1
     assert_success
     mkdir d
