@@ -44,19 +44,17 @@ ms_usage_error() { ms_die "$MS_EX_USAGE" "$@"; }
 # The session temp directory, created on first use, removed at exit.  Its
 # name carries our pid ("memsuite.<pid>.XXXXXX"), so one left by a run
 # killed with SIGKILL is removed by the next run (ms_tmp_clean_stale).
-# The session also holds a lock on its .alive file for as long as it (or
-# a child) lives: a pid is only meaningful in its own PID namespace, and
-# a run in a container or another namespace that shares /tmp must not
-# take a live session for a dead one.
+# A pid is only meaningful in its own PID namespace, so the directory
+# also records the session's namespace (.pidns, readlink of
+# /proc/self/ns/pid): a run in a container or another namespace sharing
+# /tmp never takes a live session there for a dead one.
 ms_tmpdir() {
     if [ -z "$MS_TMP" ]; then
         ms_tmp_clean_stale
         MS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/memsuite.$$.XXXXXX") ||
             ms_die "$MS_EX_ENV" "cannot create a temp directory under ${TMPDIR:-/tmp}; set TMPDIR to a writable directory"
         ms_at_exit ms_tmp_remove
-        if command -v flock >/dev/null && exec {MS_TMP_ALIVE_FD}>"$MS_TMP/.alive"; then
-            flock -n "$MS_TMP_ALIVE_FD" || true
-        fi
+        readlink /proc/self/ns/pid >"$MS_TMP/.pidns" 2>/dev/null || true
     fi
 }
 ms_tmp_remove() { [ -n "$MS_TMP" ] && rm -rf -- "$MS_TMP"; MS_TMP=""; }
@@ -73,9 +71,10 @@ ms_tmp_clean_stale() {
         [[ ${d##*/} =~ ^memsuite\.([0-9]{1,9})\.[A-Za-z0-9]{6}$ ]] || continue
         pid=$((10#${BASH_REMATCH[1]}))
         if kill -0 "$pid" 2>/dev/null || [ -d "/proc/$pid" ]; then continue; fi
-        # dead here, but maybe alive in another PID namespace: its lock says
-        if [ -f "$d/.alive" ] && command -v flock >/dev/null &&
-            ! flock -n "$d/.alive" true 2>/dev/null; then continue; fi
+        # dead here, but the pid may belong to another PID namespace
+        if [ -f "$d/.pidns" ] && [ "$(cat -- "$d/.pidns" 2>/dev/null)" != "$(readlink /proc/self/ns/pid 2>/dev/null)" ]; then
+            continue
+        fi
         if [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ]; then rm -rf -- "$d"; fi
     done
 }

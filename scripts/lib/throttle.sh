@@ -58,7 +58,6 @@ ms_throttle_start() {
     (
         # The sampler must not outlive memsuite (SIGKILL) nor hold its locks.
         [ -n "${MS_LOCK_FD:-}" ] && exec {MS_LOCK_FD}>&-
-        [ -n "${MS_TMP_ALIVE_FD:-}" ] && exec {MS_TMP_ALIVE_FD}>&-
         local tick
         if [ -n "$fifo" ] && exec {tick}<>"$fifo"; then :; else tick=""; fi
         while kill -0 "$$" 2>/dev/null; do
