@@ -404,6 +404,12 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
         return MB_EXIT_USAGE;
     }
 
+    /* the buffer takes one placement: a usage error before any is checked */
+    if (o->interleave_weights && (o->membind || o->interleave)) {
+        snprintf(msg, msglen, "--interleave-weights and --%s conflict: the buffer takes one "
+                 "placement", o->membind ? "membind" : "interleave");
+        return MB_EXIT_USAGE;
+    }
     /* NUMA: validate, and apply before threads are chosen and memory is touched */
     cfg->numa.cpunodebind = o->cpunodebind;
     cfg->numa.membind = o->membind;
@@ -424,11 +430,6 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
     }
     mb_numa_describe(&cfg->numa, cfg->numa_desc, sizeof cfg->numa_desc);
     if (o->interleave_weights) {
-        if (o->membind || o->interleave) {
-            snprintf(msg, msglen, "--interleave-weights and --%s conflict: the buffer takes one "
-                     "placement", o->membind ? "membind" : "interleave");
-            return MB_EXIT_USAGE;
-        }
         if (mb_weights_parse(o->interleave_weights, mb_memnodes_usable_mask(), &cfg->weights, msg,
                              msglen) != 0)
             return MB_EXIT_USAGE;
