@@ -1,0 +1,135 @@
+"""Units: the one table of the units memsuite's tools write, their base
+unit and scale, the better direction a quantity has by default, and the
+display formatters.  Nothing else in the analyser knows a unit's name.
+
+Contract:
+  - base units are "B/s" (bandwidth), "s" (time), "B" (bytes),
+    "fraction" (a ratio, 1 = 100%), "Hz" and "count"; a value v in unit u
+    is v * scale(u) in base(u);
+  - a result document of schema memsuite/result/2 states base_unit and
+    scale on every metric; the table is used for memsuite/result/1
+    documents and for units a v2 document does not state;
+  - a unit the table does not know is its own base, scale 1, no direction.
+"""
+
+# unit: (base unit, scale to the base)
+UNITS = {
+    "B/s": ("B/s", 1.0),
+    "KB/s": ("B/s", 1e3),
+    "MB/s": ("B/s", 1e6),
+    "GB/s": ("B/s", 1e9),
+    "TB/s": ("B/s", 1e12),
+    "KiB/s": ("B/s", 1024.0),
+    "MiB/s": ("B/s", 1048576.0),
+    "GiB/s": ("B/s", 1073741824.0),
+    "s": ("s", 1.0),
+    "ms": ("s", 1e-3),
+    "us": ("s", 1e-6),
+    "ns": ("s", 1e-9),
+    "B": ("B", 1.0),
+    "bytes": ("B", 1.0),
+    "KiB": ("B", 1024.0),
+    "MiB": ("B", 1048576.0),
+    "GiB": ("B", 1073741824.0),
+    "fraction": ("fraction", 1.0),
+    "%": ("fraction", 0.01),
+    "percent": ("fraction", 0.01),
+    "Hz": ("Hz", 1.0),
+    "MHz": ("Hz", 1e6),
+    "GHz": ("Hz", 1e9),
+    "count": ("count", 1.0),
+}
+
+# The better direction of a base quantity when a document does not say.
+BETTER = {"B/s": "higher", "s": "lower"}
+
+
+def base(unit):
+    """(base unit, scale) of unit; an unknown unit is its own base."""
+    return UNITS.get(unit or "", (unit or "", 1.0))
+
+
+def is_rate(unit):
+    return base(unit)[0] == "B/s"
+
+
+def to_base(value, unit):
+    """value in unit, in the base unit (None stays None)."""
+    return None if value is None else value * base(unit)[1]
+
+
+def convert(value, unit, to):
+    """value in unit, in unit `to` of the same base; ValueError when the
+    two have different bases."""
+    b1, s1 = base(unit)
+    b2, s2 = base(to)
+    if b1 != b2:
+        raise ValueError("cannot convert %s to %s" % (unit or "no unit", to or "no unit"))
+    return None if value is None else value * s1 / s2
+
+
+def default_better(unit):
+    """'higher', 'lower' or None for a unit, by its base quantity."""
+    return BETTER.get(base(unit)[0])
+
+
+# Display ----------------------------------------------------------------
+
+_BINARY = ((1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"))
+
+
+def human_bytes(n):
+    """A byte count as people read sizes: 32 KiB, 1.5 MiB, 8 GiB (binary
+    prefixes, at most one decimal, none when it is whole); below 1 KiB in B."""
+    n = float(n)
+    for size, name in _BINARY:
+        if abs(n) >= size:
+            v = n / size
+            return ("%d %s" % (v, name)) if v == int(v) else ("%.1f %s" % (v, name))
+    return "%d B" % n
+
+
+def fmt_number(v, digits=4):
+    """A figure with `digits` significant digits, no exponent for everyday
+    magnitudes (12345.6 -> 12346, 0.01234 -> 0.01234)."""
+    if v is None:
+        return "-"
+    if v == 0:
+        return "0"
+    a = abs(v)
+    if a >= 10 ** digits:
+        return "%.0f" % v
+    decimals = max(0, digits - 1 - int(_floor_log10(a)))
+    return "%.*f" % (decimals, v)
+
+
+def _floor_log10(a):
+    e = 0
+    while a >= 10:
+        a /= 10
+        e += 1
+    while a < 1:
+        a *= 10
+        e -= 1
+    return e
+
+
+def fmt_value(value, unit, to=None, digits=4):
+    """'12.35 GB/s': value (in unit) shown in unit `to` (default: unit)."""
+    if value is None:
+        return "unavailable"
+    shown = unit if to is None else to
+    v = value if to is None else convert(value, unit, to)
+    return "%s %s" % (fmt_number(v, digits), shown) if shown else fmt_number(v, digits)
+
+
+# The display unit of each base quantity: one bandwidth unit throughout.
+DISPLAY = {"B/s": "GB/s", "fraction": "%", "Hz": "GHz"}
+
+
+def display_unit(unit):
+    """The unit a report shows a quantity in: GB/s for every bandwidth
+    (MB/s and MiB/s are kept only where a tool's compatible output needs
+    them), times and others in their own unit."""
+    b = base(unit)[0]
+    return DISPLAY.get(b, unit)
