@@ -119,17 +119,17 @@ MS_PR_ROWS=(
     "stream_scale|stream510|stream (standard) Scale|STREAM 5.10 Scale|MB/s|higher|0.97-1.03"
     "stream_add|stream510|stream (standard) Add|STREAM 5.10 Add|MB/s|higher|0.97-1.03"
     "stream_triad|stream510|stream (standard) Triad|STREAM 5.10 Triad|MB/s|higher|0.97-1.03"
-    "latency_tlb8|multichase|randread --tlb-locality 8|multichase -m 1g -T 32k|ns|lower|0.97-1.03"
-    "latency_tlb64|multichase|randread --tlb-locality 64|multichase -m 1g -T 256k|ns|lower|0.97-1.03"
-    "latency_tlb256|multichase|randread --tlb-locality 256|multichase -m 1g -T 1m|ns|lower|0.97-1.03"
-    "latency_full|multichase|randread --tlb-locality 0|multichase -m 1g -T 1g|ns|lower|0.97-1.03"
-    "latency_32k|multichase|randread --size 32KiB|multichase -m 32k|ns|lower|0.97-1.03"
+    "latency_tlb8|multichase|randread best --tlb-locality 8|multichase -m 1g -T 32k (best)|ns|lower|0.97-1.03"
+    "latency_tlb64|multichase|randread best --tlb-locality 64|multichase -m 1g -T 256k (best)|ns|lower|0.97-1.03"
+    "latency_tlb256|multichase|randread best --tlb-locality 256|multichase -m 1g -T 1m (best)|ns|lower|0.97-1.03"
+    "latency_full|multichase|randread best --tlb-locality 0|multichase -m 1g -T 1g (best)|ns|lower|0.97-1.03"
+    "latency_32k|multichase|randread best --size 32KiB|multichase -m 32k (best)|ns|lower|0.97-1.03"
     "seqread_load|likwid|mencal seqread|likwid-bench best load*/sum*|GB/s|higher|0.97-"
     "triad|likwid|stream Triad (tuned)|likwid-bench best stream*|MB/s|higher|-"
     "triad_nt|likwid|stream --nt-stores Triad|likwid-bench best stream_mem*|MB/s|higher|1.02-"
     "mbw_memcpy|mbw|mbw MEMCPY|Debian mbw MEMCPY|MiB/s|higher|0.97-1.03"
     "mbw_dumb|mbw|mbw DUMB|Debian mbw DUMB|MiB/s|higher|0.97-1.03"
-    "mbw_mcblock|mbw|mbw MCBLOCK|Debian mbw MCBLOCK|MiB/s|higher|0.97-1.03"
+    "mbw_mcblock|mbw|mbw MCBLOCK|Debian mbw MCBLOCK (1.2.2 re-reads one cached block)|MiB/s|higher|-"
     "seqread_sysbench|sysbench|mencal seqread|sysbench memory read seq|GB/s|higher|-"
 )
 MS_PR_GROUPS="stream510 multichase likwid mbw sysbench"
@@ -197,7 +197,10 @@ ms_pr_multichase_ours() {
         if [ "$p" = 32K ]; then where=(--size 32KiB --allow-cache); else where=(--size 1GiB --tlb-locality "$p"); fi
         if "$MS_PR_MENCAL" run randread "${where[@]}" --threads 1 --hugepages never -q \
                 --format json -O "$f" 2>/dev/null; then
-            ms_pr_put "$row" ours "$(jq -r '.records[0].metrics.latency.value' "$f")"
+            # multichase prints the best of its samples: the same statistic
+            # of ours is the best repetition (the median rides along)
+            ms_pr_put "$row" ours "$(jq -r '.records[0].metrics.latency | .stats.min // .value' "$f")" \
+                "median $(jq -r '.records[0].metrics.latency.value' "$f")"
         else
             ms_pr_put "$row" ours "failed"
         fi
@@ -251,16 +254,34 @@ ms_pr_likwid_peer() {
     ms_pr_put triad_nt peer "$v" "$k"
 }
 
-ms_pr_mbw_avg() {   # SIDE BINARY: the AVG line of each method
+ms_pr_mbw_avg() {   # SIDE BINARY [SWAPPED]: the AVG line of each method
     local side=$1 m v
     while read -r m v; do
-        ms_pr_put "mbw_$m" "$side" "$v"
+        # Debian's 1.2.2 prints its memcpy test as DUMB and its element
+        # loop as MEMCPY: each is compared with the method it really is
+        if [ "${3:-}" = swapped ]; then
+            case "$m" in memcpy) m=dumb ;; dumb) m=memcpy ;; esac
+        fi
+        ms_pr_put "mbw_$m" "$side" "$v" "$([ "${3:-}" = swapped ] && echo "1.2.2 labels swapped")"
     done < <("$2" -q -n 10 "$MS_PR_MBW_MIB" 2>/dev/null |
              awk -F'\t' '$1 == "AVG" { m = $2; sub("Method: ", "", m); v = $5; sub("Copy: ", "", v)
                                        sub(" MiB/s", "", v); print tolower(m), v }')
 }
 ms_pr_mbw_ours() { ms_pr_mbw_avg ours "$MS_PR_MBW"; }
-ms_pr_mbw_peer() { ms_pr_mbw_avg peer "$MS_PR_REF_MBW"; }
+ms_pr_mbw_peer() { ms_pr_mbw_avg peer "$MS_PR_REF_MBW" "$MS_PR_MBW_LABELS"; }
+
+# ms_pr_mbw_labels PATH: "swapped" when PATH is Debian's mbw 1.2.x, whose
+# MEMCPY and DUMB labels are swapped (fixed upstream in 1.3), else
+# "as-labelled".  MEMSUITE_PEERS_MBW_LABELS=swapped|as-labelled overrides.
+ms_pr_mbw_labels() {
+    local pkg ver
+    case "${MEMSUITE_PEERS_MBW_LABELS:-}" in
+        swapped|as-labelled) echo "$MEMSUITE_PEERS_MBW_LABELS"; return ;;
+    esac
+    pkg=$(dpkg-query -S "$(readlink -f "$1")" 2>/dev/null | cut -d: -f1) || pkg=""
+    ver=$([ -n "$pkg" ] && dpkg-query -W -f '${Version}' "$pkg" 2>/dev/null) || ver=""
+    case "$pkg:$ver" in mbw:1.2.*) echo swapped ;; *) echo as-labelled ;; esac
+}
 
 ms_pr_sysbench_ours() { ms_pr_put seqread_sysbench ours "$(ms_pr_seqread || echo failed)"; }
 ms_pr_sysbench_peer() {
@@ -321,6 +342,11 @@ ms_pr_json() {
                     ours_median: ($o | [.[]] | median), peer_median: ($p | [.[]] | median),
                     ratio: ($q | median), rounds_paired: ($q | length),
                     peer_variants: ($v | map(select(.side == "peer" and .detail != "") | .detail) | unique),
+                    per_round: [ $o | keys[] | select($p[.] != null) | tonumber | . as $k
+                                 | {round: $k, first: (if $k % 2 == 1 then "ours" else "peer" end),
+                                    ours: $o[$k | tostring], peer: $p[$k | tostring],
+                                    ours_detail: ($v | map(select(.side == "ours" and .round == $k) | .detail) | first // "")} ]
+                               | sort_by(.round),
                     unavailable: (if ($q | length) > 0 then null
                                   else ($b | map(select(.row == $r[0]) | .why) | unique | join("; ")
                                         | if . == "" then "no round with both figures" else . end) end) } ],
@@ -390,7 +416,7 @@ ms_peers_report() {
     MS_PR_ROUNDS=$rounds
     MS_PR_NOTRUN=()
     MS_PR_ON=" $MS_PR_GROUPS "
-    MS_PR_REF_STREAM="" MS_PR_REF_MC="" MS_PR_LIKWID="" MS_PR_REF_MBW="" MS_PR_REF_SB=""
+    MS_PR_REF_STREAM="" MS_PR_REF_MC="" MS_PR_LIKWID="" MS_PR_REF_MBW="" MS_PR_REF_SB="" MS_PR_MBW_LABELS=as-labelled
     MS_PR_LIKWID_KERNELS="" MS_PR_ELEMS="" MS_PR_ARRAY="" MS_PR_REF_N="" MS_PR_REF_NT=""
     for g in ${skip//,/ }; do ms_pr_skip "$g" "skipped (--skip)"; done
 
@@ -451,7 +477,8 @@ ms_peers_report() {
     fi
     if ms_pr_on mbw; then
         [ -n "$o_mbw" ] || { [ -x /usr/bin/mbw ] && o_mbw=/usr/bin/mbw; }
-        ms_pr_peer MS_PR_REF_MBW mbw "$o_mbw" mbw "Debian's mbw is not installed (apt-get install mbw)" || true
+        ms_pr_peer MS_PR_REF_MBW mbw "$o_mbw" mbw "Debian's mbw is not installed (apt-get install mbw)" &&
+            MS_PR_MBW_LABELS=$(ms_pr_mbw_labels "$MS_PR_REF_MBW")
     fi
     if ms_pr_on sysbench; then
         ms_pr_peer MS_PR_REF_SB sysbench "$o_sb" sysbench \

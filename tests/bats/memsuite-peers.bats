@@ -88,8 +88,8 @@ row() {   # row FILE ID FIELD
     run "$MS" peers "${r[@]}" --rounds 2 --json p.json
     assert_success
     assert_line "memsuite peers: Fake CPU 9000; microcode 0x2b000590; flags sse2 avx avx2 avx512f hypervisor; LLC 32 MiB (sysfs); memory 16 GiB"
-    assert_output --regexp 'latency_tlb8 +randread --tlb-locality 8 +multichase -m 1g -T 32k +ns +100 +100 +1 +0.97-1.03 ok'
-    assert_output --regexp 'latency_tlb64 +randread --tlb-locality 64 +multichase -m 1g -T 256k +ns +110 +100 +1.1 +0.97-1.03 OFF'
+    assert_output --regexp 'latency_tlb8 +randread best --tlb-locality 8 +multichase -m 1g -T 32k \(best\) +ns +100 +100 +1 +0.97-1.03 ok'
+    assert_output --regexp 'latency_tlb64 +randread best --tlb-locality 64 +multichase -m 1g -T 256k \(best\) +ns +110 +100 +1.1 +0.97-1.03 OFF'
     assert_output --regexp 'latency_full .* 200 +190 +1.053 '
     assert_output --regexp 'seqread_load +mencal seqread +likwid-bench best load\*/sum\* \(load_avx512\) +GB/s +20 +25 +0.8 +0.97- +OFF'
     assert_output --regexp 'triad_nt .*\(stream_mem_avx\) +MB/s +33000 +30000 +1.1 +1.02- +ok'
@@ -103,6 +103,35 @@ row() {   # row FILE ID FIELD
     [ "$(row p.json latency_tlb64 rounds_paired)" = 2 ]
     [ "$(row p.json seqread_load 'peer_variants | join(",")')" = load_avx512 ]
     [ "$(row p.json latency_32k better)" = lower ]
+    # every round's pair is kept, with the side that ran first
+    run jq -c '.rows[] | select(.id == "latency_tlb64") | .per_round | map([.round, .first, .ours, .peer])' p.json
+    assert_output '[[1,"ours",110,100],[2,"peer",110,100]]'
+    # MCBLOCK has no target: Debian's re-reads one cached block
+    [ "$(row p.json mbw_mcblock target)" = null ]
+}
+
+@test "peers: randread's best repetition is compared with multichase's best sample; the median rides along" {
+    ms_stub "$MEMSUITE_BIN" mencal '
+case " $* " in *" --dry-run "*) printf "size: 1073741824 bytes\nthreads: 2\ncpus: 0 1\n"; exit 0 ;; esac
+out=""
+while [ $# -gt 0 ]; do case "$1" in -O) out=$2; shift ;; esac; shift; done
+jq -n "{ records: [ { metrics: { latency: { value: 120, stats: { n: 5, min: 100, median: 120 } } } } ] }" >"$out"'
+    run "$MS" peers --multichase "$REF/multichase" --skip stream510,likwid,mbw,sysbench --rounds 1 --json m.json
+    assert_success
+    [ "$(row m.json latency_tlb8 ours_median)" = 100 ]
+    run jq -r '.rows[] | select(.id == "latency_tlb8") | .per_round[0].ours_detail' m.json
+    assert_output "median 120"
+}
+
+@test "peers: Debian mbw 1.2.2's swapped MEMCPY/DUMB labels are compared as what they are" {
+    MEMSUITE_PEERS_MBW_LABELS=swapped run "$MS" peers --mbw "$REF/mbw" --skip stream510,multichase,likwid,sysbench --rounds 1 --json w.json
+    assert_success
+    # ours MEMCPY 8000 against the peer line labelled DUMB (6000), and back
+    [ "$(row w.json mbw_memcpy peer_median)" = 6000 ]
+    [ "$(row w.json mbw_dumb peer_median)" = 8000 ]
+    assert_output --regexp 'mbw_memcpy .*\(1.2.2 labels swapped\)'
+    MEMSUITE_PEERS_MBW_LABELS=as-labelled run "$MS" peers --mbw "$REF/mbw" --skip stream510,multichase,likwid,sysbench --rounds 1 --json a.json
+    [ "$(row a.json mbw_memcpy peer_median)" = 8000 ]
 }
 
 @test "peers: a self-comparison is refused by path and by version mark; the others still run" {
