@@ -255,14 +255,18 @@ ms_pr_likwid_peer() {
 }
 
 ms_pr_mbw_avg() {   # SIDE BINARY [SWAPPED]: the AVG line of each method
-    local side=$1 m v
+    local side=$1 m v note
     while read -r m v; do
         # Debian's 1.2.2 prints its memcpy test as DUMB and its element
         # loop as MEMCPY: each is compared with the method it really is
+        note=""
         if [ "${3:-}" = swapped ]; then
-            case "$m" in memcpy) m=dumb ;; dumb) m=memcpy ;; esac
+            case "$m" in
+                memcpy) m=dumb note="1.2.2 labels swapped" ;;
+                dumb) m=memcpy note="1.2.2 labels swapped" ;;
+            esac
         fi
-        ms_pr_put "mbw_$m" "$side" "$v" "$([ "${3:-}" = swapped ] && echo "1.2.2 labels swapped")"
+        ms_pr_put "mbw_$m" "$side" "$v" "$note"
     done < <("$2" -q -n 10 "$MS_PR_MBW_MIB" 2>/dev/null |
              awk -F'\t' '$1 == "AVG" { m = $2; sub("Method: ", "", m); v = $5; sub("Copy: ", "", v)
                                        sub(" MiB/s", "", v); print tolower(m), v }')
