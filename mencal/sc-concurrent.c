@@ -447,7 +447,7 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
     if (last) {
         mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
         mc_metric(res, "write_bytes", "bytes", (double)writes * MC_LINE_BYTES);
-        /* the --duration the workers ran for: a setting, not a figure */
+        /* how long the round ran, --duration give or take: no direction */
         mb_metric_better(mc_metric(res, "wall_time", "s", wall), MB_BETTER_NONE);
         mc_metric(res, "workers", "", n);
         mc_metric(res, "workers_failed", "", nbad);

@@ -337,6 +337,48 @@ static void test_json(void)
     free(doc);
 }
 
+/* ---- a record's headline and a metric's direction -------------------- */
+
+static void test_headline_better(void)
+{
+    static mb_record_t rec;
+    memset(&rec, 0, sizeof rec);
+    rec.name = "r";
+    mb_record_add(&rec, "bw", "GB/s", 1);
+    mb_metric_t *cv = mb_record_add(&rec, "cv", "fraction", 0.1);
+    CHECK(mb_metric_better(cv, MB_BETTER_LOWER) == cv && cv->better == MB_BETTER_LOWER,
+          "mb_metric_better sets the direction and returns the metric");
+    CHECK(mb_metric_better(NULL, MB_BETTER_LOWER) == NULL, "mb_metric_better(NULL) is NULL (a full record)");
+    CHECK(mb_record_metric(&rec, "cv") == cv, "mb_record_metric finds a metric by name");
+    CHECK(mb_record_metric(&rec, "latency") == NULL && mb_record_metric(&rec, NULL) == NULL,
+          "mb_record_metric: no such metric, no name: NULL");
+
+    mb_result_t r = { .tool = "t", .label = "standard", .complete = true, .records = &rec, .nrecords = 1 };
+    static const struct { const char *headline; bool written; } h[] = {
+        { "bw", true }, { "cv", true }, { "latency", false }, { NULL, false },
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
+        rec.headline = h[i].headline;
+        int rc = -1;
+        char *doc = render(&r, MB_FMT_JSON, &rc);
+        char want[64];
+        snprintf(want, sizeof want, "\"headline\": \"%s\"", h[i].headline ? h[i].headline : "");
+        bool has = doc && strstr(doc, "\"headline\"") != NULL;
+        CHECK(rc == 0 && has == h[i].written && (!has || strstr(doc, want)),
+              "headline %s: %s", h[i].headline ? h[i].headline : "(none)",
+              h[i].written ? "written" : "left out (no such metric)");
+        CHECK(doc && strstr(doc, "\"better\": \"lower\"") && strstr(doc, "\"better\": \"higher\""),
+              "headline %s: bw better higher (its unit), cv lower (its own)",
+              h[i].headline ? h[i].headline : "(none)");
+        free(doc);
+    }
+    /* a full record: the metric is not added, so no direction is set */
+    for (int i = 0; i < MB_REC_MAX_METRICS; i++)
+        mb_record_add(&rec, "pad", "", 0);
+    CHECK(mb_metric_better(mb_record_add(&rec, "late", "s", 1), MB_BETTER_NONE) == NULL,
+          "a metric past MB_REC_MAX_METRICS: NULL, and mb_metric_better takes it");
+}
+
 /* ---- CSV ------------------------------------------------------------ */
 
 static void test_csv(void)
@@ -747,6 +789,7 @@ int main(int argc, char **argv)
     }
     test_model();
     test_json();
+    test_headline_better();
     test_csv();
     test_failed_validation();
     test_text();
