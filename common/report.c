@@ -93,6 +93,21 @@ mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const
     return m;
 }
 
+mb_metric_t *mb_metric_better(mb_metric_t *m, mb_better_t b)
+{
+    if (m)
+        m->better = b;
+    return m;
+}
+
+const mb_metric_t *mb_record_metric(const mb_record_t *rec, const char *name)
+{
+    for (size_t i = 0; name && i < rec->nmetric && i < MB_REC_MAX_METRICS; i++)
+        if (rec->metric[i].name && strcmp(rec->metric[i].name, name) == 0)
+            return &rec->metric[i];
+    return NULL;
+}
+
 /* A result without a label is not standard, and says so. */
 static const char no_label_reason[] = "the tool set no label";
 
@@ -183,6 +198,12 @@ static void metric_json(mb_json_t *j, const mb_metric_t *m)
     else
         mb_json_unavailable(j, "value", m->why ? m->why : "unavailable (no reason given)");
     mb_json_string(j, "unit", m->unit ? m->unit : "");
+    /* what the unit means (units.h): value x scale is in base_unit */
+    mb_json_string(j, "base_unit", mb_unit_base(m->unit));
+    mb_json_number(j, "scale", mb_unit_scale(m->unit));
+    const char *better = mb_better_name(mb_unit_better(m->unit, m->better));
+    if (better)
+        mb_json_string(j, "better", better);
     if (m->stats)
         stats_json(j, m->stats);
     if (m->samples && m->nsamples) {
@@ -198,6 +219,8 @@ static void record_json(mb_json_t *j, const mb_record_t *rec)
 {
     mb_json_object_begin(j, NULL);
     mb_json_string(j, "name", rec->name ? rec->name : "");
+    if (mb_record_metric(rec, rec->headline))
+        mb_json_string(j, "headline", rec->headline);
     mb_json_object_begin(j, "metrics");
     for (size_t i = 0; i < rec->nmetric && i < MB_REC_MAX_METRICS; i++)
         metric_json(j, &rec->metric[i]);

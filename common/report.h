@@ -4,8 +4,10 @@
  * Tools fill an mb_result_t (borrowing their data; nothing is copied) and
  * call mb_report_render().  STREAM/mbw compatible text is the tools' own
  * business; the generic text table is for the extended tools.
- * JSON document: schema "memsuite/result/1", described by
- * docs/result.schema.json. */
+ * JSON document: schema "memsuite/result/2", described by
+ * docs/result.schema.json (version 1, docs/result-v1.schema.json, is what
+ * earlier versions wrote: the same document without a record's headline
+ * and a metric's base_unit, scale and better). */
 #ifndef MB_REPORT_H
 #define MB_REPORT_H
 
@@ -20,8 +22,9 @@
 #include "sizing.h"
 #include "stats.h"
 #include "sysinfo.h"
+#include "units.h"
 
-#define MB_RESULT_SCHEMA "memsuite/result/1"
+#define MB_RESULT_SCHEMA "memsuite/result/2"
 #define MB_REC_MAX_METRICS 24
 #define MB_MAX_WARNINGS 16
 
@@ -35,8 +38,11 @@ int mb_format_parse(const char *s, mb_format_t *out);
 typedef struct {
     const char *name;          /* "best_rate_mbps", "median_time_s" ...; the schema
                                   accepts [A-Za-z0-9][A-Za-z0-9_.:-]* */
-    const char *unit;          /* "MB/s", "s", "ns", "bytes", "GB/s" */
+    const char *unit;          /* "MB/s", "s", "ns", "bytes", "GB/s": JSON states its
+                                  base_unit and scale from units.h's table */
     double value;
+    mb_better_t better;        /* DEFAULT: the unit's base quantity decides
+                                  (mb_unit_better); set it with mb_metric_better */
     bool available;            /* false: value is null, why explains */
     const char *why;
     const mb_stats_t *stats;   /* optional: rendered as "stats" */
@@ -49,6 +55,11 @@ typedef void (*mb_json_extra_fn)(mb_json_t *j, const void *ctx);
 
 typedef struct {
     const char *name;                       /* "Copy", "MEMCPY", "seqread" */
+    /* The name of the record's headline metric, the one figure that stands
+     * for it ("best_rate_mbps"), or NULL for a record without one.  The
+     * tool names it where it builds the record; JSON writes it only when
+     * the record has a metric of that name (an interrupted run may not). */
+    const char *headline;
     size_t nmetric;
     mb_metric_t metric[MB_REC_MAX_METRICS];
     const mb_counters_t *counters;          /* optional per-record counters */
@@ -89,6 +100,12 @@ void mb_result_add_label_reason(mb_result_t *r, const char *reason);
 mb_metric_t *mb_record_add(mb_record_t *rec, const char *name, const char *unit, double value);
 mb_metric_t *mb_record_add_unavailable(mb_record_t *rec, const char *name, const char *unit,
                                        const char *why);
+/* Overrides the direction a metric's unit gives it (a CV or an error
+ * fraction is LOWER, a calibration time NONE); m may be NULL (a full
+ * record), then nothing happens.  Returns m. */
+mb_metric_t *mb_metric_better(mb_metric_t *m, mb_better_t b);
+/* The metric of rec named name, or NULL. */
+const mb_metric_t *mb_record_metric(const mb_record_t *rec, const char *name);
 
 /* JSON: pretty-printed document (layout in docs/result.schema.json);
  * absent optional parts (NULL pointers, has_validation false) are omitted.

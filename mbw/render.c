@@ -152,6 +152,7 @@ static void mbw_fill_record(mbw_method_run_t *r, mb_record_t *rec, double mib)
 {
     memset(rec, 0, sizeof *rec);
     rec->name = r->method->name;
+    rec->headline = "avg_rate_mibps";   /* mbw's AVG line */
     r->has_stats = mb_stats_compute(r->series.time_s, r->series.n, 0, &r->stats) == 0;
     double mean_s = mbw_series_mean_s(&r->series);
 

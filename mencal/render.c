@@ -1,5 +1,5 @@
 /* render: a run's results as text (environment, detail tables, summary
- * table), JSON (memsuite/result/1) or CSV (the summary rows, then one
+ * table), JSON (memsuite/result/2) or CSV (the summary rows, then one
  * block per detail table). */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* render: a run's results as text, JSON (memsuite/result/1) or CSV. */
+/* render: a run's results as text, JSON (memsuite/result/2) or CSV. */
 #ifndef MC_RENDER_H
 #define MC_RENDER_H
 

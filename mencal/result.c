@@ -288,13 +288,14 @@ void mc_result_counter_metrics(mc_result_t *res, double loads, const char *load_
         mc_metric_na(res, "ipc", "instructions/cycle",
                      event_why(res, cyc ? "PAPI_TOT_INS" : "PAPI_TOT_CYC"));
     if (tlb && loads > 0) {
-        mb_metric_t *m = mc_metric(res, "dtlb_miss_rate", "misses/load", (double)tlb->value / loads);
-        (void)m;
+        mb_metric_better(mc_metric(res, "dtlb_miss_rate", "misses/load", (double)tlb->value / loads),
+                         MB_BETTER_LOWER);
     } else {
         mc_metric_na(res, "dtlb_miss_rate", "misses/load", event_why(res, "PAPI_TLB_DM"));
     }
     if (llc && loads > 0)
-        mc_metric(res, "llc_miss_rate", "misses/load", (double)llc->value / loads);
+        mb_metric_better(mc_metric(res, "llc_miss_rate", "misses/load", (double)llc->value / loads),
+                         MB_BETTER_LOWER);
     else
         mc_metric_na(res, "llc_miss_rate", "misses/load", event_why(res, "PAPI_L3_TCM"));
     if (load_what)

@@ -266,6 +266,7 @@ static int c2c_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
                        done, npairs);
 
     const char *none = "interrupted before the first pair";
+    res->rec.headline = "latency";   /* the median over the pairs */
     mc_metric_samples(res, "latency", "ns", pair_ns, done, none);
     for (size_t b = 0; b < sizeof boundary_metrics / sizeof boundary_metrics[0]; b++) {
         double m = median_where(pair_ns, kinds, done, boundary_metrics[b][0], scratch);

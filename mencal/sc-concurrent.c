@@ -447,7 +447,8 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
     if (last) {
         mc_metric(res, "read_bytes", "bytes", (double)reads * MC_LINE_BYTES);
         mc_metric(res, "write_bytes", "bytes", (double)writes * MC_LINE_BYTES);
-        mc_metric(res, "wall_time", "s", wall);
+        /* how long the round ran, --duration give or take: no direction */
+        mb_metric_better(mc_metric(res, "wall_time", "s", wall), MB_BETTER_NONE);
         mc_metric(res, "workers", "", n);
         mc_metric(res, "workers_failed", "", nbad);
         /* each worker read its own buffer's backing: the share over all of them */
@@ -483,8 +484,8 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
 
 /* A figure over the rounds: the value with median/min/max/CV across them
  * when --reps > 1, else the one round's value. */
-static void round_metric(mc_result_t *res, const char *name, const char *unit,
-                         const round_t *r, int nr, int fig, const char *why)
+static mb_metric_t *round_metric(mc_result_t *res, const char *name, const char *unit,
+                                 const round_t *r, int nr, int fig, const char *why)
 {
     double v[1000];
     size_t k = 0;
@@ -494,11 +495,10 @@ static void round_metric(mc_result_t *res, const char *name, const char *unit,
             v[k++] = x;
     }
     if (k == 0)
-        mc_metric_na(res, name, unit, why);
-    else if (nr == 1)
-        mc_metric(res, name, unit, v[0]);
-    else
-        mc_metric_samples(res, name, unit, v, k, why);
+        return mc_metric_na(res, name, unit, why);
+    if (nr == 1)
+        return mc_metric(res, name, unit, v[0]);
+    return mc_metric_samples(res, name, unit, v, k, why);
 }
 
 static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
@@ -521,15 +521,17 @@ static int concurrent_run(const mc_config_t *cfg, const void *conf, mc_result_t 
                                               ? "interrupted before the workers started"
                                               : "no worker completed");
     {
+        res->rec.headline = "total_bandwidth";   /* all workers together */
         round_metric(res, "total_bandwidth", "GB/s", r, nr, F_TOTAL, none);
         mc_metric_samples(res, "per_process_bandwidth", "GB/s", lr->gbps, (size_t)lr->nok, none);
         round_metric(res, "per_process_min", "GB/s", r, nr, F_PMIN, none);
         round_metric(res, "per_process_max", "GB/s", r, nr, F_PMAX, none);
-        round_metric(res, "max_min_ratio", "", r, nr, F_RATIO,
-                     "a worker moved no data");
-        round_metric(res, "cv", "", r, nr, F_CV, none);
-        round_metric(res, "fairness_jain", "", r, nr, F_JAIN,
-                     "no worker moved data");
+        /* fairness: 1 is every worker alike */
+        mb_metric_better(round_metric(res, "max_min_ratio", "", r, nr, F_RATIO,
+                                      "a worker moved no data"), MB_BETTER_LOWER);
+        mb_metric_better(round_metric(res, "cv", "", r, nr, F_CV, none), MB_BETTER_LOWER);
+        mb_metric_better(round_metric(res, "fairness_jain", "", r, nr, F_JAIN,
+                                      "no worker moved data"), MB_BETTER_HIGHER);
         mc_metric(res, "rounds", "", nr);
         if (reps > 1)
             mc_result_note(res, "%d rounds of --duration %g s (--reps): each figure is the median "

@@ -68,6 +68,7 @@ static int injection_run(const mc_config_t *cfg, const void *conf, mc_result_t *
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     mc_table_t *tab = mc_table_new(res, "injection", cols, I_NCOLS);
     int rc = 0, short_total = 0;
+    res->rec.headline = "bandwidth_read";   /* the all-reads row, rows[0] */
     bool stopped = false;
     for (size_t r = 0; r < NROWS && !rc && !stopped; r++) {
         mc_traffic_spec_t spec;

@@ -352,6 +352,7 @@ static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                 remote_bw = fmin(remote_bw, bw[k]);
             }
         }
+    res->rec.headline = "bandwidth_local";   /* a node's own memory */
     headline_pair(res, "latency_local", local_lat, "bandwidth_local", local_bw, any_local,
                   "no local cell measured (no initiator is also a target)");
     headline_pair(res, "latency_remote_max", remote_lat, "bandwidth_remote_min", remote_bw,

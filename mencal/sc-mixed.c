@@ -152,6 +152,7 @@ static int mixed_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         ag[r - 1] = (double)(rr + 2 * ww) * MC_LINE_BYTES / w;
     }
     const char *none = "no repetition completed";
+    res->rec.headline = "total_bandwidth";   /* reads and writes together */
     mc_metric_samples(res, "read_bandwidth", "GB/s", rg, (size_t)n, none);
     mc_metric_samples(res, "write_bandwidth", "GB/s", wg, (size_t)n, none);
     mc_metric_samples(res, "total_bandwidth", "GB/s", tg, (size_t)n, none);

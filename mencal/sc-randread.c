@@ -378,13 +378,14 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
     }
     const double hops_thread = (double)main_pass.rounds * MC_CHASE_UNROLL * K;
     if (!rc) {
+        res->rec.headline = "latency";   /* ns per dependent load */
         mc_metric_samples(res, "latency", "ns", lat, (size_t)n, "no repetition completed");
         if (have_full)
             mc_metric_samples(res, "latency_full_random", "ns", flat, (size_t)fn,
                               "no repetition of the full-random pass completed");
         else if (grouped)
             mc_metric_na(res, "latency_full_random", "ns", "interrupted before the full-random pass");
-        mc_metric(res, "loop_overhead", "ns", ovh);
+        mb_metric_better(mc_metric(res, "loop_overhead", "ns", ovh), MB_BETTER_NONE);   /* calibration */
         mc_metric_samples(res, "bandwidth", "GB/s", gbps, (size_t)n, "no repetition completed");
         mc_metric(res, "hops_per_rep", "loads", hops_thread * nt);
         mc_metric(res, "chains", "per thread", K);
@@ -566,6 +567,7 @@ static int run_sweep(const mc_config_t *cfg, const randread_conf_t *rk, mc_resul
         free(pts);
         return rc;
     }
+    res->rec.headline = "latency_largest";   /* the largest size: memory, past the caches */
     if (first->ok) {
         mc_metric_samples(res, "latency_smallest", "ns", first->lat, (size_t)first->n, "no sample");
         mc_metric_samples(res, "latency_largest", "ns", last->lat, (size_t)last->n, "no sample");

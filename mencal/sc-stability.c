@@ -331,6 +331,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     /* The loop reads and writes every word: rw_bandwidth counts both (16
      * bytes per 8-byte element); read_bandwidth the read bytes only, the
      * convention of seqread (each byte read counted once). */
+    res->rec.headline = "rw_bandwidth";
     mc_metric_samples(res, "rw_bandwidth", "GB/s", s.gbps, (size_t)n, none);
     double *rd = calloc((size_t)(n ? n : 1), sizeof *rd);
     for (int i = 0; rd && i < n; i++)
@@ -349,7 +350,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     else
         mc_metric_na(res, "slope", "GB/s per min", "needs at least 2 samples");
     mc_metric(res, "samples", "", n);
-    mc_metric(res, "interval", "s", sc->interval_s);
+    mb_metric_better(mc_metric(res, "interval", "s", sc->interval_s), MB_BETTER_NONE);   /* a setting */
     mc_metric(res, "passes", "", (double)passes_total / nt);
     if (s.vm_ok) {
         long long scan = 0, swp = 0;
@@ -370,7 +371,7 @@ static int stability_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     if (fv.status == MB_FREQ_UNAVAILABLE)
         mc_metric_na(res, "frequency_drop", "%", mc_result_keep(res, fv.text));
     else
-        mc_metric(res, "frequency_drop", "%", fv.drop_pct);
+        mb_metric_better(mc_metric(res, "frequency_drop", "%", fv.drop_pct), MB_BETTER_LOWER);
     mc_result_note(res, "%sthrottling watch (sample 1 is before the run, sample k+1 with "
                    "bandwidth sample k): %s", fv.status == MB_FREQ_WARN ? "WARNING: " : "",
                    fv.text);

@@ -474,6 +474,10 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         plateau_rows(res, pt, cfg, kn, series_threads[s], c->sizes, curves[s], c->nsizes,
                      strcmp(kn, "read") == 0, series_threads[s] == 1 && (s % nth) == 0);
     }
+    /* the read kernel's DRAM plateau, all threads where swept, else one;
+     * no read kernel: no headline */
+    res->rec.headline = mb_record_metric(&res->rec, "DRAM_read_all") ? "DRAM_read_all"
+                                                                      : "DRAM_read_1t";
     mc_metric(res, "largest_size", "bytes", (double)c->top);
     mc_metric(res, "points", "", tab ? (double)tab->nrows : 0);
     const mc_caches_t *k = &cfg->caches;

@@ -211,6 +211,7 @@ static int weights_run(const mc_config_t *cfg, const void *conf, mc_result_t *re
         }
     }
     mc_restore_mask(cfg);
+    res->rec.headline = "bandwidth_best";   /* at the best ratio */
     if (best_r >= 0) {
         mc_metric(res, "bandwidth_best", "GB/s", best);
         mc_metric(res, "best_near_share", "%",

@@ -54,6 +54,7 @@ static void fill_record(const st_outcome_t *o, size_t i, mb_record_t *rec, rec_c
 
     memset(rec, 0, sizeof *rec);
     rec->name = kd->title;
+    rec->headline = "best_rate_mbps";   /* STREAM's Best Rate MB/s */
     ctx->o = o;
     ctx->i = i;
     rec->extra = record_extra;
@@ -80,7 +81,7 @@ static void fill_record(const st_outcome_t *o, size_t i, mb_record_t *rec, rec_c
         mb_record_add(rec, "max_time_s", "s", s->stats.max);
         mb_record_add(rec, "median_time_s", "s", s->stats.median);
         mb_record_add(rec, "stddev_time_s", "s", s->stats.stddev);
-        mb_record_add(rec, "cv_time", "fraction", s->stats.cv);
+        mb_metric_better(mb_record_add(rec, "cv_time", "fraction", s->stats.cv), MB_BETTER_LOWER);
     } else {
         mb_record_add_unavailable(rec, "min_time_s", "s", "no valid time sample");
     }

@@ -1,4 +1,4 @@
-/* result: the run as a memsuite result (schema memsuite/result/1),
+/* result: the run as a memsuite result (schema memsuite/result/2),
  * rendered as JSON or CSV through common/report.  One record per kernel:
  * best rate (STREAM counting and with write-allocate traffic), the time
  * statistics over rounds 2..N with every raw time, and the bytes moved.

@@ -381,24 +381,21 @@ static void config_json(mb_json_t *j, const void *p)
         mb_json_string(j, "thp_enabled", env->thp);
 }
 
-/* A metric of the record from a cell's samples (median, stats, samples). */
-static void add_metric_why(mb_record_t *rec, const mc_cell_t *c, const char *name,
-                           const char *unit, const mb_stats_t *st, const double *samples,
-                           double scale, double *store, const char *why_none)
+/* A metric of the record from a cell's samples (median, stats, samples);
+ * returns it (NULL when the record is full). */
+static mb_metric_t *add_metric_why(mb_record_t *rec, const mc_cell_t *c, const char *name,
+                                   const char *unit, const mb_stats_t *st, const double *samples,
+                                   double scale, double *store, const char *why_none)
 {
-    if (c->state != MC_CELL_OK) {
-        mb_record_add_unavailable(rec, name, unit, c->state == MC_CELL_SKIPPED
-                                                       ? "skipped: see the record's why"
-                                                       : "failed: see the record's why");
-        return;
-    }
-    if (!isfinite(st->median) || c->nreps == 0) {
-        mb_record_add_unavailable(rec, name, unit, why_none);
-        return;
-    }
+    if (c->state != MC_CELL_OK)
+        return mb_record_add_unavailable(rec, name, unit, c->state == MC_CELL_SKIPPED
+                                                              ? "skipped: see the record's why"
+                                                              : "failed: see the record's why");
+    if (!isfinite(st->median) || c->nreps == 0)
+        return mb_record_add_unavailable(rec, name, unit, why_none);
     mb_metric_t *m = mb_record_add(rec, name, unit, st->median * scale);
     if (!m)
-        return;
+        return NULL;
     if (scale == 1) {
         m->stats = st;
         m->samples = samples;
@@ -409,12 +406,14 @@ static void add_metric_why(mb_record_t *rec, const mc_cell_t *c, const char *nam
         m->samples = store;
         m->nsamples = (size_t)c->nreps;
     }
+    return m;
 }
 
-static void add_metric(mb_record_t *rec, const mc_cell_t *c, const char *name, const char *unit,
-                       const mb_stats_t *st, const double *samples, double scale, double *store)
+static mb_metric_t *add_metric(mb_record_t *rec, const mc_cell_t *c, const char *name,
+                               const char *unit, const mb_stats_t *st, const double *samples,
+                               double scale, double *store)
 {
-    add_metric_why(rec, c, name, unit, st, samples, scale, store, "not measured (no samples)");
+    return add_metric_why(rec, c, name, unit, st, samples, scale, store, "not measured (no samples)");
 }
 
 int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int argc, char **argv,
@@ -448,6 +447,7 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
         snprintf(names[i], sizeof names[i], "%s/t%d/%s", alloc_name(c), c->threads,
                  mc_alloc_size_name(c->block_bytes, bname, sizeof bname));
         rec->name = names[i];
+        rec->headline = "ops_per_s";   /* allocations and frees per second */
         ctx[i].run = r;
         ctx[i].cell = c;
         rec->extra = rec_extra;
@@ -455,7 +455,8 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
         double *s0 = scaled + i * 4 * (size_t)cfg->reps, *s1 = s0 + cfg->reps;
         double *s2 = s1 + cfg->reps, *s3 = s2 + cfg->reps;
         add_metric(rec, c, "wall_time", "s", &c->st_wall, c->wall_s, 1, NULL);
-        add_metric(rec, c, "ops_per_s", "1/s", &c->st_ops, c->ops_per_s, 1, NULL);
+        mb_metric_better(add_metric(rec, c, "ops_per_s", "1/s", &c->st_ops, c->ops_per_s, 1, NULL),
+                         MB_BETTER_HIGHER);
         add_metric(rec, c, "cpu_util", "ratio", &c->st_cpu, c->cpu_util, 1, NULL);
         add_metric(rec, c, "user_time", "s", &c->st_user, c->user_s, 1, NULL);
         add_metric(rec, c, "sys_time", "s", &c->st_sys, c->sys_s, 1, NULL);
@@ -465,8 +466,10 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
         add_metric_why(rec, c, "minflt_perf", "faults", &c->st_perf_minflt, c->perf_minflt, 1,
                        NULL, c->perf_why[0] ? c->perf_why : "unavailable: not counted");
         if (c->state == MC_CELL_OK && isfinite(c->minflt_per_op)) {
-            mb_record_add(rec, "minflt_per_op", "faults/op", c->minflt_per_op);
-            mb_record_add(rec, "majflt_per_op", "faults/op", c->majflt_per_op);
+            mb_metric_better(mb_record_add(rec, "minflt_per_op", "faults/op", c->minflt_per_op),
+                             MB_BETTER_LOWER);
+            mb_metric_better(mb_record_add(rec, "majflt_per_op", "faults/op", c->majflt_per_op),
+                             MB_BETTER_LOWER);
         } else {
             const char *why = c->state == MC_CELL_OK ? "no steps were counted"
                                                      : "not measured: see the record's why";

@@ -6,7 +6,10 @@ MS_VERSION="0.1.0"          # keep in step with MB_VERSION (common/buildinfo.h)
 MS_RUN_SCHEMA="memsuite/run/1"
 MS_ENV_SCHEMA="memsuite/env/1"
 MS_REF_SCHEMA="memsuite/ref/1"
-MS_RESULT_SCHEMA="memsuite/result/1"
+MS_RESULT_SCHEMA="memsuite/result/2"     # what the tools write (docs/result.schema.json)
+# The result schemas a reader accepts, oldest first: version 1 (without
+# headline, base_unit, scale, better) is still read (docs/results-format.md).
+MS_RESULT_SCHEMAS=("memsuite/result/1" "memsuite/result/2")
 
 # Exit codes: common/exitcodes.h's enum mb_exit by name (MB_EXIT_X is
 # MS_EX_X); tests/bats/memsuite-exitcodes.bats keeps the two lists in step.

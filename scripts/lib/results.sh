@@ -1,12 +1,14 @@
 # shellcheck shell=bash
 # results: the ONLY place that reads the tools' JSON documents
-# (schema "memsuite/result/1").  Everything else uses these functions, so a
-# renamed key or metric is fixed here.
+# (schema "memsuite/result/2", and "memsuite/result/1" written before it:
+# MS_RESULT_SCHEMAS).  Everything else uses these functions, so a renamed
+# key or metric is fixed here.
 #
 # Assumed document shape:
-#   { "schema": "memsuite/result/1", "tool": "stream", "complete": true,
-#     "records": [ { "name": "Copy",
+#   { "schema": "memsuite/result/2", "tool": "stream", "complete": true,
+#     "records": [ { "name": "Copy", "headline": "best_rate_mbps",
 #                    "metrics": { "best_rate_mbps": { "value": 1.0, "unit": "MB/s",
+#                                 "base_unit": "B/s", "scale": 1e6, "better": "higher",
 #                                 "stats": { "n", "min", "max", "mean", "median",
 #                                            "stddev", "cv", "mad" } } } } ],
 #     "llc": { "total_bytes": N }, "warnings": [ "..." ] }
@@ -20,8 +22,11 @@
 #           mixed: read/write/total_bandwidth; concurrent: total_bandwidth;
 #           randread --sweep: records[].tables.sweep[] {size_bytes, latency}
 
-# Each record's headline metric: the first of these it has; otherwise its
-# first metric with a rate unit; otherwise its first metric in ns.
+# Each record's headline metric: the one its "headline" names (schema 2)
+# when the record has that metric; otherwise (schema 1, or a record
+# without one) the first of these it has; otherwise its first metric with
+# a rate unit; otherwise its first metric in ns.  The analyser
+# (memsuite_analysis/results.py) chooses the same way.
 MS_PRIMARY_METRICS=(
     best_rate_mbps          # stream: Best Rate MB/s
     avg_rate_mibps          # mbw: the AVG line, MiB/s
@@ -62,17 +67,25 @@ def value_unit($r; $k):
     | if ($m | has($k) | not) then ["MISSING", ""]
       else $m[$k] | [(.value | if . == null then "NA" elif type == "number" then . else "NAN" end),
                      (.unit // "" | tostring)] end;
-def primary_of($prefs):
+# The headline a record names: its "headline" in a schema 2 document,
+# null in a schema 1 document (whose records name none).
+def named_headline($doc): if $doc.schema == "memsuite/result/2" then .headline? else null end;
+# $m | primary_of($prefs; $headline): $headline is the headline the record
+# names (named_headline), null for none.
+def primary_of($prefs; $headline):
     . as $m
-    | (first($prefs[] as $p | select($m[$p] != null) | $p)
+    | (($headline | if type == "string" and ($m | has($headline)) then . else empty end)
+       // first($prefs[] as $p | select($m[$p] != null) | $p)
        // first($m | to_entries[] | select(mbps_factor(.value.unit // "") != null) | .key)
        // first($m | to_entries[] | select((.value.unit // "") == "ns") | .key)
        // "");
 '
 
-# The list as a JSON array (the names are plain [a-z_] words).
+# The lists as JSON arrays (the names are plain words, no quotes).
 MS_RES_PREFS=$(printf '"%s",' "${MS_PRIMARY_METRICS[@]}")
 MS_RES_PREFS="[${MS_RES_PREFS%,}]"
+MS_RES_SCHEMAS=$(printf '"%s",' "${MS_RESULT_SCHEMAS[@]}")
+MS_RES_SCHEMAS="[${MS_RES_SCHEMAS%,}]"
 
 # A headline value at or above this is no measurement (1e15 MB/s is an
 # exabyte per second, 1e15 ns eleven days); one at or below 0 neither.
@@ -96,7 +109,7 @@ ms_res_state() {
     local f="$1" s
     if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read $f"; return 0; fi
     if [ ! -f "$f" ]; then echo "cannot read $f: it is $(ms_out_kind_name "$f"), not a regular file"; return 0; fi
-    s=$(jq -r -s --arg want "$MS_RESULT_SCHEMA" --argjson prefs "$MS_RES_PREFS" \
+    s=$(jq -r -s --argjson want "$MS_RES_SCHEMAS" --argjson prefs "$MS_RES_PREFS" \
         --argjson max "$MS_RES_VALUE_MAX" --arg tool "${2:-}" --arg scen "${3:-}" "$MS_JQ_LIB"'
         def failed: (type == "object") and (.passed != true);
         def badvalue: . != null and ((type != "number") or . <= 0 or . >= $max);
@@ -126,13 +139,19 @@ ms_res_state() {
                           | select((.key | IN("n", "min", "max", "mean", "median", "stddev", "cv", "mad")) and (.value | notnumber))
                           | "\($rn).\($k).stats.\(.key) is \(.value | tojson | .[0:40]), not a number")
                     end] | .[0];
+        # The first schema 2 record whose headline names none of its metrics.
+        def headline_problem($doc):
+            [.records[]? | objects | (.name? // "?" | tostring | .[0:40]) as $rn
+             | named_headline($doc) as $h | select($h != null)
+             | select(($h | type) != "string" or ((try metrics_of catch {}) | has($h) | not))
+             | "\($rn).headline names \($h | tojson | .[0:40]), which the record does not have"] | .[0];
         def shape_problem:
             [.records[]? | objects | select((try (metrics_of | "ok") catch "bad") == "bad")
              | "\(.name? // "?" | tostring | .[0:40]).metrics is neither an object nor an array of metrics"] | .[0];
         if length != 1 then "holds \(length) JSON documents, expected one"
-        else .[0] |
+        else .[0] | . as $doc |
         if type != "object" then "is not a JSON object"
-        elif .schema != $want then "has schema \(.schema // "none" | tostring), expected \($want)"
+        elif (.schema | IN($want[]) | not) then "has schema \(.schema // "none" | tostring), expected \($want | join(" or "))"
         elif (.records | type) != "array" then "has no records array"
         elif $tool != "" and .tool != $tool then
             "invalid: it is a result of \(.tool // "no tool" | tostring | .[0:40] | tojson), but the planned cell runs \($tool)"
@@ -148,8 +167,9 @@ ms_res_state() {
             (try (first(.records[] | select(.validation | failed))
                   | "invalid: record \(.name // "?" | tostring) failed its own validation (validation.passed is \(.validation.passed | tojson))")
              catch "invalid: a record is not an object") //
-            (try (first(.records[] | (.name // "?" | tostring) as $rn | metrics_of as $m
-                        | ($m | primary_of($prefs)) as $p | select($p != "")
+            (headline_problem($doc) | if . == null then empty else "invalid: \(.)" end) //
+            (try (first(.records[] | (.name // "?" | tostring) as $rn | named_headline($doc) as $h | metrics_of as $m
+                        | ($m | primary_of($prefs; $h)) as $p | select($p != "")
                         | $m[$p].value | select(badvalue)
                         | "invalid: \($rn).\($p) is \(tojson | .[0:40]), not a measured value (a number above 0 and below \($max))"))
              catch "invalid: malformed records (\(. | tostring | .[0:80]))") //
@@ -200,9 +220,10 @@ ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
 # when the unit is not a rate.
 ms_res_flatten() {
     jq -r --argjson prefs "$MS_RES_PREFS" "$MS_JQ_LIB"'
-        .records[]? as $r
+        . as $doc
+        | .records[]? as $r
         | ($r | metrics_of) as $m
-        | ($m | primary_of($prefs)) as $prim
+        | ($m | primary_of($prefs; $r | named_headline($doc))) as $prim
         | ($m | record_stats($prim)) as $rs
         | $m | to_entries[]
         | [ ($r.name // "?" | tostring | gsub("[\t\n,]"; " ")),

@@ -467,6 +467,20 @@ check_long_error() {
 
 # ---- JSON / CSV -----------------------------------------------------------
 
+@test "--format json: schema 2: each method's headline is avg_rate_mibps (MiB/s = B/s x 1048576)" {
+    run --separate-stderr "$MBW" -q -n 2 --format json 2
+    assert_success
+    printf '%s\n' "$output" > r.json
+    validate_json r.json
+    [ "$(jq -r .schema r.json)" = memsuite/result/2 ]
+    for m in MEMCPY DUMB MCBLOCK; do
+        [ "$(headline_of r.json "$m")" = avg_rate_mibps ]
+        [ "$(metric_meaning r.json "$m" avg_rate_mibps)" = "MiB/s B/s 1048576 higher" ]
+        [ "$(metric_meaning r.json "$m" worst_rate_mibps)" = "MiB/s B/s 1048576 higher" ]
+        [ "$(metric_meaning r.json "$m" time_s)" = "s s 1 lower" ]
+    done
+}
+
 @test "--format json: valid against the schema, every run's time as a sample" {
     run --separate-stderr "$MBW" -q -n 3 --format json 2
     assert_success

@@ -301,5 +301,5 @@ busy_mem() { sed -i 's/^MemAvailable: .*/MemAvailable:     500000 kB/' "$MEMSUIT
     echo '{"schema": "nhc/1"}' >other.json
     run "$MS" check --ref "$C/ref-stream.json" --result other.json
     assert_failure 2
-    assert_output --partial "expected memsuite/result/1"
+    assert_output --partial "expected memsuite/result/1 or memsuite/result/2"
 }

@@ -240,10 +240,31 @@ fake_meminfo() {
     awk -v g="$(m d.json randread bandwidth)" 'BEGIN { exit !(g > 0) }'
 }
 
+@test "seqread and randread JSON: schema 2, headlines bandwidth (GB/s, higher) and latency (ns, lower)" {
+    run mencal run seqread "${SMALL[@]}" --format json -O s.json
+    assert_success
+    validate_json s.json
+    [ "$(jq -r .schema s.json)" = memsuite/result/2 ]
+    [ "$(headline_of s.json seqread)" = bandwidth ]
+    [ "$(metric_meaning s.json seqread bandwidth)" = "GB/s B/s 1000000000 higher" ]
+    [ "$(metric_meaning s.json seqread bytes_per_rep)" = "bytes B 1 -" ]
+    [ "$(metric_meaning s.json seqread time)" = "s s 1 lower" ]
+    run mencal run randread "${SMALL[@]}" --format json -O r.json
+    assert_success
+    validate_json r.json
+    [ "$(headline_of r.json randread)" = latency ]
+    [ "$(metric_meaning r.json randread latency)" = "ns s 1e-09 lower" ]
+    [ "$(metric_meaning r.json randread bandwidth)" = "GB/s B/s 1000000000 higher" ]
+    # the timing loop's own cost is a calibration, not a figure that improves
+    [ "$(metric_meaning r.json randread loop_overhead)" = "ns s 1e-09 -" ]
+    [ "$(metric_meaning r.json randread permutation_signature)" = "  1 -" ]
+}
+
 @test "randread --sweep: levels labelled, latency rises from the smallest to the largest point" {
     run mencal run randread --sweep --size 64M --allow-cache --reps 2 -q --format json -O w.json
     assert_success
     validate_json w.json
+    [ "$(headline_of w.json randread)" = latency_largest ]   # memory, past the caches
     run jq '.records[0].tables.sweep | length' w.json
     assert_output 13                        # 16 KiB .. 64 MiB
     run jq -r '.records[0].tables.sweep[0].size_bytes, .records[0].tables.sweep[0].level' w.json

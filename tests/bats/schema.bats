@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# docs/result.schema.json against real documents written by common/report.c
-# (through the unit-test driver build/tests/test_report --emit-json*), and
-# against broken documents that it must reject.
+# docs/result.schema.json (memsuite/result/2) against real documents
+# written by common/report.c (through the unit-test driver
+# build/tests/test_report --emit-json*), and against broken documents that
+# it must reject; docs/result-v1.schema.json against version 1 documents.
 
 load test_helper
 
@@ -27,12 +28,15 @@ mutate() {
     jq "$1" good.json > bad.json
 }
 
-@test "schema file is a valid draft-07 schema" {
+@test "schema files are valid draft-07 schemas, version 2 and version 1" {
     run python3 -c 'import json, sys, jsonschema
-s = json.load(open(sys.argv[1]))
-jsonschema.Draft7Validator.check_schema(s)
-assert s["$schema"] == "http://json-schema.org/draft-07/schema#"
-assert s["additionalProperties"] is False' "$SCHEMA"
+for path, version in ((sys.argv[1], "2"), (sys.argv[2], "1")):
+    s = json.load(open(path))
+    jsonschema.Draft7Validator.check_schema(s)
+    assert s["$schema"] == "http://json-schema.org/draft-07/schema#"
+    assert s["additionalProperties"] is False
+    assert s["$id"] == "urn:memsuite:result:" + version, s["$id"]
+    assert s["properties"]["schema"]["const"] == "memsuite/result/" + version' "$SCHEMA" "$SCHEMA_V1"
     assert_success
 }
 
@@ -41,7 +45,7 @@ assert s["additionalProperties"] is False' "$SCHEMA"
     assert_success
     validate_json full.json
     run jq -r '.schema, .version, (.sysinfo | has("kernel")), (.threads.cpus | length > 0)' full.json
-    assert_output "$(printf 'memsuite/result/1\n0.1.0\ntrue\ntrue')"
+    assert_output "$(printf 'memsuite/result/2\n0.1.0\ntrue\ntrue')"
 }
 
 @test "full document validates on a bare fixture machine (facts unavailable)" {
@@ -63,7 +67,7 @@ assert s["additionalProperties"] is False' "$SCHEMA"
     run jq -j '.records[1].name' fx.json
     assert_output "$(printf 'we,ird "name"\n\001')"
     run jq -c '.records[0].metrics.avg_time_s' fx.json
-    assert_output '{"value":null,"value_unavailable":"non-finite value (inf)","unit":"s"}'
+    assert_output '{"value":null,"value_unavailable":"non-finite value (inf)","unit":"s","base_unit":"s","scale":1,"better":"lower"}'
 }
 
 @test "partial document (optional parts absent or unavailable) validates" {
@@ -102,8 +106,66 @@ assert s["additionalProperties"] is False' "$SCHEMA"
 }
 
 @test "rejected: wrong schema version" {
-    mutate '.schema = "memsuite/result/2"'
+    mutate '.schema = "memsuite/result/3"'
     must_fail_schema bad.json
+    mutate '.schema = "memsuite/result/1"'
+    must_fail_schema bad.json
+}
+
+@test "version 2: every metric states base_unit and scale; the headline names a metric" {
+    "$DRIVER" --emit-json-fixture fx.json
+    run jq -c '[.records[] | .headline], (.records[0].metrics.best_rate_mbps | del(.stats, .samples))' fx.json
+    assert_line --index 0 '["best_rate_mbps","latency_ns"]'
+    assert_line --index 1 '{"value":12345.5,"unit":"MB/s","base_unit":"B/s","scale":1000000,"better":"higher"}'
+    run result_v2_problems fx.json
+    assert_success
+    assert_output ""
+    # what the schema cannot say, the tests' own check does
+    jq '.records[0].headline = "latency_ns"' fx.json >bad.json
+    run result_v2_problems bad.json
+    assert_output "Copy: headline latency_ns is none of its metrics"
+    run validate_json bad.json
+    assert_failure
+}
+
+@test "rejected: a metric without base_unit or scale, a scale of 0, a better outside higher|lower" {
+    mutate 'del(.records[0].metrics.best_rate_mbps.base_unit)'
+    must_fail_schema bad.json
+    mutate 'del(.records[0].metrics.best_rate_mbps.scale)'
+    must_fail_schema bad.json
+    mutate '.records[0].metrics.best_rate_mbps.scale = 0'
+    must_fail_schema bad.json
+    mutate '.records[0].metrics.best_rate_mbps.scale = "1e6"'
+    must_fail_schema bad.json
+    mutate '.records[0].metrics.best_rate_mbps.better = "up"'
+    must_fail_schema bad.json
+}
+
+@test "rejected: a headline that is no metric name (a number, empty, a blank)" {
+    mutate '.records[0].headline = 1'
+    must_fail_schema bad.json
+    mutate '.records[0].headline = ""'
+    must_fail_schema bad.json
+    mutate '.records[0].headline = "best rate"'
+    must_fail_schema bad.json
+}
+
+@test "accepted: a record without a headline (none is natural, or it was never measured)" {
+    mutate 'del(.records[].headline)'
+    validate_json bad.json
+}
+
+# A version 1 document: what memsuite wrote before version 2 (this one is
+# the fixture less the version 2 members).
+@test "version 1: an old document validates against result-v1.schema.json, not against version 2" {
+    mutate '.schema = "memsuite/result/1" | del(.records[].headline)
+            | .records[].metrics[] |= del(.base_unit, .scale, .better)'
+    /usr/bin/jsonschema -i bad.json "$SCHEMA_V1"
+    must_fail_schema bad.json
+    # the version 1 schema knows none of the new members
+    mutate '.schema = "memsuite/result/1"'
+    run /usr/bin/jsonschema -i bad.json "$SCHEMA_V1"
+    assert_failure
 }
 
 @test "rejected: label outside standard|tuned|not-standard" {

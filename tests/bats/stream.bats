@@ -210,6 +210,20 @@ mask_numbers() {
 
 # ---- JSON / CSV ---------------------------------------------------------
 
+@test "JSON: schema 2: each kernel's headline is best_rate_mbps, every metric states its meaning" {
+    run --separate-stderr "$ST" "${SMALL[@]}" --format json -O r.json
+    assert_success
+    validate_json r.json
+    [ "$(jq -r .schema r.json)" = memsuite/result/2 ]
+    for k in Copy Scale Add Triad; do
+        [ "$(headline_of r.json "$k")" = best_rate_mbps ]
+        [ "$(metric_meaning r.json "$k" best_rate_mbps)" = "MB/s B/s 1000000 higher" ]
+        [ "$(metric_meaning r.json "$k" min_time_s)" = "s s 1 lower" ]
+        [ "$(metric_meaning r.json "$k" cv_time)" = "fraction fraction 1 lower" ]
+        [ "$(metric_meaning r.json "$k" bytes)" = "bytes B 1 -" ]
+    done
+}
+
 @test "JSON: valid against the schema, standard label, per-kernel figures" {
     run --separate-stderr "$ST" "${SMALL[@]}" --format json -O r.json
     assert_success

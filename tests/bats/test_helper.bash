@@ -8,7 +8,8 @@
 ROOT="${MEMSUITE_ROOT:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 BIN="${MEMSUITE_BIN:-$ROOT/bin}"
 FIXTURES="$ROOT/tests/fixtures"
-SCHEMA="$ROOT/docs/result.schema.json"
+SCHEMA="$ROOT/docs/result.schema.json"          # memsuite/result/2, what the tools write
+SCHEMA_V1="$ROOT/docs/result-v1.schema.json"    # memsuite/result/1, older documents
 
 for lib in /usr/lib/bats/bats-support /usr/lib/bats/bats-assert; do
     [ -f "$lib/load.bash" ] && load "$lib/load.bash"
@@ -73,11 +74,54 @@ use_fixture() {
     export MEMSUITE_PROCFS="$FIXTURES/$1/proc"
 }
 
-# validate_json FILE: the document must be valid JSON and conform to the
-# result schema (checked by the real jsonschema validator).
+# validate_json FILE: the document must be valid JSON, conform to the
+# result schema (checked by the real jsonschema validator) and mean what
+# it says (result_v2_problems).
 validate_json() {
     jq -e . "$1" >/dev/null || { echo "not JSON: $1"; return 1; }
-    /usr/bin/jsonschema -i "$1" "$SCHEMA"
+    /usr/bin/jsonschema -i "$1" "$SCHEMA" || return 1
+    local p
+    p=$(result_v2_problems "$1") || { echo "result_v2_problems failed on $1"; return 1; }
+    [ -z "$p" ] || { printf '%s: %s\n' "$1" "$p"; return 1; }
+}
+
+# The units the tools write with their base unit and scale, written here
+# apart from common/units.c so that a wrong row there fails a test.
+RESULT_V2_UNITS='{"B/s": ["B/s", 1], "MB/s": ["B/s", 1e6], "MiB/s": ["B/s", 1048576],
+                  "GB/s": ["B/s", 1e9], "s": ["s", 1], "ns": ["s", 1e-9], "bytes": ["B", 1],
+                  "fraction": ["fraction", 1], "%": ["fraction", 0.01], "ratio": ["fraction", 1],
+                  "1/s": ["Hz", 1], "": ["", 1], "faults/op": ["faults/op", 1]}'
+
+# result_v2_problems FILE: what JSON Schema cannot say about a
+# memsuite/result/2 document, one line per problem (none: it is sound):
+# a record's headline must name one of its metrics; a metric's base_unit
+# and scale must be its unit's (RESULT_V2_UNITS, for the units listed); a
+# bandwidth is better higher, a time never higher.
+result_v2_problems() {
+    jq -r --argjson u "$RESULT_V2_UNITS" '
+        .records[]? | .name as $r | (.metrics // {}) as $m | .headline as $h
+        | (if $h != null and ($m | has($h) | not)
+           then "\($r): headline \($h) is none of its metrics" else empty end),
+          ($m | to_entries[] | .key as $k | .value
+           | (if $u[.unit] != null and [.base_unit, .scale] != $u[.unit]
+              then "\($r).\($k): unit \(.unit) has base_unit \(.base_unit) and scale \(.scale), not \($u[.unit])"
+              else empty end),
+             (if .base_unit == "B/s" and .better != "higher"
+              then "\($r).\($k): a bandwidth (\(.unit)) with better \(.better), not higher" else empty end),
+             (if .base_unit == "s" and .better == "higher"
+              then "\($r).\($k): a time (\(.unit)) with better higher" else empty end))' "$1"
+}
+
+# metric_meaning FILE RECORD METRIC: "unit base_unit scale better" of a
+# metric (better "-" when it has none), e.g. "MB/s B/s 1000000 higher".
+metric_meaning() {
+    jq -r --arg r "$2" --arg k "$3" 'first(.records[] | select(.name == $r)) | .metrics[$k]
+        | "\(.unit) \(.base_unit) \(.scale) \(.better // "-")"' "$1"
+}
+
+# headline_of FILE RECORD: the record's headline ("-" when it has none).
+headline_of() {
+    jq -r --arg r "$2" 'first(.records[] | select(.name == $r)) | .headline // "-"' "$1"
 }
 
 # match_lines FILE PATTERNS (tests/fixtures/match-lines.bash, shared with

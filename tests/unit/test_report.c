@@ -85,6 +85,7 @@ static void fixture_init(fixture_t *fx)
 
     mb_record_t *copy = &fx->rec[0];
     copy->name = "Copy";
+    copy->headline = "best_rate_mbps";
     mb_metric_t *m = mb_record_add(copy, "best_rate_mbps", "MB/s", 12345.5);
     m->stats = &copy_stats;
     m->samples = copy_samples;
@@ -96,7 +97,9 @@ static void fixture_init(fixture_t *fx)
 
     mb_record_t *odd = &fx->rec[1];
     odd->name = HOSTILE_NAME;
-    mb_record_add_unavailable(odd, "latency_ns", "ns", "no timer: because, reasons");
+    odd->headline = "latency_ns";   /* unavailable, but the record has it */
+    mb_metric_better(mb_record_add_unavailable(odd, "latency_ns", "ns", "no timer: because, reasons"),
+                     MB_BETTER_NONE);
     r->records = fx->rec;
     r->nrecords = 2;
 
@@ -159,6 +162,7 @@ static void fixture_make_partial(fixture_t *fx)
     fx->cnt.hw_requested = false;
     fx->place.valid = false;
     strcpy(fx->place.why, "move_pages: Function not implemented");
+    fx->rec[1].headline = "latency_p99";   /* a metric the record does not have */
 }
 
 /* ---- helpers -------------------------------------------------------- */
@@ -229,7 +233,7 @@ static void test_json(void)
     CHECK(doc && rc == 0, "JSON renders (rc %d)", rc);
     if (!doc)
         return;
-    CHECK(strncmp(doc, "{\n  \"schema\": \"memsuite/result/1\",\n  \"tool\": \"stream\",\n", 52) == 0,
+    CHECK(strncmp(doc, "{\n  \"schema\": \"memsuite/result/2\",\n  \"tool\": \"stream\",\n", 52) == 0,
           "JSON is pretty and starts with schema and tool");
     CHECK(strstr(doc, "\"samples\": [\n") != NULL, "samples are an array");
     CHECK(strstr(doc, "\"name\": \"we,ird \\\"name\\\"\\n\\u0001\"") != NULL,
@@ -251,16 +255,23 @@ static void test_json(void)
         { ".complete", "true" },
         { ".config", "{\"array_size\":1000,\"type\":\"double\"}" },
         { ".records[0].name", "\"Copy\"" },
+        { ".records[0] | keys_unsorted", "[\"name\",\"headline\",\"metrics\",\"counters\","
+                                         "\"bytes_per_iteration\"]" },
+        { ".records[0].headline", "\"best_rate_mbps\"" },
+        { ".records[1].headline", "\"latency_ns\"" },
         { ".records[0].metrics.best_rate_mbps",
-          "{\"value\":12345.5,\"unit\":\"MB/s\",\"stats\":{\"n\":3,\"min\":1,\"max\":3,\"mean\":2,"
+          "{\"value\":12345.5,\"unit\":\"MB/s\",\"base_unit\":\"B/s\",\"scale\":1000000,"
+          "\"better\":\"higher\",\"stats\":{\"n\":3,\"min\":1,\"max\":3,\"mean\":2,"
           "\"median\":2,\"stddev\":1,\"cv\":0.5,\"mad\":1},\"samples\":[1,2,3]}" },
         { ".records[0].metrics.avg_time_s",
-          "{\"value\":null,\"value_unavailable\":\"non-finite value (inf)\",\"unit\":\"s\"}" },
+          "{\"value\":null,\"value_unavailable\":\"non-finite value (inf)\",\"unit\":\"s\","
+          "\"base_unit\":\"s\",\"scale\":1,\"better\":\"lower\"}" },
         { ".records[0].bytes_per_iteration", "16" },
         { ".records[0].counters.hardware.events.PAPI_TOT_CYC", "123" },
         { ".records[1].name", "\"we,ird \\\"name\\\"\\n\\u0001\"" },
         { ".records[1].metrics.latency_ns",
-          "{\"value\":null,\"value_unavailable\":\"no timer: because, reasons\",\"unit\":\"ns\"}" },
+          "{\"value\":null,\"value_unavailable\":\"no timer: because, reasons\",\"unit\":\"ns\","
+          "\"base_unit\":\"s\",\"scale\":1e-09}" },
         { ".records[1] | has(\"counters\")", "false" },
         { ".validation", "{\"passed\":true,\"max_relative_error\":1e-13}" },
         { ".threads",
@@ -316,12 +327,56 @@ static void test_json(void)
         { "[.label, .complete, .config, .label_reasons]",
           "[\"not-standard\",false,{},[\"the tool set no label\"]]" },
         { "[.counters.hardware, .counters.hardware_unavailable]", "[null,\"not requested\"]" },
+        /* a headline naming no metric of the record is left out */
+        { "[.records[] | has(\"headline\")]", "[true,false]" },
         { ".numa", "{\"policy\":\"default (first touch)\",\"placement\":null,"
                    "\"placement_unavailable\":\"move_pages: Function not implemented\"}" },
     };
     for (size_t i = 0; i < sizeof q2 / sizeof q2[0]; i++)
         jq_check(file, q2[i].filter, q2[i].want);
     free(doc);
+}
+
+/* ---- a record's headline and a metric's direction -------------------- */
+
+static void test_headline_better(void)
+{
+    static mb_record_t rec;
+    memset(&rec, 0, sizeof rec);
+    rec.name = "r";
+    mb_record_add(&rec, "bw", "GB/s", 1);
+    mb_metric_t *cv = mb_record_add(&rec, "cv", "fraction", 0.1);
+    CHECK(mb_metric_better(cv, MB_BETTER_LOWER) == cv && cv->better == MB_BETTER_LOWER,
+          "mb_metric_better sets the direction and returns the metric");
+    CHECK(mb_metric_better(NULL, MB_BETTER_LOWER) == NULL, "mb_metric_better(NULL) is NULL (a full record)");
+    CHECK(mb_record_metric(&rec, "cv") == cv, "mb_record_metric finds a metric by name");
+    CHECK(mb_record_metric(&rec, "latency") == NULL && mb_record_metric(&rec, NULL) == NULL,
+          "mb_record_metric: no such metric, no name: NULL");
+
+    mb_result_t r = { .tool = "t", .label = "standard", .complete = true, .records = &rec, .nrecords = 1 };
+    static const struct { const char *headline; bool written; } h[] = {
+        { "bw", true }, { "cv", true }, { "latency", false }, { NULL, false },
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
+        rec.headline = h[i].headline;
+        int rc = -1;
+        char *doc = render(&r, MB_FMT_JSON, &rc);
+        char want[64];
+        snprintf(want, sizeof want, "\"headline\": \"%s\"", h[i].headline ? h[i].headline : "");
+        bool has = doc && strstr(doc, "\"headline\"") != NULL;
+        CHECK(rc == 0 && has == h[i].written && (!has || strstr(doc, want)),
+              "headline %s: %s", h[i].headline ? h[i].headline : "(none)",
+              h[i].written ? "written" : "left out (no such metric)");
+        CHECK(doc && strstr(doc, "\"better\": \"lower\"") && strstr(doc, "\"better\": \"higher\""),
+              "headline %s: bw better higher (its unit), cv lower (its own)",
+              h[i].headline ? h[i].headline : "(none)");
+        free(doc);
+    }
+    /* a full record: the metric is not added, so no direction is set */
+    for (int i = 0; i < MB_REC_MAX_METRICS; i++)
+        mb_record_add(&rec, "pad", "", 0);
+    CHECK(mb_metric_better(mb_record_add(&rec, "late", "s", 1), MB_BETTER_NONE) == NULL,
+          "a metric past MB_REC_MAX_METRICS: NULL, and mb_metric_better takes it");
 }
 
 /* ---- CSV ------------------------------------------------------------ */
@@ -734,6 +789,7 @@ int main(int argc, char **argv)
     }
     test_model();
     test_json();
+    test_headline_better();
     test_csv();
     test_failed_validation();
     test_text();
