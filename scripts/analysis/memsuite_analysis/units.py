@@ -34,6 +34,8 @@ UNITS = {
     "fraction": ("fraction", 1.0),
     "%": ("fraction", 0.01),
     "percent": ("fraction", 0.01),
+    "ratio": ("fraction", 1.0),
+    "1/s": ("Hz", 1.0),
     "Hz": ("Hz", 1.0),
     "MHz": ("Hz", 1e6),
     "GHz": ("Hz", 1e9),
