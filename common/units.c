@@ -6,38 +6,11 @@
 #include <string.h>
 
 static const mb_unit_t units[] = {
-    /* bandwidth */
-    { "B/s", "B/s", 1.0 },
-    { "KB/s", "B/s", 1e3 },
-    { "MB/s", "B/s", 1e6 },
-    { "GB/s", "B/s", 1e9 },
-    { "TB/s", "B/s", 1e12 },
-    { "KiB/s", "B/s", 1024.0 },
-    { "MiB/s", "B/s", 1048576.0 },
-    { "GiB/s", "B/s", 1073741824.0 },
-    /* time */
-    { "s", "s", 1.0 },
-    { "ms", "s", 1e-3 },
-    { "us", "s", 1e-6 },
-    { "ns", "s", 1e-9 },
-    /* bytes */
-    { "B", "B", 1.0 },
-    { "bytes", "B", 1.0 },
-    { "KiB", "B", 1024.0 },
-    { "MiB", "B", 1048576.0 },
-    { "GiB", "B", 1073741824.0 },
-    /* ratios */
-    { "fraction", "fraction", 1.0 },
-    { "ratio", "fraction", 1.0 },
-    { "%", "fraction", 0.01 },
-    { "percent", "fraction", 0.01 },
-    /* per second */
-    { "Hz", "Hz", 1.0 },
-    { "1/s", "Hz", 1.0 },
-    { "MHz", "Hz", 1e6 },
-    { "GHz", "Hz", 1e9 },
-    /* counts */
-    { "count", "count", 1.0 },
+#define MB_UNIT(u, b, s) { u, b, s },
+#define MB_BASE_BETTER(b, d)
+#include "units.def"
+#undef MB_UNIT
+#undef MB_BASE_BETTER
 };
 #define NUNITS (sizeof units / sizeof units[0])
 
@@ -46,8 +19,11 @@ static const struct {
     const char *base;
     mb_better_t better;
 } bases[] = {
-    { "B/s", MB_BETTER_HIGHER },
-    { "s", MB_BETTER_LOWER },
+#define MB_UNIT(u, b, s)
+#define MB_BASE_BETTER(b, d) { b, MB_BETTER_##d },
+#include "units.def"
+#undef MB_UNIT
+#undef MB_BASE_BETTER
 };
 #define NBASES (sizeof bases / sizeof bases[0])
 

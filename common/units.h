@@ -12,8 +12,9 @@
  *     scale 1, no direction;
  *   - the default direction: bandwidth higher, time lower, everything
  *     else none (a metric overrides it: mb_metric_better in report.h);
- *   - the table agrees with the analyser's (scripts/analysis/
- *     memsuite_analysis/units.py) on every unit both know. */
+ *   - the table itself is units.def, which the analyser
+ *     (scripts/analysis/memsuite_analysis/units.py) reads too: one table
+ *     for C and Python. */
 #ifndef MB_UNITS_H
 #define MB_UNITS_H
 

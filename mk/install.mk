@@ -67,6 +67,7 @@ install: all
 	install -m 0644 $(addprefix scripts/lib/,$(INST_LIB)) $(D_SHARE)/lib/
 	install -m 0755 scripts/analysis/memsuite-analyse $(D_ANALYSIS)/
 	install -m 0644 $(addprefix scripts/analysis/memsuite_analysis/,$(INST_PY)) $(D_ANALYSIS)/memsuite_analysis/
+	install -m 0644 common/units.def $(D_ANALYSIS)/memsuite_analysis/units.def
 	install -m 0644 $(addprefix scripts/profiles/,$(INST_PROF)) $(D_SHARE)/profiles/
 	install -m 0755 $(addprefix scripts/,$(INST_PEERS)) $(D_SHARE)/peers/
 	install -m 0644 contrib/completion/memsuite.bash $(D_COMP)/memsuite
@@ -83,6 +84,7 @@ uninstall:
 	rm -f $(D_SHARE)/result.schema.json $(D_SHARE)/result-v1.schema.json
 	rm -f $(addprefix $(D_SHARE)/lib/,$(INST_LIB))
 	rm -f $(D_ANALYSIS)/memsuite-analyse $(addprefix $(D_ANALYSIS)/memsuite_analysis/,$(INST_PY))
+	rm -f $(D_ANALYSIS)/memsuite_analysis/units.def
 	rm -f $(addprefix $(D_SHARE)/profiles/,$(INST_PROF))
 	rm -f $(addprefix $(D_SHARE)/peers/,$(INST_PEERS))
 	rm -f $(D_COMP)/memsuite $(addprefix $(D_COMP)/memsuite-,$(INST_ALL_TOOLS))

@@ -12,38 +12,43 @@ Contract:
   - a unit the table does not know is its own base, scale 1, no direction.
 """
 
-# unit: (base unit, scale to the base)
-UNITS = {
-    "B/s": ("B/s", 1.0),
-    "KB/s": ("B/s", 1e3),
-    "MB/s": ("B/s", 1e6),
-    "GB/s": ("B/s", 1e9),
-    "TB/s": ("B/s", 1e12),
-    "KiB/s": ("B/s", 1024.0),
-    "MiB/s": ("B/s", 1048576.0),
-    "GiB/s": ("B/s", 1073741824.0),
-    "s": ("s", 1.0),
-    "ms": ("s", 1e-3),
-    "us": ("s", 1e-6),
-    "ns": ("s", 1e-9),
-    "B": ("B", 1.0),
-    "bytes": ("B", 1.0),
-    "KiB": ("B", 1024.0),
-    "MiB": ("B", 1048576.0),
-    "GiB": ("B", 1073741824.0),
-    "fraction": ("fraction", 1.0),
-    "%": ("fraction", 0.01),
-    "percent": ("fraction", 0.01),
-    "ratio": ("fraction", 1.0),
-    "1/s": ("Hz", 1.0),
-    "Hz": ("Hz", 1.0),
-    "MHz": ("Hz", 1e6),
-    "GHz": ("Hz", 1e9),
-    "count": ("count", 1.0),
-}
+import os
+import re
 
-# The better direction of a base quantity when a document does not say.
-BETTER = {"B/s": "higher", "s": "lower"}
+# The table is common/units.def, which the C tools compile in: the tree's
+# copy (common/ beside scripts/), or the one installed beside this package.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_DEF_PLACES = (os.path.join(_HERE, "units.def"),
+               os.path.join(_HERE, "..", "..", "..", "common", "units.def"))
+_UNIT_LINE = re.compile(r'^MB_UNIT\("([^"]*)", "([^"]*)", ([0-9.eE+-]+)\)$')
+_BETTER_LINE = re.compile(r'^MB_BASE_BETTER\("([^"]*)", (HIGHER|LOWER)\)$')
+
+
+def _load_table():
+    """({unit: (base, scale)}, {base: 'higher'|'lower'}) from units.def."""
+    for path in _DEF_PLACES:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            continue
+        table, better = {}, {}
+        for line in text.splitlines():
+            m = _UNIT_LINE.match(line.strip())
+            if m:
+                table[m.group(1)] = (m.group(2), float(m.group(3)))
+                continue
+            m = _BETTER_LINE.match(line.strip())
+            if m:
+                better[m.group(1)] = m.group(2).lower()
+        if table:
+            return table, better
+    raise RuntimeError("units.def not found (looked in %s)" % ", ".join(_DEF_PLACES))
+
+
+# unit: (base unit, scale to the base); base: the better direction of a
+# base quantity when a document does not say.
+UNITS, BETTER = _load_table()
 
 
 def base(unit):
