@@ -279,7 +279,7 @@ static void report_one(mc_result_t *res, const mc_kcal_t *kc, mc_table_t **tab, 
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s %.3g", i ? ", " : "",
                                      k->name, g);
     }
-    char sz[32], at[96] = "";
+    char sz[32], at[256] = "";
     if (kc->where)
         snprintf(at, sizeof at, " (%s)", kc->where);
     if (kc->overran)
