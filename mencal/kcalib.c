@@ -156,7 +156,7 @@ void mc_kcal_plan(mc_kcal_t *kc, double run_s, double bytes_per_ns, double mem_b
         return;
     }
     double b = bytes_per_ns * trial_ns;
-    if (b >= mem_bytes)
+    if (mem_bytes > 0 && b >= mem_bytes)
         b = mem_bytes;
     b = floor(b / (double)align) * (double)align;
     if (b < (double)align) {
@@ -164,7 +164,7 @@ void mc_kcal_plan(mc_kcal_t *kc, double run_s, double bytes_per_ns, double mem_b
         return;
     }
     kc->chunk_bytes = b;
-    kc->nchunks = (size_t)(mem_bytes / b);
+    kc->nchunks = mem_bytes > 0 ? (size_t)(mem_bytes / b) : 1;
     kc->on = true;
 }
 

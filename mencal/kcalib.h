@@ -95,9 +95,10 @@ typedef struct {
  * default until mc_kcal_finish() chooses. */
 void mc_kcal_init(mc_kcal_t *kc, const char *kernel, const mc_kfamily_t *fam, long forced,
                   double max_s);
-/* The plan: the run lasts about run_s; a thread moves bytes_per_ns of
- * its mem_bytes with the default variant; trials are whole `align`-byte
- * units.  Sets on, or why_not. */
+/* The plan: the run lasts about run_s; a thread moves bytes_per_ns with
+ * the default variant; a trial is a chunk of its mem_bytes (0: no bound,
+ * the trials wrap around the memory), whole `align`-byte units.  Sets on,
+ * or why_not. */
 void mc_kcal_plan(mc_kcal_t *kc, double run_s, double bytes_per_ns, double mem_bytes,
                   size_t align, int nthreads);
 /* Trials: 0 is an uncounted warm-up of the default, then 1..mc_kcal_trials(). */

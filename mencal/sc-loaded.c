@@ -178,6 +178,16 @@ static int loaded_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen
     c->stride_bytes = (size_t)c->stride_opt;
     c->tlb_pages = (size_t)c->tlb_opt;
     c->windows = (int)c->windows_opt;
+    /* a TLB group larger than the latency thread's slice, when given */
+    if (cfg->size_bytes && mine && mc_opt_seen(cfg, "tlb-locality")) {
+        size_t set = mc_slice_bytes(cfg->size_bytes, cfg->nthreads > 0 ? cfg->nthreads : 1, 4096);
+        if (c->tlb_pages > set / 4096) {
+            snprintf(msg, msglen, "loaded: --tlb-locality %zu: a group of %zu pages is larger than "
+                     "the latency thread's slice of %zu pages (4 KiB); expected 0 to %zu",
+                     c->tlb_pages, c->tlb_pages, set / 4096, set / 4096);
+            return MB_EXIT_USAGE;
+        }
+    }
     return 0;
 }
 

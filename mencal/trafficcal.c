@@ -55,8 +55,7 @@ int mc_traffic_calibrate(const mc_config_t *cfg1, const mc_traffic_spec_t *spec,
             double slow = INFINITY;
             for (int k = 0; k < th; k++)
                 slow = fmin(slow, rate[k]);
-            mc_kcal_plan(kc, run_s, isfinite(slow) ? slow : 0, mc_traffic_pass_bytes(&tr[0]),
-                         step, th);
+            mc_kcal_plan(kc, run_s, isfinite(slow) ? slow : 0, 0, step, th);   /* trials wrap */
             lines = kc->on ? (size_t)(kc->chunk_bytes / (double)step) : 0;
         }
 #pragma omp barrier
