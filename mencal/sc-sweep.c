@@ -25,10 +25,12 @@
  * level, sized by the caches common/ detects) are reported per kernel and
  * thread count, with the sizes they were read at; the read kernel's are
  * the headline metrics.  The read, write and copy loops are chosen by
- * measurement before the curves (kcalib.h, trafficcal.h): every variant
- * timed at the top size on all threads (DRAM with the default top); the
- * fastest runs the points of that level (column `variant`), the others
- * keep the default loop; --kernel-variant forces one everywhere.  SIGINT ends the sweep after the current sample:
+ * measurement before each kernel's curves (kcalib.h, trafficcal.h): every
+ * variant timed on all threads at the top size (at 4x LLC when the top is
+ * larger: DRAM with the default top); the fastest runs the points of that
+ * level (column `variant`), the others keep the default loop (a loop that
+ * wins in DRAM, such as non-temporal stores, can lose in the caches);
+ * --kernel-variant forces one everywhere.  SIGINT ends the sweep after the current sample:
  * the finished points are kept, the result is marked incomplete. */
 #include <math.h>
 #include <omp.h>
@@ -299,6 +301,7 @@ static int point_samples(const mc_measure_t *m, const point_t *P, double pass_by
 typedef struct {
     mc_traffic_spec_t specs[2];
     const char *level;         /* of the calibration's size, or NULL: the default everywhere */
+    long forced;               /* --kernel-variant's index in the kernel's family, or -1 */
 } curve_kernel_t;
 
 /* One curve: kernel k at `th` threads over every size.  Fills gbps[] (NaN
@@ -468,6 +471,39 @@ static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_con
     mc_plot_conclude(res, c->plot, rc, why, img, png, cfg->stop);
 }
 
+/* The calibration of ck's kernel (kcalib.h, trafficcal.h), on every
+ * thread, at the top of the sweep, or at 4x LLC when the top is in DRAM
+ * and larger (the same level, less memory to touch).  Each of the nfam
+ * calibrated kernels gets its share of --kernel-calibration and is
+ * planned at 5% of its own curves.  Sets ck's specs and level; returns kc. */
+static const mc_kcal_t *calibrate(const mc_config_t *cfg, const sweep_conf_t *c, mc_result_t *res,
+                                  int nth, int nfam, void *buf, curve_kernel_t *ck, mc_kcal_t *kc)
+{
+    const mc_traffic_kernel_t *k = ck->specs[0].k;
+    const mc_kfamily_t *fam = mc_traffic_family(k);
+    const size_t llc = cfg->caches.llc.total_bytes, nt = (size_t)cfg->nthreads;
+    const char *level = mc_cache_level(&cfg->caches, c->top / nt, c->top);
+    size_t at = c->top;
+    if (strcmp(level, "DRAM") == 0 && llc && llc <= SIZE_MAX / 4 && 4 * llc < at)
+        at = 4 * llc;
+    /* the kernel's curves: about nth x sizes x (reps + 1) samples of >= 10 ms */
+    const double run_s = (double)nth * (double)c->nsizes * (cfg->reps + 1) * MIN_SAMPLE_NS *
+                         MC_MOUNTAIN_SIZE_MARGIN * 1e-9;
+    char where[256], a[32];
+    mc_kcal_init(kc, k->name, fam, ck->forced, c->cal_max_s / (nfam > 0 ? nfam : 1));
+    snprintf(where, sizeof where, "at %s (%s, the level of the sweep's top); the %s points run "
+             "it, the others the default %s", mb_format_bytes(at, a, sizeof a), level, level,
+             mc_kfamily_at(fam, fam->def)->name);
+    kc->where = mc_result_keep(res, where);
+    if (mc_traffic_calibrate(cfg, &ck->specs[1], buf, at, run_s, kc) != 0)
+        kc->why_not = "out of memory for the calibration";
+    ck->specs[1].variant = kc->chosen + 1;
+    if (kc->forced >= 0)   /* forced: every point */
+        ck->specs[0].variant = kc->chosen + 1;
+    ck->level = level;
+    return kc;
+}
+
 static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
     const sweep_conf_t *c = conf;
@@ -506,38 +542,22 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     mc_kcal_t kc[MAX_KERNELS];
     const mc_kcal_t *kcs[MAX_KERNELS];
     curve_kernel_t ck[MAX_KERNELS];
-    const char *top_level = mc_cache_level(&cfg->caches, c->top / (size_t)cfg->nthreads, c->top);
-    for (int ki = 0; ki < c->nkernels; ki++)
-        ck[ki] = (curve_kernel_t){ { { .k = c->kernel[ki] }, { .k = c->kernel[ki] } }, NULL };
-    for (int ki = 0; ki < c->nkernels && !(cfg->stop && *cfg->stop); ki++) {
-        const mc_kfamily_t *fam = mc_traffic_family(c->kernel[ki]);
-        if (!fam)
-            continue;
-        /* the kernel's curves: about nth x sizes x (reps + 1) samples of >= 10 ms */
-        const double run_s = (double)nth * (double)c->nsizes * (cfg->reps + 1) * MIN_SAMPLE_NS *
-                             MC_MOUNTAIN_SIZE_MARGIN * 1e-9;
-        mc_kcal_t *k = &kc[ncal];
-        mc_kcal_init(k, c->kernel[ki]->name, fam, c->forced[ki], c->cal_max_s);
-        snprintf(why, sizeof why, "at %s, the top of the sweep (%s); the %s points run it, the "
-                 "others the default %s", mb_format_bytes(c->top, a, sizeof a), top_level,
-                 top_level, mc_kfamily_at(fam, fam->def)->name);
-        k->where = mc_result_keep(res, why);
-        if (mc_traffic_calibrate(cfg, &ck[ki].specs[1], buf, c->top, run_s, k) != 0)
-            k->why_not = "out of memory for the calibration";
-        ck[ki].specs[1].variant = k->chosen + 1;
-        /* forced: every point; chosen: the points at the calibration's level */
-        if (k->forced >= 0)
-            ck[ki].specs[0].variant = k->chosen + 1;
-        ck[ki].level = top_level;
-        kcs[ncal++] = k;
+    int nfam = 0;
+    for (int ki = 0; ki < c->nkernels; ki++) {
+        ck[ki] = (curve_kernel_t){ { { .k = c->kernel[ki] }, { .k = c->kernel[ki] } }, NULL,
+                                   c->forced[ki] };
+        nfam += mc_traffic_family(c->kernel[ki]) != NULL;
     }
-    for (int ki = 0; ki < c->nkernels && complete && !res->status; ki++)
+    for (int ki = 0; ki < c->nkernels && complete && !res->status; ki++) {
+        if (mc_traffic_family(c->kernel[ki]))   /* just before the kernel's curves */
+            kcs[ncal] = calibrate(cfg, c, res, nth, nfam, buf, &ck[ki], &kc[ncal]), ncal++;
         for (int ti = 0; ti < nth && complete && !res->status; ti++) {
             *one = *cfg;
             one->nthreads = threads[ti];
             complete = run_curve(one, c, res, &ck[ki], buf, tab, st, curves[ki * nth + ti]);
             series_threads[nseries++] = threads[ti];
         }
+    }
     free(one);
     mc_kcal_report(res, kcs, ncal);
     for (int ki = 0; ki < c->nkernels; ki++)
