@@ -8,7 +8,7 @@
 #include "timer.h"
 #include "trafficcal.h"
 
-#define PROBE_NS 100000.0   /* the probe doubles its lines until 0.1 ms or one pass */
+#define PROBE_NS 100000.0   /* the probe doubles its lines until 0.1 ms at least */
 
 int mc_traffic_calibrate(const mc_config_t *cfg1, const mc_traffic_spec_t *spec, void *buf,
                          size_t bytes, double run_s, mc_kcal_t *kc)
@@ -28,6 +28,10 @@ int mc_traffic_calibrate(const mc_config_t *cfg1, const mc_traffic_spec_t *spec,
         free(tr), free(rate), free(moved);
         return -ENOMEM;
     }
+    /* the probe lasts about one planned trial, so its rate is the trials' (a
+     * 0.1 ms probe read twice the DRAM rate and the trials overran 2x) */
+    const double budget_s = fmin(kc->max_s, MC_KCAL_RUN_SHARE * run_s);
+    const double probe_ns = fmax(PROBE_NS, budget_s * 1e9 / (double)(mc_kcal_trials(kc) + 1));
     uint64_t t0 = 0;
     size_t lines = 0;
     volatile bool stop = false;
@@ -38,13 +42,11 @@ int mc_traffic_calibrate(const mc_config_t *cfg1, const mc_traffic_spec_t *spec,
         mc_pin_self(cfg1->cpu[t]);
         mc_traffic_init(x, spec, (char *)buf + (size_t)t * share, share, cfg1->random_state,
                         (uint64_t)t);
-        const size_t nlines = x->elems / 8;
-        for (size_t n = 64;; n *= 2) {   /* the probe: the default variant */
-            n = n < nlines ? n : nlines;
+        for (size_t n = 64;; n *= 2) {   /* the probe: the default variant, wrapping */
             uint64_t b0 = x->stream_bytes, a = mb_now_ns();
             mc_traffic_lines(x, n);
             double dt = (double)(mb_now_ns() - a);
-            if (dt >= PROBE_NS || n == nlines) {
+            if (dt >= probe_ns || n >= ((size_t)1 << 40)) {
                 rate[t] = dt > 0 ? (double)(x->stream_bytes - b0) / dt : 0;
                 break;
             }
