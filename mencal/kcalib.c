@@ -284,7 +284,7 @@ static void report_one(mc_result_t *res, const mc_kcal_t *kc, mc_table_t **tab, 
         snprintf(at, sizeof at, " (%s)", kc->where);
     if (kc->overran)
         mc_result_note(res, "%s %s (the default): the calibration could not finish in time "
-                       "(%.3g ms, over --kernel-calibration %.3g s; planned %.3g ms); its figures "
+                       "(%.3g ms, over its cap of %.3g s from --kernel-calibration; planned %.3g ms); its figures "
                        "(GB/s, best of %d): %s%s; force one with --kernel-variant", who, def->name,
                        kc->took_s * 1e3, kc->max_s, kc->budget_s * 1e3, MC_KCAL_TRIALS, list, lo);
     else

@@ -19,6 +19,9 @@ int mc_traffic_calibrate(const mc_config_t *cfg1, const mc_traffic_spec_t *spec,
     const size_t step = (size_t)MC_LINE_BYTES * (size_t)(rw > 0 ? rw : 1);
     if (kc->forced >= 0 || kc->max_s <= 0 || share < (size_t)spec->k->arrays * 64 * MC_LINE_BYTES) {
         mc_kcal_plan(kc, run_s, 0, 0, step, th);
+        if (kc->forced < 0 && kc->max_s > 0)
+            kc->why_not = "the calibration cannot finish in time: under 64 lines per array and "
+                          "thread to time";
         return 0;
     }
     mc_traffic_t *tr = calloc((size_t)th, sizeof *tr);

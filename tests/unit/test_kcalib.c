@@ -9,7 +9,10 @@
 #include "storekern.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+extern const struct mc_scenario mc_sc_sweep;
 
 static void test_choose(void)
 {
@@ -104,9 +107,53 @@ static void test_parse(void)
     CHECK(mc_kcal_parse("", rd, 1, true, f, msg, sizeof msg) == MB_EXIT_USAGE, "empty: refused");
 }
 
+/* The record: a note per kernel, one table for every calibration that ran,
+ * one metric summed over them. */
+static void test_report(void)
+{
+    mc_result_t *res = calloc(1, sizeof *res);
+    mc_kcal_t rd, wr, cp;
+    mc_result_init(res, &mc_sc_sweep);
+    mc_kcal_init(&rd, "read", &mc_read_traffic_family, -1, 0.5);
+    mc_kcal_plan(&rd, 100, 10, 0, 64, 2);
+    for (int r = 0; r <= mc_kcal_trials(&rd); r++)
+        mc_kcal_trial_done(&rd, r, (mc_kcal_trial_variant(&rd, r) == 2 ? 30 : 20) * 1e6, 1e6);
+    mc_kcal_finish(&rd);
+    mc_kcal_init(&wr, "write", &mc_store_family, 1, 0.5);     /* forced v32 */
+    mc_kcal_init(&cp, "copy", &mc_store_family, -1, 0.000001);
+    mc_kcal_plan(&cp, 100, 10, 0, 64, 2);
+    const mc_kcal_t *kcs[3] = { &rd, &wr, &cp };
+    mc_kcal_report(res, kcs, 3);
+    CHECK(res->nnotes == 3, "one note per kernel (%zu)", res->nnotes);
+    CHECK(res->nnotes > 0 && strncmp(res->notes[0], "read kernel v32x8 chosen by calibration, GB/s "
+                                     "best of 3 alternating trials of ", 64) == 0,
+          "read: chosen, named: %s", res->notes[0]);
+    CHECK(res->nnotes > 1 && strcmp(res->notes[1], "write kernel v32 forced by --kernel-variant "
+                                    "(32-byte vectors, ordinary stores); no calibration") == 0,
+          "write: forced, described: %s", res->notes[1]);
+    CHECK(res->nnotes > 2 && strncmp(res->notes[2], "copy kernel v64 (the default): the calibration "
+                                     "cannot finish in time", 60) == 0,
+          "copy: the default, why: %s", res->notes[2]);
+    const mc_table_t *t = res->ntables == 1 ? &res->tables[0] : NULL;
+    CHECK(t && strcmp(t->name, "kernel_calibration") == 0 && t->nrows == mc_nreadkerns,
+          "one table, a row per variant of the calibration that ran");
+    size_t chosen = 0;
+    for (size_t r = 0; t && r < t->nrows; r++)
+        chosen += strcmp(t->str[r * (size_t)t->ncols + 7], "yes") == 0;
+    CHECK(chosen == 1, "one row chosen");
+    bool metric = false;
+    for (size_t k = 0; k < res->rec.nmetric; k++)
+        metric |= strcmp(res->rec.metric[k].name, "kernel_calibration_time") == 0 &&
+                  fabs(res->rec.metric[k].value - rd.took_s) < 1e-12;
+    CHECK(metric, "kernel_calibration_time: the time of the calibration that ran");
+    mc_result_free(res);
+    free(res);
+}
+
 int main(void)
 {
     test_choose();
+    test_report();
     test_plan_and_trials();
     test_parse();
     return check_done();
