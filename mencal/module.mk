@@ -30,9 +30,9 @@ $(EXAMPLE_DIR)/mencal: $(filter-out $(BUILD)/mencal/registry.o,$(MENCAL_OBJ)) \
                        $(EXAMPLE_DIR)/registry.o $(EXAMPLE_DIR)/sc-fill.o $(LIBMB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
-# The unit tests of mencal's pure logic (test_mencal, and test_mencal_curves
+# The unit tests of mencal's pure logic (test_mencal, test_kcalib for the kernel choice, and test_mencal_curves
 # for the curves: sweep's samples, loaded's load) link every mencal object but main.
-MENCAL_UNITS := $(BUILD)/tests/test_mencal $(BUILD)/tests/test_mencal_curves
+MENCAL_UNITS := $(BUILD)/tests/test_mencal $(BUILD)/tests/test_mencal_curves $(BUILD)/tests/test_kcalib
 $(MENCAL_UNITS:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o): CFLAGS_EXTRA := -Itests/unit -Imencal
 $(MENCAL_UNITS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o \
                  $(filter-out $(BUILD)/mencal/main.o,$(MENCAL_OBJ)) $(LIBMB)

@@ -464,6 +464,8 @@ static int concurrent_round(const mc_config_t *cfg, const concurrent_conf_t *cc,
         mc_result_note(res, "%d processes x %zu bytes, random %d%% loads, released by a "
                        "process-shared barrier; per-worker minflt/maxrss from wait4; THP share "
                        "summed over the workers' buffers", n, bytes, (int)cc->read_pct);
+        mc_result_note(res, "kernel: whole 64-byte lines loaded or stored at random (access.c's "
+                       "line mix, one loop: no variants, no calibration)");
     }
     if (ctr) {
         ctr->bytes_moved = (double)(reads + writes) * MC_LINE_BYTES;

@@ -32,14 +32,15 @@ static const struct {
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
-enum { I_MIX, I_KERNEL, I_RPW, I_BW, I_RFO, I_MIN, I_MAX, I_CV, I_SAMPLES, I_PASSES, I_NCOLS };
+enum { I_MIX, I_KERNEL, I_RPW, I_BW, I_RFO, I_MIN, I_MAX, I_CV, I_SAMPLES, I_PASSES, I_VARIANT,
+       I_NCOLS };
 static const mc_col_t cols[I_NCOLS] = {
     [I_MIX] = { "mix", "", true },              [I_KERNEL] = { "kernel", "", true },
     [I_RPW] = { "reads_per_write", "", false }, [I_BW] = { "bandwidth", "GB/s", false },
     [I_RFO] = { "with_write_allocate", "GB/s", false },
     [I_MIN] = { "min", "GB/s", false },         [I_MAX] = { "max", "GB/s", false },
     [I_CV] = { "cv", "", false },               [I_SAMPLES] = { "samples", "", false },
-    [I_PASSES] = { "passes", "", false },
+    [I_PASSES] = { "passes", "", false },       [I_VARIANT] = { "variant", "", true },
 };
 
 static void injection_plan(FILE *f, const void *conf)
@@ -98,6 +99,8 @@ static int injection_run(const mc_config_t *cfg, const void *conf, mc_result_t *
             mc_table_str(tab, row, I_CV, "one sample has no spread; use --reps 2");
         mc_table_num(tab, row, I_SAMPLES, b.samples);
         mc_table_num(tab, row, I_PASSES, (double)b.passes);
+        const mc_kfamily_t *fam = mc_traffic_family(spec.k);   /* spec.variant 0: the default */
+        mc_table_str(tab, row, I_VARIANT, fam ? mc_kfamily_at(fam, fam->def)->name : "one loop");
         if (b.samples > 0)
             mc_metric(res, rows[r].metric, "GB/s", b.median);
         else
@@ -113,6 +116,9 @@ static int injection_run(const mc_config_t *cfg, const void *conf, mc_result_t *
     if (short_total)
         mc_result_note(res, "injection: %d sample(s) under 10 ms were discarded and measured again "
                        "with more passes", short_total);
+    mc_result_note(res, "injection: every row runs its kernel's default loop (column variant: "
+                   "read v64x8, write and copy v64 ordinary stores; no calibration), so the rows "
+                   "differ only in their mix");
     mc_result_note(res, "injection: bytes as STREAM counts them (every element read or written "
                    "once per pass); with_write_allocate adds the reads that stores to uncached "
                    "lines cause; rw:PCT loads or stores whole 64-byte lines, PCT of every 100 "

@@ -11,7 +11,10 @@
  * moves a batch of 64 lines of every array, then busy-waits the delay
  * (mencal/delay.c: a loop calibrated once against the clock, so --delays
  * is in nanoseconds), so the injected bandwidth steps down as the delay
- * grows.  A point is --windows sample windows (plus one warm-up) on the
+ * grows.  The traffic loop (read, write, copy) is chosen by measurement
+ * first (kcalib.h, trafficcal.h: the traffic threads time every variant
+ * over their own slices; --kernel-variant forces one).  A point is
+ * --windows sample windows (plus one warm-up) on the
  * shared driver (measure.h): in each, the latency thread chases for about
  * 5 ms (calibrated idle) and reads the traffic threads' byte counters at
  * its start and end, so bandwidth and latency are measured over the same
@@ -47,6 +50,7 @@
 #include "team.h"
 #include "timer.h"
 #include "traffic.h"
+#include "trafficcal.h"
 
 #define MAX_DELAYS 64
 #define MAX_DELAY_NS 1e7              /* 10 ms: longer is idle in all but name */
@@ -60,8 +64,9 @@ static const double default_ladder[] = { 0,    100,   200,   500,   1000, 2000,
                                          5000, 10000, 20000, 50000, 100000 };
 
 typedef struct {
-    const char *traffic_opt, *delays_opt, *plot;
+    const char *traffic_opt, *delays_opt, *plot, *variant_opt;
     long long stride_opt, tlb_opt, windows_opt;
+    double cal_max_s;              /* --kernel-calibration */
     /* resolved */
     mc_traffic_spec_t traffic;
     double delay_ns[MAX_DELAYS];   /* ascending */
@@ -69,6 +74,7 @@ typedef struct {
     size_t stride_bytes, tlb_pages;
     int windows;
     int layout;                    /* CHOICE: the mc_chain_layout_t */
+    long forced;                   /* the traffic's variant forced by --kernel-variant, or -1 */
 } loaded_conf_t;
 
 #define OFF(f) offsetof(loaded_conf_t, f)
@@ -88,6 +94,8 @@ static const mb_opt_t loaded_opts[] = {
     MC_OPT_TLB_LOCALITY(loaded_conf_t, tlb_opt),
     MC_OPT_STRIDE(loaded_conf_t, stride_opt),
     MC_OPT_CHAIN_LAYOUT(loaded_conf_t, layout),
+    MC_OPT_KERNEL_VARIANT(loaded_conf_t, variant_opt),
+    MC_OPT_KERNEL_CALIBRATION(loaded_conf_t, cal_max_s),
 };
 #undef OFF
 
@@ -142,7 +150,6 @@ static int parse_delays(const char *s, loaded_conf_t *c, char *msg, size_t msgle
 
 static int loaded_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
 {
-    (void)cfg;
     loaded_conf_t *c = conf;
     char why[256];
     if (mc_traffic_parse(c->traffic_opt, &c->traffic, why, sizeof why) != 0) {
@@ -159,9 +166,28 @@ static int loaded_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen
     }
     if (!mc_chase_stride_ok(c->stride_opt, msg, msglen))
         return MB_EXIT_USAGE;
+    /* the traffic's variant: its family's names (triad and rw have one loop) */
+    const mc_kfamily_t *fam = mc_traffic_family(c->traffic.k);
+    const bool mine = mc_run_selects(cfg, "loaded");
+    int rc = mc_kcal_parse(c->variant_opt, &fam, fam ? 1 : 0, mine && !cfg->running_all,
+                           &c->forced, msg, msglen);
+    if (!fam || rc)
+        c->forced = -1;
+    if (rc && mine)
+        return rc;
     c->stride_bytes = (size_t)c->stride_opt;
     c->tlb_pages = (size_t)c->tlb_opt;
     c->windows = (int)c->windows_opt;
+    /* a TLB group larger than the latency thread's slice, when given */
+    if (cfg->size_bytes && mine && mc_opt_seen(cfg, "tlb-locality")) {
+        size_t set = mc_slice_bytes(cfg->size_bytes, cfg->nthreads > 0 ? cfg->nthreads : 1, 4096);
+        if (c->tlb_pages > set / 4096) {
+            snprintf(msg, msglen, "loaded: --tlb-locality %zu: a group of %zu pages is larger than "
+                     "the latency thread's slice of %zu pages (4 KiB); expected 0 to %zu",
+                     c->tlb_pages, c->tlb_pages, set / 4096, set / 4096);
+            return MB_EXIT_USAGE;
+        }
+    }
     return 0;
 }
 
@@ -179,6 +205,8 @@ static void loaded_json(mb_json_t *j, const void *conf)
     mb_json_int(j, "batch_lines", BATCH_LINES);
     mb_json_uint(j, "stride_bytes", c->stride_bytes);
     mb_json_string(j, "chain_layout", mc_chain_layout_name((mc_chain_layout_t)c->layout));
+    mb_json_string(j, "kernel_variant", c->variant_opt ? c->variant_opt : "auto");
+    mb_json_number(j, "kernel_calibration_max_s", c->cal_max_s);
     if (c->tlb_pages)
         mb_json_uint(j, "tlb_locality_pages", c->tlb_pages);
     else
@@ -213,6 +241,7 @@ typedef struct {
 typedef struct {
     const mc_config_t *cfg;
     const loaded_conf_t *conf;
+    mc_traffic_spec_t traffic;     /* --traffic, with the variant chosen */
     int nt, npoints, windows;
     /* latency thread */
     void *start;
@@ -333,7 +362,7 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
         L->start = start[0];
         return;
     }
-    if (mc_traffic_init(&L->tr[t], &c->traffic, base, slice, cfg->random_state, (uint64_t)t) != 0) {
+    if (mc_traffic_init(&L->tr[t], &L->traffic, base, slice, cfg->random_state, (uint64_t)t) != 0) {
         L->failed = 3;
         return;
     }
@@ -476,6 +505,32 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         mb_out_abort(&png);
         return mc_result_fail(res, MB_EXIT_RESOURCE, "out of memory for the timing arrays");
     }
+    /* the traffic kernel's variant, timed by the traffic threads on their
+     * own slices before the curve (trafficcal.h) */
+    mc_kcal_t kc;
+    const mc_kfamily_t *fam = mc_traffic_family(c->traffic.k);
+    L.traffic = c->traffic;
+    if (fam && nt > 1) {
+        mc_kcal_init(&kc, mc_traffic_name(&c->traffic, kind, sizeof kind), fam, c->forced,
+                     c->cal_max_s);
+        kc.kernel = mc_result_keep(res, kind);
+        snprintf(why, sizeof why, "by the traffic threads over their slices, %s each (%s)",
+                 mb_format_bytes(slice, sz, sizeof sz), mc_cache_level(&cfg->caches, slice,
+                 slice * (size_t)(nt - 1)));
+        kc.where = mc_result_keep(res, why);
+        mc_config_t *tcfg = malloc(sizeof *tcfg);
+        if (tcfg) {   /* the team of the traffic threads: thread t + 1's CPU */
+            *tcfg = *cfg;
+            tcfg->nthreads = nt - 1;
+            memmove(tcfg->cpu, cfg->cpu + 1, (size_t)(nt - 1) * sizeof cfg->cpu[0]);
+        }
+        const double run_s = (double)npoints * (W + 1) * WINDOW_TARGET_NS * 1e-9;
+        if (!tcfg || mc_traffic_calibrate(tcfg, &c->traffic, (char *)buf + slice,
+                                          slice * (size_t)(nt - 1), run_s, &kc) != 0)
+            kc.why_not = "out of memory for the calibration";
+        free(tcfg);
+        L.traffic.variant = kc.chosen + 1;
+    }
     mc_table_t *tab = mc_table_new(res, "curve", curve_cols, C_NCOLS);
     volatile int points_done = 0;
     bool stopped = false;
@@ -573,6 +628,12 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         mb_warn("loaded: %d of %d traffic points moved no traffic (see the note)", unloaded,
                 ndel);
     }
+    if (fam && nt > 1) {
+        const mc_kcal_t *kcs[1] = { &kc };
+        mc_kcal_report(res, kcs, 1);
+    } else if (nt > 1)
+        mc_result_note(res, "%s traffic: one loop (64-byte vectors), no variants to choose",
+                       mc_traffic_name(&c->traffic, kind, sizeof kind));
     mc_metric(res, "points", "", (double)nrows);
     mc_metric(res, "traffic_threads", "", nt - 1);
     mc_metric(res, "latency_cpu", "", L.cpu[0]);

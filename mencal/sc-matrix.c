@@ -204,7 +204,7 @@ static void matrix_plan(FILE *f, const void *conf)
 }
 
 enum { C_INIT, C_TARGET, C_KIND, C_LAT, C_BW, C_MIX, C_PAGES, C_HMAT_LAT, C_LAT_RATIO, C_HMAT_BW,
-       C_BW_RATIO, C_NCOLS };
+       C_BW_RATIO, C_BW_KERNEL, C_NCOLS };
 static const mc_col_t cell_cols[C_NCOLS] = {
     [C_INIT] = { "initiator", "", false },      [C_TARGET] = { "target", "", false },
     [C_KIND] = { "target_kind", "", true },     [C_LAT] = { "latency", "ns", false },
@@ -214,6 +214,7 @@ static const mc_col_t cell_cols[C_NCOLS] = {
     [C_LAT_RATIO] = { "latency_vs_hmat", "", false },
     [C_HMAT_BW] = { "hmat_read_bandwidth", "GB/s", false },
     [C_BW_RATIO] = { "bandwidth_vs_hmat", "", false },
+    [C_BW_KERNEL] = { "bandwidth_kernel", "", true },
 };
 
 /* A square view of one cell column: a row per initiator, a column per
@@ -317,6 +318,7 @@ static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                 for (int col = C_HMAT_LAT; col <= C_BW_RATIO; col++)
                     mc_table_str(cells, row, col, "the firmware declares no figure (no HMAT entry)");
             declared += h.declared;
+            mc_table_str(cells, row, C_BW_KERNEL, B.kernel[0] ? B.kernel : "unknown");
             const mc_subrun_t *runs[] = { &L, &B, &M };
             for (int r = 0; r < 3; r++)
                 if (runs[r]->why[0])
@@ -362,7 +364,9 @@ static int matrix_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
     mc_metric(res, "cells_with_hmat", "", (double)declared);
     mc_result_note(res, "matrix: latency is randread on one thread (the initiator's first CPU), "
                    "bandwidth seqread and mix mixed on all the initiator's allowed CPUs; each "
-                   "cell's buffer bound to its target node with mbind(MPOL_BIND)");
+                   "cell's buffer bound to its target node with mbind(MPOL_BIND); seqread's read "
+                   "kernel per --kernel-variant (auto: each cell calibrates its own; column "
+                   "bandwidth_kernel)");
     return 0;
 }
 

@@ -24,7 +24,13 @@
  * The plateaus (mountain.h: the median of the points well inside each
  * level, sized by the caches common/ detects) are reported per kernel and
  * thread count, with the sizes they were read at; the read kernel's are
- * the headline metrics.  SIGINT ends the sweep after the current sample:
+ * the headline metrics.  The read, write and copy loops are chosen by
+ * measurement before each kernel's curves (kcalib.h, trafficcal.h): every
+ * variant timed on all threads at the top size (at 4x LLC when the top is
+ * larger: DRAM with the default top); the fastest runs the points of that
+ * level (column `variant`), the others keep the default loop (a loop that
+ * wins in DRAM, such as non-temporal stores, can lose in the caches);
+ * --kernel-variant forces one everywhere.  SIGINT ends the sweep after the current sample:
  * the finished points are kept, the result is marked incomplete. */
 #include <math.h>
 #include <omp.h>
@@ -42,6 +48,7 @@
 #include "team.h"
 #include "timer.h"
 #include "traffic.h"
+#include "trafficcal.h"
 
 #define MIN_SAMPLE_NS 10000000.0  /* a sample lasts at least 10 ms ... */
 #define MIN_TICKS 20              /* ... and at least 20 clock ticks */
@@ -50,7 +57,8 @@
 #define MAX_KERNELS 4
 
 typedef struct {
-    const char *kernels_opt, *plot;
+    const char *kernels_opt, *plot, *variant_opt;
+    double cal_max_s;          /* --kernel-calibration */
     /* resolved */
     const mc_traffic_kernel_t *kernel[MAX_KERNELS];
     int nkernels;
@@ -58,6 +66,7 @@ typedef struct {
     char top_how[160];
     size_t sizes[MC_MOUNTAIN_MAX_POINTS];
     size_t nsizes;
+    long forced[MAX_KERNELS];  /* per kernel: the family index --kernel-variant forced, or -1 */
 } sweep_conf_t;
 
 #define OFF(f) offsetof(sweep_conf_t, f)
@@ -66,6 +75,8 @@ static const mb_opt_t sweep_opts[] = {
       .metavar = "LIST", .def = "read,write,copy,triad",
       .help = "sweep: kernels to sweep, comma-separated (read, write, copy, triad)" },
     MC_OPT_PLOT(sweep_conf_t, plot),
+    MC_OPT_KERNEL_VARIANT(sweep_conf_t, variant_opt),
+    MC_OPT_KERNEL_CALIBRATION(sweep_conf_t, cal_max_s),
 };
 #undef OFF
 
@@ -95,11 +106,40 @@ static int parse_kernels(sweep_conf_t *c, char *msg, size_t msglen)
     }
 }
 
+/* --kernel-variant over the families of the kernels swept (read: the read
+ * sums, write and copy: the stores; triad has one loop). */
+static int parse_variants(sweep_conf_t *c, const mc_config_t *cfg, char *msg, size_t msglen)
+{
+    const mc_kfamily_t *fams[MAX_KERNELS];
+    long forced[MAX_KERNELS];
+    int nfam = 0;
+    for (int i = 0; i < c->nkernels; i++) {
+        const mc_kfamily_t *f = mc_traffic_family(c->kernel[i]);
+        bool have = false;
+        for (int k = 0; k < nfam; k++)
+            have |= fams[k] == f;
+        if (f && !have)
+            fams[nfam++] = f;
+    }
+    const bool mine = mc_run_selects(cfg, "sweep");
+    int rc = mc_kcal_parse(c->variant_opt, fams, nfam, mine && !cfg->running_all, forced, msg,
+                           msglen);
+    for (int i = 0; i < c->nkernels; i++) {
+        c->forced[i] = -1;
+        for (int k = 0; !rc && k < nfam; k++)
+            if (fams[k] == mc_traffic_family(c->kernel[i]))
+                c->forced[i] = forced[k];
+    }
+    return mine ? rc : 0;
+}
+
 static int sweep_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen)
 {
     sweep_conf_t *c = conf;
     int rc = parse_kernels(c, msg, msglen);
     if (rc)
+        return rc;
+    if ((rc = parse_variants(c, cfg, msg, msglen)) != 0)
         return rc;
     if (cfg->size_default) {
         c->top = mc_mountain_default_top(&cfg->caches, c->top_how, sizeof c->top_how);
@@ -126,6 +166,8 @@ static void sweep_json(mb_json_t *j, const void *conf)
     mb_json_uint(j, "top_bytes", c->top);
     mb_json_string(j, "top_how", c->top_how);
     mb_json_uint(j, "points_per_curve", c->nsizes);
+    mb_json_string(j, "kernel_variant", c->variant_opt ? c->variant_opt : "auto");
+    mb_json_number(j, "kernel_calibration_max_s", c->cal_max_s);
 }
 
 static void sweep_plan(FILE *f, const void *conf)
@@ -209,10 +251,10 @@ static const mc_col_t mountain_cols[] = {
     { "kernel", "", true },        { "threads", "", false },    { "size", "bytes", false },
     { "level", "", true },         { "bandwidth", "GB/s", false }, { "min", "GB/s", false },
     { "max", "GB/s", false },      { "cv", "", false },         { "passes", "", false },
-    { "shortest", "ns", false },   { "remeasured", "", false },
+    { "shortest", "ns", false },   { "remeasured", "", false },   { "variant", "", true },
 };
 enum { M_KERNEL, M_THREADS, M_SIZE, M_LEVEL, M_BW, M_MIN, M_MAX, M_CV, M_PASSES, M_SHORTEST,
-       M_REMEASURED, M_NCOLS };
+       M_REMEASURED, M_VARIANT, M_NCOLS };
 
 /* Every accepted sample of every point (JSON and CSV only: a default run
  * has about 1000). */
@@ -253,11 +295,20 @@ static int point_samples(const mc_measure_t *m, const point_t *P, double pass_by
     return m->done;
 }
 
+/* The loop a point runs: the calibrated one (specs[1]) in the level the
+ * calibration ran at, the default (specs[0]) elsewhere (a loop chosen in
+ * DRAM, e.g. non-temporal stores, says nothing about the caches). */
+typedef struct {
+    mc_traffic_spec_t specs[2];
+    const char *level;         /* of the calibration's size, or NULL: the default everywhere */
+    long forced;               /* --kernel-variant's index in the kernel's family, or -1 */
+} curve_kernel_t;
+
 /* One curve: kernel k at `th` threads over every size.  Fills gbps[] (NaN
  * where not measured), rows of tab and of the samples table st; returns
  * false when interrupted. */
 static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_t *res,
-                      const mc_traffic_kernel_t *k, void *buf, mc_table_t *tab, mc_table_t *st,
+                      const curve_kernel_t *ck, void *buf, mc_table_t *tab, mc_table_t *st,
                       double *gbps)
 {
     const int th = cfg1->nthreads, reps = cfg1->reps;
@@ -278,9 +329,9 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
     }
     m.on_rep = check_sample;
     m.on_rep_ctx = &P;
-    const mc_traffic_spec_t spec = { .k = k };
+    const mc_traffic_kernel_t *k = ck->specs[0].k;
     char name[32];
-    mc_traffic_name(&spec, name, sizeof name);
+    mc_traffic_name(&ck->specs[0], name, sizeof name);
     bool stopped = false;
     for (size_t i = 0; i < c->nsizes; i++)
         gbps[i] = NAN;
@@ -294,7 +345,9 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
             const size_t stride = (share + 4095) & ~(size_t)4095;   /* own pages per thread */
             if (share < (size_t)k->arrays * MC_LINE_BYTES)   /* the same on every thread */
                 continue;
-            mc_traffic_init(&P.tr[t], &spec, (char *)buf + (size_t)t * stride, share,
+            const char *lvl = mc_cache_level(&cfg1->caches, share, c->sizes[i]);
+            const bool cal = ck->level && strcmp(lvl, ck->level) == 0;
+            mc_traffic_init(&P.tr[t], &ck->specs[cal], (char *)buf + (size_t)t * stride, share,
                             cfg1->random_state, (uint64_t)t);
 #pragma omp master
             m.done = 0;
@@ -321,6 +374,8 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
                     mc_table_num(tab, row, M_PASSES, (double)P.passes);
                     mc_table_num(tab, row, M_SHORTEST, shortest);
                     mc_table_num(tab, row, M_REMEASURED, P.remeasured);
+                    const mc_kvar_t *var = mc_traffic_variant(&P.tr[0]);
+                    mc_table_str(tab, row, M_VARIANT, var ? var->name : "one loop");
                     if (P.short_left) {   /* never a figure from a sample too short */
                         char why[64];
                         snprintf(why, sizeof why, "a sample stayed under %.0f ms",
@@ -416,6 +471,39 @@ static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_con
     mc_plot_conclude(res, c->plot, rc, why, img, png, cfg->stop);
 }
 
+/* The calibration of ck's kernel (kcalib.h, trafficcal.h), on every
+ * thread, at the top of the sweep, or at 4x LLC when the top is in DRAM
+ * and larger (the same level, less memory to touch).  Each of the nfam
+ * calibrated kernels gets its share of --kernel-calibration and is
+ * planned at 5% of its own curves.  Sets ck's specs and level; returns kc. */
+static const mc_kcal_t *calibrate(const mc_config_t *cfg, const sweep_conf_t *c, mc_result_t *res,
+                                  int nth, int nfam, void *buf, curve_kernel_t *ck, mc_kcal_t *kc)
+{
+    const mc_traffic_kernel_t *k = ck->specs[0].k;
+    const mc_kfamily_t *fam = mc_traffic_family(k);
+    const size_t llc = cfg->caches.llc.total_bytes, nt = (size_t)cfg->nthreads;
+    const char *level = mc_cache_level(&cfg->caches, c->top / nt, c->top);
+    size_t at = c->top;
+    if (strcmp(level, "DRAM") == 0 && llc && llc <= SIZE_MAX / 4 && 4 * llc < at)
+        at = 4 * llc;
+    /* the kernel's curves: about nth x sizes x (reps + 1) samples of >= 10 ms */
+    const double run_s = (double)nth * (double)c->nsizes * (cfg->reps + 1) * MIN_SAMPLE_NS *
+                         MC_MOUNTAIN_SIZE_MARGIN * 1e-9;
+    char where[256], a[32];
+    mc_kcal_init(kc, k->name, fam, ck->forced, c->cal_max_s / (nfam > 0 ? nfam : 1));
+    snprintf(where, sizeof where, "at %s (%s, the level of the sweep's top); the %s points run "
+             "it, the others the default %s", mb_format_bytes(at, a, sizeof a), level, level,
+             mc_kfamily_at(fam, fam->def)->name);
+    kc->where = mc_result_keep(res, where);
+    if (mc_traffic_calibrate(cfg, &ck->specs[1], buf, at, run_s, kc) != 0)
+        kc->why_not = "out of memory for the calibration";
+    ck->specs[1].variant = kc->chosen + 1;
+    if (kc->forced >= 0)   /* forced: every point */
+        ck->specs[0].variant = kc->chosen + 1;
+    ck->level = level;
+    return kc;
+}
+
 static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
     const sweep_conf_t *c = conf;
@@ -450,16 +538,32 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     if (st)
         st->text_hidden = true;
     bool complete = true;
-    int nseries = 0, series_threads[2 * MAX_KERNELS];
-    for (int ki = 0; ki < c->nkernels && complete && !res->status; ki++)
+    int nseries = 0, series_threads[2 * MAX_KERNELS], ncal = 0;
+    mc_kcal_t kc[MAX_KERNELS];
+    const mc_kcal_t *kcs[MAX_KERNELS];
+    curve_kernel_t ck[MAX_KERNELS];
+    int nfam = 0;
+    for (int ki = 0; ki < c->nkernels; ki++) {
+        ck[ki] = (curve_kernel_t){ { { .k = c->kernel[ki] }, { .k = c->kernel[ki] } }, NULL,
+                                   c->forced[ki] };
+        nfam += mc_traffic_family(c->kernel[ki]) != NULL;
+    }
+    for (int ki = 0; ki < c->nkernels && complete && !res->status; ki++) {
+        if (mc_traffic_family(c->kernel[ki]))   /* just before the kernel's curves */
+            kcs[ncal] = calibrate(cfg, c, res, nth, nfam, buf, &ck[ki], &kc[ncal]), ncal++;
         for (int ti = 0; ti < nth && complete && !res->status; ti++) {
             *one = *cfg;
             one->nthreads = threads[ti];
-            complete = run_curve(one, c, res, c->kernel[ki], buf, tab, st,
-                                 curves[ki * nth + ti]);
+            complete = run_curve(one, c, res, &ck[ki], buf, tab, st, curves[ki * nth + ti]);
             series_threads[nseries++] = threads[ti];
         }
+    }
     free(one);
+    mc_kcal_report(res, kcs, ncal);
+    for (int ki = 0; ki < c->nkernels; ki++)
+        if (!mc_traffic_family(c->kernel[ki]))
+            mc_result_note(res, "%s kernel: one loop (64-byte vectors), no variants to choose",
+                           c->kernel[ki]->name);
     mc_buffer_finish(res, cfg, buf, bytes);
     if (!complete)
         res->complete = false;

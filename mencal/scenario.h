@@ -91,6 +91,22 @@ typedef struct mc_scenario {
       .def_text = "256, as multichase",                                            \
       .help = "randread: bytes between chase nodes (a multiple of 8; 128 or more keeps the " \
               "adjacent-line prefetcher from serving the next hop)" }
+/* The kernel variant chosen by measurement (kcalib.h); each scenario checks
+ * the names against its own kernels' families in resolve(). */
+#define MC_OPT_KERNEL_VARIANT(conf_t, field)                                          \
+    { .long_name = "kernel-variant", .type = MB_OPT_STRING, .offset = offsetof(conf_t, field), \
+      .metavar = "auto|NAME[,NAME]", .def = "auto",                                \
+      .help = "seqread, sweep, loaded: the kernel variant (read: v16x4 v32x4 v32x8 v64x4 "  \
+              "v64x8 v32x4pf v64x4pf, vector bytes x accumulators, pf: software prefetch; " \
+              "write and copy: v16 v32 v64 v16nt v32nt v64nt, nt: non-temporal stores), at " \
+              "most one per family; auto: the fastest in a short calibration on this "      \
+              "machine at this size" }
+#define MC_OPT_KERNEL_CALIBRATION(conf_t, field)                                      \
+    { .long_name = "kernel-calibration", .type = MB_OPT_DOUBLE, .offset = offsetof(conf_t, field), \
+      .dmin = 0, .dmax = 1, .metavar = "SECONDS", .def = "1",                      \
+      .help = "seqread, sweep, loaded: most time the calibration of --kernel-variant auto " \
+              "may take (it also takes at most 5% of the run); 0: no calibration, the "     \
+              "default variant" }
 /* One chart file: main refuses it when two selected scenarios take it. */
 #define MC_OPT_PLOT(conf_t, field)                                                    \
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = offsetof(conf_t, field),  \

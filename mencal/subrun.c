@@ -24,7 +24,7 @@ double mc_result_node_share(const mc_result_t *r, int node)
 
 mc_subrun_t mc_subrun(const mc_scenario_t *sc, const mc_config_t *cfg1, const char *metric, int node)
 {
-    mc_subrun_t out = { NAN, NAN, false, "" };
+    mc_subrun_t out = { NAN, NAN, false, "", "" };
     mc_result_t sub;
     mc_result_init(&sub, sc);
     int rc = sc->run(cfg1, mc_cli_conf(cfg1->cli, sc), &sub);
@@ -33,6 +33,9 @@ mc_subrun_t mc_subrun(const mc_scenario_t *sc, const mc_config_t *cfg1, const ch
     out.value = rc == 0 ? metric_of(&sub, metric) : NAN;
     out.interrupted = !sub.complete;
     out.on_node = mc_result_node_share(&sub, node);
+    for (size_t k = 0; k < sub.nnotes && !out.kernel[0]; k++)   /* seqread's choice (kcalib.h) */
+        if (sscanf(sub.notes[k], "kernel %31[^ ]", out.kernel) != 1)
+            out.kernel[0] = '\0';
     mc_result_free(&sub);
     return out;
 }

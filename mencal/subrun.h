@@ -14,6 +14,7 @@ typedef struct {
     double on_node;      /* % of the sampled pages on the node asked about, NAN unknown */
     bool interrupted;    /* the run did not finish (the signal flag) */
     char why[256];       /* why it failed, "" when it did not */
+    char kernel[32];     /* the kernel variant it ran (its note "kernel NAME ..."), "" none */
 } mc_subrun_t;
 
 /* Runs sc with its parsed options on cfg1 and returns `metric` of its

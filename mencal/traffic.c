@@ -1,13 +1,13 @@
 /* traffic: read, write, copy, triad and rw:PCT over one thread's memory
  * (the contract is in traffic.h).
  *
- * The loops use GCC's vector extension with 64-byte vectors and eight
- * independent accumulators (read), so they stay vectorised at any
- * optimisation level; with -march=native on an AVX-512 core that is one
- * 64-byte load or store per vector.  Measured on Zen 5 at 16 KiB, one
- * thread: 64-byte vectors read ~560 GB/s, 32-byte ones ~260 GB/s (the
- * same ~39 GB/s in DRAM), and likwid-bench's best load kernel
- * (load_avx512) 330-360 GB/s. */
+ * The loops use GCC's vector extension, so they stay vectorised at any
+ * optimisation level.  read, write and copy run a variant chosen by
+ * measurement (readkern.h, storekern.h; the defaults are what ran before
+ * issue 24: 64-byte vectors, eight accumulators for read).  Measured on
+ * Zen 5 at 16 KiB, one thread, before the variants: 64-byte vectors read
+ * ~560 GB/s, 32-byte ones ~260 GB/s (the same ~39 GB/s in DRAM), and
+ * likwid-bench's best load kernel (load_avx512) 330-360 GB/s. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,51 +18,11 @@
 
 /* ---- the loops: [from, to) in 64-byte vectors ------------------------- */
 
+/* read, write and copy run the variant in use (readkern.h, storekern.h);
+ * the read sums stay in the caller's state between calls, so a short pass
+ * pays no horizontal sum and no reload (on a 16 KiB pass the sum alone
+ * cost ~20%). */
 typedef double mc_v8d_t __attribute__((vector_size(64)));
-_Static_assert(sizeof(((mc_traffic_t *)0)->acc) == 8 * sizeof(mc_v8d_t), "acc holds 8 vectors");
-
-/* Eight independent accumulators: an FP add has 2 to 4 cycles of latency
- * and two units, so eight keep two 64-byte loads a cycle in flight (four
- * read 160 GB/s at 16 KiB on a Xeon whose adds take 4 cycles).  They stay
- * in registers for `passes` passes over [from, to) and live in the
- * caller's state between calls, so a short pass pays no horizontal sum
- * and no reload (on a 16 KiB pass the sum alone cost ~20%). */
-#define NACC 8
-static __attribute__((noinline)) void k_read(const double *a, size_t from, size_t to,
-                                             uint64_t passes, double *acc)
-{
-    const mc_v8d_t *v = (const mc_v8d_t *)(const void *)a;
-    mc_v8d_t s[NACC];   /* acc need not be 64-byte aligned: memcpy */
-    memcpy(s, acc, sizeof s);
-    for (uint64_t p = 0; p < passes; p++) {
-        size_t i = from;
-        for (; i + NACC <= to; i += NACC)
-            _Pragma("GCC unroll 8") for (int k = 0; k < NACC; k++)
-                s[k] += v[i + (size_t)k];
-        for (; i < to; i++)
-            s[0] += v[i];
-    }
-    memcpy(acc, s, sizeof s);
-}
-
-static __attribute__((noinline)) void k_write(double *a, size_t from, size_t to, double q)
-{
-    mc_v8d_t *v = (mc_v8d_t *)(void *)a;
-    const mc_v8d_t x = { q, q, q, q, q, q, q, q };
-    for (size_t i = from; i < to; i++)
-        v[i] = x;
-}
-
-/* The empty asm keeps GCC from replacing the loop with a memcpy call. */
-static __attribute__((noinline)) void k_copy(const double *a, double *b, size_t from, size_t to)
-{
-    const mc_v8d_t *va = (const mc_v8d_t *)(const void *)a;
-    mc_v8d_t *vb = (mc_v8d_t *)(void *)b;
-    for (size_t i = from; i < to; i++) {
-        vb[i] = va[i];
-        __asm__("" : "+r"(i));
-    }
-}
 
 static __attribute__((noinline)) void k_triad(double *a, const double *b, const double *c,
                                                size_t from, size_t to, double q)
@@ -83,19 +43,19 @@ static void count(mc_traffic_t *t, size_t from, size_t to)
 
 static void r_read(mc_traffic_t *t, size_t from, size_t to)
 {
-    k_read(t->arr[0], from, to, 1, t->acc);
+    t->rk->passes((const uint64_t *)(const void *)(t->arr[0] + from * 8), (to - from) * 8, 1, t->acc);
     count(t, from, to);
 }
 
 static void r_write(mc_traffic_t *t, size_t from, size_t to)
 {
-    k_write(t->arr[0], from, to, (double)(t->passes & 7) + 1.0);
+    t->sk->write(t->arr[0] + from * 8, (to - from) * 8, (double)(t->passes & 7) + 1.0);
     count(t, from, to);
 }
 
 static void r_copy(mc_traffic_t *t, size_t from, size_t to)
 {
-    k_copy(t->arr[0], t->arr[1], from, to);
+    t->sk->copy(t->arr[0] + from * 8, t->arr[1] + from * 8, (to - from) * 8);
     count(t, from, to);
 }
 
@@ -123,6 +83,26 @@ const mc_traffic_kernel_t mc_traffic_kernels[MC_TRAFFIC_KERNELS] = {
     { "rw", "64-byte lines loaded or stored in order, exactly PCT% loads", 1, 0, 0, true, r_mix },
 };
 
+const mc_kfamily_t *mc_traffic_family(const mc_traffic_kernel_t *k)
+{
+    return k->range == r_read ? &mc_read_traffic_family
+           : k->range == r_write || k->range == r_copy ? &mc_store_family : NULL;
+}
+
+void mc_traffic_use(mc_traffic_t *t, size_t i)
+{
+    if (t->spec.k->range == r_read && i < mc_nreadkerns)
+        t->rk = &mc_readkerns[i];
+    else if ((t->spec.k->range == r_write || t->spec.k->range == r_copy) && i < mc_nstorekerns)
+        t->sk = &mc_storekerns[i];
+}
+
+const mc_kvar_t *mc_traffic_variant(const mc_traffic_t *t)
+{
+    return t->spec.k->range == r_read ? &t->rk->v
+           : t->spec.k->range == r_write || t->spec.k->range == r_copy ? &t->sk->v : NULL;
+}
+
 const mc_traffic_kernel_t *mc_traffic_find(const char *name)
 {
     for (int i = 0; i < MC_TRAFFIC_KERNELS; i++)
@@ -142,6 +122,10 @@ int mc_traffic_init(mc_traffic_t *t, const mc_traffic_spec_t *spec, void *mem, s
     if (elems == 0 || ((uintptr_t)mem % MC_LINE_BYTES) != 0)
         return -EINVAL;
     t->elems = elems;
+    t->rk = &mc_readkerns[MC_READKERN_TRAFFIC];
+    t->sk = &mc_storekerns[MC_STOREKERN_DEFAULT];
+    if (spec->variant)
+        mc_traffic_use(t, spec->variant - 1);
     for (int i = 0; i < na; i++) {
         t->arr[i] = (double *)mem + (size_t)i * elems;
         for (size_t e = 0; e < elems; e++)   /* first touch by the owner */
@@ -178,7 +162,7 @@ void mc_traffic_passes(mc_traffic_t *t, uint64_t n)
 {
     const size_t nvec = t->elems / 8;
     if (t->spec.k->range == r_read) {   /* the sums stay in registers over the passes */
-        k_read(t->arr[0], 0, nvec, n, t->acc);
+        t->rk->passes((const uint64_t *)(const void *)t->arr[0], nvec * 8, n, t->acc);
         t->stream_bytes += (uint64_t)nvec * sizeof(mc_v8d_t) * n;
         t->passes += n;
         return;

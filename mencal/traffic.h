@@ -13,9 +13,11 @@
  * written once per pass (8 bytes), nothing for the write-allocate read
  * (RFO) a store to an uncached line costs.  That read is real memory
  * traffic, so a second figure adds it: STREAM bytes + bytes written.
- * Stores are ordinary (write-allocate) stores; the copy loop is kept from
- * becoming a memcpy call (which switches to non-temporal stores on large
- * sizes). */
+ * The loops of read, write and copy come in variants chosen by measurement
+ * (kcalib.h): read sums with readkern.h's (default v64x8: 64-byte vectors,
+ * 8 accumulators), write and copy store with storekern.h's (default v64:
+ * ordinary write-allocate stores of 64-byte vectors; the nt ones stream).
+ * triad and rw:PCT have one loop each (64-byte vectors; whole lines). */
 #ifndef MC_TRAFFIC_H
 #define MC_TRAFFIC_H
 
@@ -25,6 +27,9 @@
 
 #include "access.h"
 #include "config.h"
+#include "kcalib.h"
+#include "readkern.h"
+#include "storekern.h"
 
 struct mc_traffic;
 
@@ -46,7 +51,12 @@ const mc_traffic_kernel_t *mc_traffic_find(const char *name);
 typedef struct {
     const mc_traffic_kernel_t *k;
     unsigned read_pct;     /* rw only: 0..100 */
+    size_t variant;        /* 1 + the index in the kernel's family; 0: the family's default */
 } mc_traffic_spec_t;
+
+/* The variants of kernel k (read: readkern's, default v64x8; write and
+ * copy: storekern's), or NULL (triad, rw: one loop). */
+const mc_kfamily_t *mc_traffic_family(const mc_traffic_kernel_t *k);
 
 /* "read", "write", "copy", "triad" or "rw:PCT" (PCT an integer 0..100).
  * 0, or -EINVAL with why naming the bad value and the accepted form. */
@@ -64,7 +74,9 @@ typedef struct mc_traffic {
     uint64_t stream_bytes; /* STREAM counting, since init */
     uint64_t written_bytes;/* the stores among them (the write-allocate reads) */
     uint64_t passes;       /* whole passes done (rw: lines / total lines) */
-    double acc[64];        /* read: the running sums (8 vectors of 8) */
+    const mc_readkern_t *rk;   /* read: the variant in use */
+    const mc_storekern_t *sk;  /* write, copy: the variant in use */
+    uint64_t acc[MC_READKERN_ACC_WORDS];   /* read: the running sums */
 } mc_traffic_t;
 
 /* Splits `bytes` at mem (64-byte aligned) into the kernel's arrays and
@@ -72,6 +84,10 @@ typedef struct mc_traffic {
  * hold at least one line per array.  0, or -EINVAL. */
 int mc_traffic_init(mc_traffic_t *t, const mc_traffic_spec_t *spec, void *mem, size_t bytes,
                     uint64_t random_state, uint64_t stream);
+/* Switches to variant i of the kernel's family (no-op without one). */
+void mc_traffic_use(mc_traffic_t *t, size_t i);
+/* The variant in use, or NULL (triad, rw). */
+const mc_kvar_t *mc_traffic_variant(const mc_traffic_t *t);
 /* Bytes the traffic really uses (arrays x elems x 8). */
 size_t mc_traffic_span(const mc_traffic_t *t);
 /* The next `lines` 64-byte lines of every array (rw: `lines` line

@@ -761,7 +761,8 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     refute_output --partial "--tlb-locality"
     run mencal run seqread --help
     assert_line "Usage: mencal run seqread [options]"
-    assert_output --partial "--kernel-variant auto|v16x4|v32x4|v32x8|v64x4|v64x8|v32x4pf|v64x4pf"
+    assert_output --partial "--kernel-variant auto|NAME[,NAME]"
+    assert_output --partial "read: v16x4 v32x4 v32x8 v64x4 v64x8 v32x4pf v64x4pf"
     refute_output --partial "--tlb-locality"
 }
 

@@ -244,26 +244,30 @@ int main(void)
     test_joined_table();
     test_cache_level();
     mc_cli_free(&cli);
-    /* --kernel-variant's choices are "auto" then the kernel table, in order,
-     * and every kernel sums a buffer exactly (odd lengths included) */
+    /* every read kernel sums a buffer exactly (odd lengths included), and
+     * its multi-pass form adds the same words `passes` times */
     {
-        char names[256] = "auto";
         static uint64_t w[1031] __attribute__((aligned(64)));
         for (size_t i = 0; i < 1031; i++)
             w[i] = 3 * i + 1;
         for (size_t k = 0; k < mc_nreadkerns; k++) {
-            strcat(names, "|");
-            strcat(names, mc_readkerns[k].name);
             for (size_t n = 0; n <= 1031; n += 103) {
-                uint64_t want = 0;
+                uint64_t want = 0, acc[MC_READKERN_ACC_WORDS] = { 0 }, got = 0;
                 for (size_t i = 0; i < n; i++)
                     want += w[i];
                 CHECK(mc_readkerns[k].fn(w, n) == want, "kernel %s sums %zu words",
-                      mc_readkerns[k].name, n);
+                      mc_readkerns[k].v.name, n);
+                mc_readkerns[k].passes(w, n, 3, acc);
+                mc_readkerns[k].passes(w, n, 2, acc);
+                for (size_t i = 0; i < MC_READKERN_ACC_WORDS; i++)
+                    got += acc[i];
+                CHECK(got == 5 * want, "kernel %s: 3 + 2 passes over %zu words sum 5x", 
+                      mc_readkerns[k].v.name, n);
             }
         }
-        CHECK_EQ_STR(names, MC_READKERN_CHOICES, "MC_READKERN_CHOICES follows mc_readkerns");
-        CHECK(strcmp(mc_readkerns[MC_READKERN_DEFAULT].name, "v32x4") == 0, "the default is v32x4");
+        CHECK(strcmp(mc_readkerns[MC_READKERN_DEFAULT].v.name, "v32x4") == 0, "the default is v32x4");
+        CHECK(strcmp(mc_readkerns[MC_READKERN_TRAFFIC].v.name, "v64x8") == 0,
+              "the traffic's default is v64x8");
     }
     return check_done();
 }

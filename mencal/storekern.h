@@ -1,0 +1,31 @@
+/* storekern: the store loops of the write and copy traffic (traffic.h),
+ * chosen by measurement like the read sums (kcalib.h).
+ *
+ * Variants: v16, v32, v64 (ordinary write-allocate stores of 16-, 32- or
+ * 64-byte vectors, GCC's vector extension, MB_HOT_LOOP) and v16nt, v32nt,
+ * v64nt (non-temporal stores: SSE2 movntpd, AVX vmovntpd ymm, AVX-512
+ * vmovntpd zmm, then an sfence, so the stores are globally visible when
+ * the call returns; x86-64 only, the wider ones where the CPU has them).
+ *
+ * write stores q into a[0..n); copy copies a[0..n) to b[0..n); n doubles,
+ * a multiple of 8 (whole lines), arrays 64-byte aligned.  The copy loop is
+ * kept from becoming a memcpy call (which picks its own stores). */
+#ifndef MC_STOREKERN_H
+#define MC_STOREKERN_H
+
+#include <stddef.h>
+
+#include "kcalib.h"
+
+typedef struct {
+    mc_kvar_t v;
+    void (*write)(double *a, size_t n, double q);
+    void (*copy)(const double *a, double *b, size_t n);
+} mc_storekern_t;
+
+#define MC_STOREKERN_DEFAULT 2     /* v64: what the write and copy traffic ran before */
+extern const mc_storekern_t mc_storekerns[];
+extern const size_t mc_nstorekerns;
+extern const mc_kfamily_t mc_store_family;
+
+#endif
