@@ -177,7 +177,7 @@ static int matrix_supported(const mc_config_t *cfg, char *why, size_t whylen)
     }
     for (int t = 0; t < c->ntarget; t++) {
         const mb_memnode_t *nd = node_of(c->target[t]);
-        if (nd->mem_total_bytes && cfg->size_bytes > nd->mem_total_bytes / 2) {
+        if (nd && nd->mem_total_bytes && cfg->size_bytes > nd->mem_total_bytes / 2) {
             char a[32], b[32];
             snprintf(why, whylen, "--size %s does not fit in half of node %d's memory (%s); pass "
                                   "a smaller --size", mb_format_bytes(cfg->size_bytes, a, sizeof a),
