@@ -270,11 +270,11 @@ ms_run_active_tunables() {
 }
 
 # Plan lines "id bench scenario size threads reps" for the configured
-# matrix; cells that do not fit in memory are left out with a warning.
+# matrix; a cell its tool would refuse for memory (the tool's own --plan,
+# ms_cell_memory_refusal) is left out with the tool's message.
 ms_run_plan() {
-    local llc="$1" line bench scen size t reps need avail="" threaded
+    local llc="$1" line bench scen size t reps why threaded
     local -a ts
-    avail=$(ms_mem_available_bytes) || avail=""
     for line in "${MS_RUN_BENCHES[@]}"; do
         bench="${line%%$'\t'*}" scen="${line#*$'\t'}"
         reps=$(ms_bench_reps "$bench" "$MS_RUN_REPS")
@@ -289,9 +289,8 @@ ms_run_plan() {
             sz=("$(printf '%s\n' "${MS_RUN_SIZES[@]}" | sort -n | tail -n 1)")
         fi
         for size in "${sz[@]}"; do
-            need=$(ms_bench_need_bytes "$bench" "$size")
-            if [ -n "$avail" ] && [ "$need" -gt $((avail * 9 / 10)) ]; then
-                ms_warn "skipping $bench at $(ms_human_bytes "$size") per array: needs $(ms_human_bytes "$need") but MemAvailable is $(ms_human_bytes "$avail")"
+            if ! why=$(ms_cell_memory_refusal "$bench" "$scen" "$size" "${ts[0]}" "$reps"); then
+                ms_warn "skipping $(ms_bench_label "$bench" "$scen") at $(ms_human_bytes "$size") per array: $why"
                 continue
             fi
             for t in "${ts[@]}"; do
