@@ -258,6 +258,20 @@ ms_cell_memory_refusal() {
     return 1
 }
 
+# ms_cell_plan_line BENCH SCEN SIZE THREADS REPS: one line of the tool's
+# verdict on the cell, "tool plan: runs, label L[ (size rule: V)]" or
+# "tool plan: refused (exit N) by CHECK: MESSAGE"; nothing when the tool
+# gives no plan.
+ms_cell_plan_line() {
+    local doc
+    doc=$(ms_cell_plan "$@") || true
+    [ -n "$doc" ] || return 0
+    jq -r 'if .proceed then "\(.tool) plan: runs, label \(.label)"
+               + (if .size_rule.verdict == "met" then "" else " (size rule: \(.size_rule.verdict))" end)
+           else "\(.tool) plan: refused (exit \(.exit_code)) by \(.refusal.check): \(.refusal.message)" end' \
+        <<<"$doc" 2>/dev/null || true
+}
+
 # "stream" or "mencal:randread"
 ms_bench_label() { if [ "$2" = "-" ]; then printf '%s\n' "$1"; else printf '%s:%s\n' "$1" "$2"; fi; }
 

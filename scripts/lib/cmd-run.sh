@@ -39,7 +39,10 @@
 #   --resume DIR     finish an interrupted run with its stored plan (a
 #                    directory of another memsuite version: a warning,
 #                    and run.json lists both in memsuite_versions)
-#   --dry-run        print the plan and the commands; run nothing
+#   --dry-run        print the plan and the commands, each with its
+#                    tool's own verdict (its --plan: would run and the
+#                    label it would get, or why it would be refused);
+#                    run nothing
 #   --quick          a smoke run: sizes 1x,4x LLC (at most 256 MiB),
 #                    1 repetition, no cooldown, mencal's timed scenarios
 #                    shortened (concurrent 1 s, stability 3 x 1 s)
@@ -334,6 +337,8 @@ ms_run_print_plan() {
         i=$((i + 1))
         ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)" "$out/cells/$id.json"
         printf '[%s/%s] %s: %s\n' "$i" "$n" "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
+        v=$(ms_cell_plan_line "$bench" "$scen" "$size" "$t" "$reps")
+        [ -z "$v" ] || printf '    %s\n' "$v"
     done <"$plan"
 }
 

@@ -30,6 +30,12 @@ start_bg() {
     # (--strict); the 1x row is in cache on purpose and runs labelled
     assert_line --regexp '^\[3/6\] stream-s134217728-t1: env OMP_NUM_THREADS=1 .* --array-size 16777216 --ntimes 21 --strict$'
     assert_line --regexp '^\[6/6\] stream-s268435456-t2: env OMP_NUM_THREADS=2 .* --array-size 33554432 --ntimes 21 --strict$'
+    # each command with the tool's own verdict (stream --plan, the real tool)
+    run grep -A1 -F '[1/6] stream-s33554432-t1:' <<<"$output"
+    assert_line '    stream plan: runs, label not-standard (size rule: under)'
+    run "$MS" run --dry-run --out out
+    run grep -A1 -F '[6/6] stream-s268435456-t2:' <<<"$output"
+    assert_line '    stream plan: runs, label standard'
     [ ! -e out ]
     [ "$(bench_calls)" = 0 ]
 }
