@@ -72,9 +72,9 @@
 #                    (a tuned matrix).  Split at spaces; quotes are not
 #                    interpreted.  Options memsuite sets itself (size,
 #                    reps, threads, binding, output) are refused with the
-#                    run option to use; the rest is tried in a 1 MiB run
-#                    of the tool (mencal: --dry-run) before the matrix, and
-#                    a refusal is a usage error with the tool's message.
+#                    run option to use; the rest is checked by the tool's
+#                    --plan of a 1 MiB cell before the matrix, and a
+#                    refusal is a usage error with the tool's message.
 #                    Recorded in run.json (config.tool_args), in each
 #                    cell's command, and shown by memsuite report
 #
