@@ -70,7 +70,7 @@ int st_plan_report(const st_options_t *o, st_plan_t *p, int rc, const char *msg,
         rc = st_run_prepare(p, &run, numa_msg, sizeof numa_msg);
         st_run_free(p, &run);
         if (rc != 0) {
-            p->refused_by = "counters";
+            p->refused_by = rc == MB_EXIT_USAGE ? "counters" : "resource";
             msg = numa_msg;
         }
     }
