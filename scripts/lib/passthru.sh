@@ -154,7 +154,7 @@ ms_passthru_check_benches() {
 # dies 2 with the tool's own message (its stderr; mbw's compatible
 # errors are on stdout).  Tools must be present (ms_tool_require).
 ms_passthru_validate() {
-    local plan="$1" _ bench scen tool out log rc msg
+    local plan="$1" _ bench scen tool out doc log rc msg
     local -A seen=()
     [ "${#MS_TOOL_ARGS[@]}" -gt 0 ] || return 0
     while IFS=$'\t' read -r _ bench scen _; do
@@ -162,18 +162,19 @@ ms_passthru_validate() {
         [ -n "${MS_TOOL_ARGS[$tool]:-}" ] || continue
         [ -z "${seen[$bench:$scen]:-}" ] || continue
         seen[$bench:$scen]=1
-        out=$(ms_mktemp -d)/probe.json
+        out=$(ms_mktemp -d)/probe.json     # named in the command, never written
+        doc=$(ms_mktemp)
         log=$(ms_mktemp)
         (
             MS_CELL_LLC=0      # strict: the tiny size passes MEMSUITE_LLC=64K
             MS_CELL_QUICK=1
             ms_cell_command "$bench" "$scen" $((1024 * 1024)) 1 1 none "" "$out"
             exec env MEMSUITE_LLC=64K "${MS_CMDV[@]:1}" --plan --format json
-        ) </dev/null >"$out" 2>"$log" && rc=0 || rc=$?
+        ) </dev/null >"$doc" 2>"$log" && rc=0 || rc=$?
         if [ "$rc" -ne 0 ]; then
-            msg=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2 | paste -sd ' ' - | ms_printable)
-            if [ -z "$msg" ] && ! jq -e .schema "$out" >/dev/null 2>&1; then
-                msg=$(grep -v '^[[:space:]]*$' "$out" | tail -n 2 | paste -sd ' ' - | ms_printable)
+            msg=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2 | paste -sd ' ' - | ms_printable) || msg=""
+            if [ -z "$msg" ] && ! jq -e .schema "$doc" >/dev/null 2>&1; then
+                msg=$(grep -v '^[[:space:]]*$' "$doc" | tail -n 2 | paste -sd ' ' - | ms_printable) || msg=""
             fi
             ms_usage_error "--$tool-args: $(ms_bench_label "$bench" "$scen") refuses '${MS_TOOL_ARGS[$tool]}' (its --plan of a 1 MiB cell exited $rc): ${msg:-no message}"
         fi

@@ -110,6 +110,10 @@ load ../fixtures/memsuite-bats/helpers
     run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "--no-such-option"
     assert_failure 2
     assert_output --partial "--mbw-args: mbw refuses '--no-such-option' (its --plan of a 1 MiB cell exited 2)"
+    # mbw's own (compatible) errors are on stdout, where the plan would be
+    run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "-t 7"
+    assert_failure 2
+    assert_output --partial "--mbw-args: mbw refuses '-t 7' (its --plan of a 1 MiB cell exited 2): Error: test number must be between 0 and 2"
     # mencal checks its scenario options itself (--plan)
     run "$MS" run --bench mencal:seqread --sizes 128M --out r --mencal-args "--chains 2"
     assert_failure 2
