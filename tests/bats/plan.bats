@@ -57,6 +57,10 @@ assert s["additionalProperties"] is False' "$PLAN_SCHEMA"
     assert_line "memory: fits"
     assert_line "label: standard"
     refute_output --partial "STREAM version"
+    # the output file is the run's, not the plan's: nothing is written there
+    run stream --plan -O out.json
+    assert_success
+    [ ! -e out.json ] && ! ls -A | grep -q "out\.json"
     plan_json p.json stream --plan --format json
     [ "$PLAN_RC" -eq 0 ]
     validate_plan p.json
