@@ -196,6 +196,10 @@ static const mb_opt_t mbw_long_opts[] = {
       .help = "unknown options and stray arguments are errors, arrays under 4x the "
               "last-level cache are refused; exit 2 usage, 3 resource, 4 feature not built "
               "(default: 1 for every error, as mbw; small arrays warn on stderr)" },
+    { .long_name = "plan", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, plan),
+      .help = "print what would run and the checks' verdicts (4x LLC rule, memory fit, "
+              "threads, label) with --format text or json, then exit with the code the run "
+              "would have; nothing is allocated or measured" },
     { .long_name = "help", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, help),
       .help = "this text, exit 0 (-h prints it and exits 1, as mbw)" },
     { .long_name = "version", .type = MB_OPT_FLAG, .offset = offsetof(mbw_cfg_t, version),
@@ -395,6 +399,12 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
     }
     if (mbw_parse_size_arg(cfg, argv[optind], exit_code))
         return 1;
+    if (cfg->plan && cfg->format == MB_FMT_CSV) {
+        mb_error("--plan --format csv: a plan is written as text or json; use --format text "
+                 "or --format json");
+        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
+        return 1;
+    }
     return mbw_check_combination(cfg, exit_code);
 }
 

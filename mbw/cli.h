@@ -55,6 +55,7 @@ typedef struct {
     const char *counter_list;       /* its LIST, or "default" */
     char counter_list_buf[512];     /* storage for counter_list */
     bool verify;                    /* --verify: compare dst with src per method */
+    bool plan;                      /* --plan: print the checks' verdicts and exit */
     bool strict;                    /* --strict: memsuite exit codes, 4x LLC enforced */
     bool help, version;             /* --help, --version */
 } mbw_cfg_t;

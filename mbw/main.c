@@ -2,7 +2,8 @@
  * with mbw's command line and output (upstream 1.5 semantics), plus
  * memsuite extensions (threads, NUMA, huge pages, JSON/CSV, counters).
  *
- * Pipeline: parse -> check resources -> allocate and touch -> measure each
+ * Pipeline: parse -> check resources (plan.c; --plan prints them and exits)
+ * -> allocate and touch -> measure each
  * method (text lines as runs finish) -> verify -> render the document. */
 #include <errno.h>
 #include <omp.h>
@@ -19,6 +20,7 @@
 #include "numa.h"
 #include "opts.h"
 #include "outfile.h"
+#include "plan.h"
 #include "render.h"
 #include "report.h"
 #include "session.h"
@@ -49,106 +51,6 @@ static void mbw_print_sample(void *ctx, size_t index, double time_s)
     char idx[32];
     snprintf(idx, sizeof idx, "%zu", index);
     mbw_text_result_line(l->f, idx, l->name, time_s, l->mib);
-}
-
-/* Refuse, before allocating, two arrays that do not fit in MemAvailable. */
-static int mbw_check_memory(const mbw_cfg_t *cfg)
-{
-    size_t avail, need = 2 * cfg->array_bytes;
-    char msg[512];
-    int rc = mb_mem_available(&avail);
-
-    if (rc != 0) {
-        mb_warn("memory check: cannot read MemAvailable: %s; allocating without the check",
-                strerror(-rc));
-        return 0;
-    }
-    if (mb_fits_in_memory(need, avail, msg, sizeof msg))
-        return 0;
-    size_t usable = avail - avail / 10;
-    char need_s[32], avail_s[32];
-    mb_error("array size %llu MiB: the 2 arrays need %s but MemAvailable is %s (10%% is kept "
-             "for the OS); use an array size of at most %zu MiB", cfg->size_mib,
-             mb_format_bytes(need, need_s, sizeof need_s),
-             mb_format_bytes(avail, avail_s, sizeof avail_s), usable / 2 / (size_t)MBW_MIB_BYTES);
-    return -ENOMEM;
-}
-
-/* mb_rule_suggest_fn: mbw's positional size, whole MiB rounded up. */
-static void mbw_suggest_size(size_t min_bytes, const void *ctx, char *buf, size_t buflen)
-{
-    (void)ctx;
-    const size_t mib = (size_t)MBW_MIB_BYTES;
-    snprintf(buf, buflen, "an array size of %zu (MiB)", min_bytes / mib + (min_bytes % mib != 0));
-}
-
-/* The 4x LLC rule, mb_size_rule's policy, before anything is printed or
- * allocated: under it warns (the document is labelled not-standard), or
- * with --strict refuses (exit 2). */
-static int mbw_size_rule(const mbw_cfg_t *cfg, mbw_session_t *s)
-{
-    char err[256], given[64];
-
-    if (mb_llc_detect(NULL, &s->llc, err, sizeof err) != 0) {
-        mb_error("%s", err);
-        return mbw_exit_code(cfg, MB_EXIT_USAGE);
-    }
-    snprintf(given, sizeof given, "array size %llu MiB", cfg->size_mib);
-    mb_rule_query_t q = { &s->llc, cfg->array_bytes, "each array", given, cfg->strict,
-                          mbw_suggest_size, NULL };
-    if (mb_size_rule(&q, &s->size_rule) == MB_RULE_REFUSED) {
-        mb_error("%s", s->size_rule.message);
-        return MB_EXIT_USAGE;      /* only --strict refuses */
-    }
-    if (s->size_rule.verdict != MB_RULE_MET)   /* under the rule, or unchecked */
-        mb_warn("%s", s->size_rule.message);
-    return 0;
-}
-
-/* --numa-node N: check, then bind CPUs and memory (before allocating). */
-static int mbw_numa(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_code)
-{
-    char node[32], msg[512];
-    mb_numa_request_t req = { NULL, NULL, NULL };
-
-    if (cfg->numa_node < 0) {
-        mb_numa_describe(&req, s->numa_desc, sizeof s->numa_desc);
-        return 0;
-    }
-    snprintf(node, sizeof node, "%lld", cfg->numa_node);
-    req.cpunodebind = node;
-    req.membind = node;
-    int rc = mb_numa_check_request(&req, msg, sizeof msg);
-    if (rc == 0)
-        rc = mb_numa_apply(&req, msg, sizeof msg);
-    if (rc != 0) {
-        mb_error("--numa-node %lld: %s", cfg->numa_node, msg);
-        *exit_code = mbw_exit_code(cfg, rc == -ENOSYS ? MB_EXIT_UNBUILT : MB_EXIT_USAGE);
-        return rc;
-    }
-    mb_numa_describe(&req, s->numa_desc, sizeof s->numa_desc);
-    return 0;
-}
-
-/* Set up counters for every selected method before measuring, so that a
- * malformed list is a usage error and not a half-done run. */
-static int mbw_counters_setup(const mbw_cfg_t *cfg, mbw_session_t *s, int *exit_code)
-{
-    char msg[512];
-    if (!cfg->counters)
-        return 0;
-    for (int i = 0; i < MBW_NMETHODS; i++) {
-        mbw_method_run_t *r = &s->run[i];
-        if (!r->selected)
-            continue;
-        if (mb_counters_init(&r->counters, cfg->counter_list, msg, sizeof msg) != 0) {
-            mb_error("--counters: %s", msg);
-            *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
-            return -EINVAL;
-        }
-        r->counters_on = true;
-    }
-    return 0;
 }
 
 /* Measure one method; prints its run lines and AVG line to text_f. */
@@ -243,20 +145,22 @@ static void mbw_abort_out(void *out)
 static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
 {
     const mb_format_t fmt = (mb_format_t)cfg->format;
+    static mbw_plan_t plan;
     mb_out_t out;
     char msg[512];
     int code = MB_EXIT_OK;
 
-    if (mb_threads_env_check(msg, sizeof msg) != 0) {
-        mb_error("%s", msg);
-        return mbw_exit_code(cfg, MB_EXIT_USAGE);
+    /* Every check before allocating (plan.c); --plan reports them. */
+    code = mbw_plan_build(cfg, s, &plan);
+    if (cfg->plan)
+        return mbw_plan_report(cfg, s, &plan, stdout);
+    if (code != 0 && plan.fit != MB_FIT_REFUSED) {
+        mb_error("%s", plan.msg);
+        return code;
     }
-    if (mbw_numa(cfg, s, &code) != 0)
-        return code;
-    if (mbw_counters_setup(cfg, s, &code) != 0)
-        return code;
-    if ((code = mbw_size_rule(cfg, s)) != 0)
-        return code;
+    if (s->size_rule.verdict != MB_RULE_MET)   /* under the rule, or unchecked */
+        mb_warn("%s", s->size_rule.message);
+    code = MB_EXIT_OK;
     if (mb_out_open(&out, cfg->output, msg, sizeof msg) != 0) {
         mb_error("--output %s: %s", cfg->output, msg);
         return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
@@ -267,9 +171,12 @@ static int mbw_run(const mbw_cfg_t *cfg, mbw_session_t *s)
     FILE *info_f = cfg->quiet ? NULL : text_f;
 
     mbw_text_alloc_line(info_f, cfg);
-    if (mbw_check_memory(cfg) != 0) {
+    if (plan.fit == MB_FIT_UNKNOWN)
+        mb_warn("%s", plan.fit_msg);
+    if (plan.fit == MB_FIT_REFUSED) {   /* after mbw's allocation line, as before */
+        mb_error("%s", plan.msg);
         mb_out_abort(&out);
-        return mbw_exit_code(cfg, MB_EXIT_RESOURCE);
+        return plan.code;
     }
     omp_set_num_threads((int)cfg->threads);
     int got = mb_threads_start((int)cfg->threads, mbw_exit_code(cfg, MB_EXIT_RESOURCE),

@@ -1,5 +1,6 @@
 /* render: mbw's text lines and the memsuite result document. */
 #include "render.h"
+#include "plan.h"
 
 #include "counter_names.h"
 
@@ -217,7 +218,7 @@ int mbw_render_doc(mbw_session_t *s, mb_format_t fmt, FILE *f)
     res.tool = "mbw";
     size_t nr = mbw_cli_tuned_reasons(c, reasons, 8);
     bool small = s->size_rule.verdict != MB_RULE_MET;
-    res.label = nr ? "tuned" : small ? "not-standard" : "standard";
+    res.label = mbw_plan_label(c, &s->size_rule);
     for (size_t i = 0; i < nr; i++)
         mb_result_add_label_reason(&res, reasons[i]);
     if (small)

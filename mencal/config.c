@@ -69,6 +69,10 @@ static const mb_opt_t options[] = {
       .def_text = "detected", .help = "last-level cache size to use for the size rule" },
     { .long_name = "dry-run", .type = MB_OPT_FLAG, .offset = OFF(dry_run),
       .help = "print the resolved plan (size, threads, CPUs) and exit" },
+    { .long_name = "plan", .type = MB_OPT_FLAG, .offset = OFF(plan),
+      .help = "print what would run and the checks' verdicts (4x LLC rule, memory fit, "
+              "threads, label) with --format text or json, then exit with the code the run "
+              "would have (0, or its refusal: 2, 3, 4); nothing is allocated or measured" },
     { .long_name = "quiet", .short_name = 'q', .type = MB_OPT_FLAG, .offset = OFF(quiet),
       .help = "no progress notes or warnings on stderr" },
     { .long_name = "help", .short_name = 'h', .type = MB_OPT_FLAG, .offset = OFF(help),
@@ -326,7 +330,11 @@ static int apply_size_rule(mc_config_t *cfg, char *msg, size_t msglen)
         snprintf(given, sizeof given, "--size %s", mb_format_bytes(cfg->size_bytes, a, sizeof a));
     mb_rule_query_t q = { &cfg->caches.llc, cfg->size_bytes, "the working set", given,
                           cfg->o->strict, suggest_size, NULL };
-    switch (mb_size_rule(&q, &rule)) {
+    cfg->stage = "size_rule";
+    mb_size_rule(&q, &rule);
+    cfg->rule = rule;
+    cfg->rule_checked = true;
+    switch (rule.verdict) {
     case MB_RULE_MET:
         return 0;
     case MB_RULE_REFUSED:
@@ -376,7 +384,11 @@ static int resolve_size(mc_config_t *cfg, char *msg, size_t msglen)
     }
     if ((rc = apply_size_rule(cfg, msg, msglen)) != 0)
         return rc;
+    cfg->stage = "memory";
+    cfg->fit = avail_known ? MB_FIT_FITS : MB_FIT_UNKNOWN;
     if (avail_known && !mb_fits_in_memory(cfg->size_bytes, avail, msg, msglen)) {
+        cfg->fit = MB_FIT_REFUSED;
+        snprintf(cfg->fit_msg, sizeof cfg->fit_msg, "%s", msg);
         char tmp[512];
         snprintf(tmp, sizeof tmp, "--size %s: %s", mb_format_bytes(cfg->size_bytes, a, sizeof a),
                  msg);
@@ -395,6 +407,7 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
     cfg->buffer = (mc_buffer_kind_t)o->buffer;
 
     /* counters: check the list now so a typo is a usage error */
+    cfg->stage = "counters";
     cfg->counters_on = mc_opt_seen(cfg, "counters");
     cfg->counters_list = cfg->counters_on ? (o->counters ? o->counters : "default") : NULL;
     if (mb_counters_check_list(cfg->counters_list, msg, msglen) != 0) {
@@ -405,6 +418,7 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
     }
 
     /* the buffer takes one placement: a usage error before any is checked */
+    cfg->stage = "numa";
     if (o->interleave_weights && (o->membind || o->interleave)) {
         snprintf(msg, msglen, "--interleave-weights and --%s conflict: the buffer takes one "
                  "placement", o->membind ? "membind" : "interleave");
@@ -440,9 +454,11 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
                  mb_weights_format(&cfg->weights, w, sizeof w));
     }
 
+    cfg->stage = "threads";
     if ((rc = resolve_threads(cfg, msg, msglen)) != 0)
         return rc;
 
+    cfg->stage = "llc";
     char err[256];
     if (mc_caches_detect(o->llc, &cfg->caches, err, sizeof err) != 0) {
         snprintf(msg, msglen, "%s", err);
@@ -450,6 +466,7 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
     }
     if ((rc = resolve_size(cfg, msg, msglen)) != 0)
         return rc;
+    cfg->stage = "size";
     if (cfg->size_bytes / (size_t)cfg->nthreads < 4096) {
         char a[32];
         snprintf(msg, msglen, "--size %s is too small for %d threads: each needs at least 4 KiB; "
@@ -468,8 +485,10 @@ int mc_config_resolve(mc_config_t *cfg, char *msg, size_t msglen)
     /* each scenario's own values, in registry order */
     for (size_t s = 0; s < mc_scenario_count(); s++) {
         const mc_scenario_t *sc = mc_scenario_at(s);
+        cfg->stage = sc->name;
         if (sc->resolve && (rc = sc->resolve(mc_cli_conf(cfg->cli, sc), cfg, msg, msglen)) != 0)
             return rc;
     }
+    cfg->stage = NULL;
     return 0;
 }

@@ -20,6 +20,7 @@
 #include "counters.h"
 #include "numa.h"
 #include "opts.h"
+#include "plandoc.h"
 #include "report.h"
 #include "sizing.h"
 #include "weighted.h"
@@ -65,7 +66,7 @@ typedef struct {
     bool allow_cache;           /* accepted, no effect: an explicit size always runs */
     bool strict;                /* refuse a size under the 4x LLC rule (exit 2) */
     const char *llc;            /* --llc SIZE override */
-    bool dry_run, quiet, help, version;
+    bool dry_run, plan, quiet, help, version;
 } mc_opts_t;
 
 /* Cache sizes used to label a latency curve, with their origin. */
@@ -142,6 +143,12 @@ typedef struct mc_config {
     mb_counters_t *counters;
     /* the signal flag (main.c) */
     const volatile sig_atomic_t *stop;
+    /* what resolution found, for --plan (docs/plan.schema.json) */
+    const char *stage;           /* the check under way; after a refusal, the one that refused */
+    bool rule_checked;           /* the 4x LLC rule ran */
+    mb_rule_t rule;              /* its verdict */
+    mb_fit_t fit;                /* the working set against MemAvailable */
+    char fit_msg[512];           /* mb_fits_in_memory's refusal text */
 } mc_config_t;
 
 /* Builds the joined option table and the value block with every default

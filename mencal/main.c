@@ -23,6 +23,7 @@
 #include "scenario.h"
 #include "team.h"
 #include "outfile.h"
+#include "planout.h"
 #include "signals.h"
 #include "sysinfo.h"
 #include "threads.h"
@@ -262,7 +263,16 @@ static int cmd_run(const mc_cmd_t *c)
     cfg->sel = sel;
     cfg->nsel = nsel;
     cfg->running_all = all;
+    if (cfg->o->plan && cfg->o->format == MB_FMT_CSV) {
+        mb_error("--plan --format csv: a plan is written as text or json; use --format text or "
+                 "--format json");
+        return MB_EXIT_USAGE;
+    }
     int rc = mc_config_resolve(cfg, msg, sizeof msg);
+    if (cfg->o->plan) {     /* the verdicts above, as a document; nothing allocated */
+        cfg->format = (mb_format_t)cfg->o->format;
+        return mc_plan_report(cfg, sel, nsel, rc, msg, stdout);
+    }
     if (rc) {
         mb_error("%s", msg);
         return rc;

@@ -9,6 +9,7 @@
 #include "buffer.h"
 #include "counter_names.h"
 #include "render.h"
+#include "label.h"
 #include "scenario.h"
 
 /* ---- JSON config ------------------------------------------------------ */
@@ -237,38 +238,19 @@ static void csv_status(FILE *f, const mc_run_t *run)
 int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
 {
     const mc_config_t *cfg = run->cfg;
-    /* The default follows the system's THP policy, as any program does;
-     * advice either way is a deliberate tuning. */
-    bool not_standard = cfg->cache_resident, tuned = cfg->hugepages != MC_HP_THP;
-    if (cfg->cache_resident)
-        mb_result_add_label_reason(r, cfg->size_reason);
-    if (tuned)
-        mb_result_add_label_reason(r, cfg->hugepages == MC_HP_NEVER
-                                          ? "--hugepages never (MADV_NOHUGEPAGE)"
-                                          : "--hugepages madvise (MADV_HUGEPAGE)");
-    if (cfg->weights_on) {   /* a placement chosen for the figure: tuned */
-        static char why[300];   /* the label keeps the pointer */
-        char w[256];
-        snprintf(why, sizeof why, "--interleave-weights %s",
-                 mb_weights_format(&cfg->weights, w, sizeof w));
-        mb_result_add_label_reason(r, why);
-        tuned = true;
+    /* The configuration's part of the label (label.c, shown by --plan too). */
+    static mc_label_t lab;   /* the result keeps the reasons' pointers */
+    const mc_scenario_t *scs[64];
+    bool counts[64];
+    size_t nsc = run->nres < 64 ? run->nres : 64;
+    for (size_t i = 0; i < nsc; i++) {
+        scs[i] = run->res[i].sc;
+        counts[i] = !run->res[i].skipped;
     }
-    /* Oversubscription (reason worded in config.c), then the reasons of
-     * the scenarios that ran (concurrent's --procs). */
-    if (cfg->oversub_threads[0]) {
-        mb_result_add_label_reason(r, cfg->oversub_threads);
-        not_standard = true;
-    }
-    for (size_t i = 0; i < run->nres; i++) {
-        const mc_scenario_t *sc = run->res[i].sc;
-        const char *why = sc && sc->not_standard && !run->res[i].skipped
-                              ? sc->not_standard(mc_cli_conf(cfg->cli, sc)) : NULL;
-        if (why) {
-            mb_result_add_label_reason(r, why);
-            not_standard = true;
-        }
-    }
+    mc_label_config(cfg, scs, counts, nsc, &lab);
+    for (size_t i = 0; i < lab.n; i++)
+        mb_result_add_label_reason(r, lab.reasons[i]);
+    bool not_standard = lab.not_standard, tuned = lab.tuned;
     mb_record_t recs[64];
     size_t nrec = 0;
     r->complete = true;

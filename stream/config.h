@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "numa.h"
+#include "plandoc.h"
 #include "report.h"
 #include "sizing.h"
 
@@ -67,6 +68,7 @@ typedef struct {
     bool allow_small;          /* accepted, no effect: an explicit size always runs */
     bool strict;               /* refuse a size under the 4x LLC rule (exit 2) */
     bool nt_stores;
+    bool plan;                 /* --plan: print the plan (format text or json) and exit */
     bool quiet;
     bool help;
     bool version;
@@ -145,6 +147,16 @@ typedef struct {
                                  * raised to the rule, clamped to memory) */
     unsigned reason_tuning;     /* bit i: reasons[i] is a deliberate tuning */
     char tuned_line[256];       /* the text line printed in tuned mode */
+
+    /* what the checks found, for --plan (docs/plan.schema.json) */
+    const char *refused_by;     /* NULL, or the check that refused ("size_rule", "memory", ...) */
+    bool rule_checked;          /* the 4x LLC rule ran (no earlier refusal) */
+    mb_rule_t rule;             /* its verdict */
+    char rule_subject[96];      /* what it measured ("each array") */
+    size_t rule_bytes;          /* those bytes */
+    mb_fit_t fit;               /* the memory fit */
+    size_t need_bytes;          /* bytes this host's arrays need */
+    char fit_msg[512];          /* mb_fits_in_memory's refusal text */
 } st_plan_t;
 
 #endif

@@ -29,6 +29,7 @@
 #include "nt.h"
 #include "ntpick.h"
 #include "plan.h"
+#include "planout.h"
 #include "report.h"
 #include "result.h"
 #include "run.h"
@@ -88,7 +89,13 @@ int main(int argc, char **argv)
     /* Every refusal happens here, before anything is allocated. */
     if (mb_threads_env_check(msg, sizeof msg) != 0)
         return fail(NULL, MB_EXIT_USAGE, msg);
-    if ((rc = st_plan_build(&opts, &plan, msg, sizeof msg)) != 0)
+    if (opts.plan && opts.format == MB_FMT_CSV)
+        return fail(NULL, MB_EXIT_USAGE, "--plan --format csv: a plan is written as text or "
+                    "json; use --format text or --format json");
+    rc = st_plan_build(&opts, &plan, msg, sizeof msg);
+    if (opts.plan)          /* the verdicts above, as a document; nothing allocated */
+        return st_plan_report(&opts, &plan, rc, msg, stdout);
+    if (rc != 0)
         return fail(NULL, rc, msg);
     if ((rc = st_run_prepare(&plan, &run, msg, sizeof msg)) != 0) {
         st_run_free(&plan, &run);

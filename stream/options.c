@@ -173,9 +173,18 @@ static const mb_opt_t st_opts[] = {
 #define ST_NOPTS (sizeof st_opts / sizeof st_opts[0])
 #define ST_NTAIL 3             /* quiet, help, version */
 
+/* stream's own entries, not stream_mpi's (joined like its extras). */
+static const mb_opt_t st_only_opts[] = {
+    { .long_name = "plan", .type = MB_OPT_FLAG, .offset = OFF(plan),
+      .help = "print what would run and the checks' verdicts (4x LLC rule, memory fit, "
+              "threads, label) with --format text or json, then exit with the code the run "
+              "would have (0, or its refusal: 2, 3, 4); nothing is allocated or measured" },
+};
+#define ST_NONLY (sizeof st_only_opts / sizeof st_only_opts[0])
+
 int st_options_parse(int argc, char **argv, st_options_t *o, char *msg, size_t msglen)
 {
-    return st_options_parse_ext(argc, argv, o, NULL, 0, msg, msglen);
+    return st_options_parse_ext(argc, argv, o, st_only_opts, ST_NONLY, msg, msglen);
 }
 
 /* stream's table with the caller's entries before its last ST_NTAIL. */
@@ -235,7 +244,7 @@ void st_options_help(FILE *f)
                            "STREAM 5.10 compatible memory bandwidth benchmark (Copy, Scale, Add, Triad).\n"
                            "Exit status: 0 ok, 1 validation failed, 2 usage error, 3 resource unavailable,\n"
                            "4 feature not built, 130 interrupted (no result written).",
-                        NULL, 0);
+                        st_only_opts, ST_NONLY);
 }
 
 void st_options_help_ext(FILE *f, const char *usage, const mb_opt_t *extra, size_t nextra)

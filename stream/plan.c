@@ -162,7 +162,12 @@ static int check_llc_rule(const st_options_t *o, const st_split_t *sp, st_plan_t
     else
         snprintf(given, sizeof given, "--array-size %s", o->array_size.text);
     mb_rule_query_t q = { &p->llc, host_bytes, what, given, o->strict, suggest_size, &ctx };
-    if (mb_size_rule(&q, &rule) == MB_RULE_REFUSED) {
+    mb_size_rule(&q, &rule);
+    p->rule = rule;
+    p->rule_checked = true;
+    p->rule_bytes = host_bytes;
+    snprintf(p->rule_subject, sizeof p->rule_subject, "%s", what);
+    if (rule.verdict == MB_RULE_REFUSED) {
         snprintf(msg, msglen, "%s", rule.message);
         return MB_EXIT_USAGE;
     }
@@ -213,6 +218,9 @@ static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t ms
 
     if (mb_mem_available(&avail) != 0) {
         p->mem_available_bytes = 0;
+        p->fit = MB_FIT_UNKNOWN;
+        if (!host_total_bytes(p, sp, &p->need_bytes))
+            p->need_bytes = (size_t)-1;
         st_plan_add_reason(p, 0, "MemAvailable could not be read: the memory fit was not checked");
         return 0;
     }
@@ -238,7 +246,11 @@ static int check_memory(const st_split_t *sp, st_plan_t *p, char *msg, size_t ms
     }
     if (!host_total_bytes(p, sp, &need))
         need = (size_t)-1;
+    p->need_bytes = need;
+    p->fit = MB_FIT_FITS;
     if (!mb_fits_in_memory(need, avail, fit, sizeof fit)) {
+        p->fit = MB_FIT_REFUSED;
+        snprintf(p->fit_msg, sizeof p->fit_msg, "%s", fit);
         /* The largest size that fits this host, in --array-size terms. */
         size_t cap = (size_t)((double)avail * 0.9) / 3 / p->elem_bytes, pad = p->offset;
         if (sp && !mb_mul_size((size_t)sp->host_ranks, p->offset, &pad))
@@ -402,6 +414,13 @@ static int check_tuning(const st_options_t *o, st_plan_t *p, char *msg, size_t m
     return 0;
 }
 
+/* Records which check refused (for --plan) and passes its code on. */
+static int refuse(st_plan_t *p, const char *check, int rc)
+{
+    p->refused_by = check;
+    return rc;
+}
+
 int st_plan_build(const st_options_t *o, st_plan_t *p, char *msg, size_t msglen)
 {
     return st_plan_build_split(o, NULL, p, msg, msglen);
@@ -428,22 +447,22 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
 
     /* Usage errors first (exit 2), then feature (4), then resources (3). */
     if ((rc = check_tuning(o, p, msg, msglen)) != 0)
-        return rc;
+        return refuse(p, "options", rc);
 
     if (mb_llc_detect(o->llc, &p->llc, err, sizeof err) != 0) {
         snprintf(msg, msglen, "%s", err);
-        return MB_EXIT_USAGE;
+        return refuse(p, "llc", MB_EXIT_USAGE);
     }
     p->min_array_bytes = mb_min_array_bytes(&p->llc);
     if ((rc = resolve_size(o, p, msg, msglen)) != 0)
-        return rc;
+        return refuse(p, "size", rc);
     if ((rc = apply_split(sp, p, msg, msglen)) != 0)
-        return rc;
+        return refuse(p, "size", rc);
     if (!compute_bytes(p)) {
         snprintf(msg, msglen, "--array-size: %zu elements x 3 arrays x %zu bytes overflows the "
                  "address space; it cannot fit in memory: use a smaller --array-size",
                  p->n, p->elem_bytes);
-        return MB_EXIT_RESOURCE;
+        return refuse(p, "memory", MB_EXIT_RESOURCE);
     }
 
     /* A run whose values overflow cannot validate: refuse it now rather
@@ -455,7 +474,7 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
                  p->ntimes, p->type == ST_FLOAT ? "float" : "double", rounds,
                  rounds == 1 ? "" : "s", rounds,
                  p->type == ST_FLOAT ? " (or --type double)" : "");
-        return MB_EXIT_USAGE;
+        return refuse(p, "ntimes", MB_EXIT_USAGE);
     }
 
     p->threads_given = o->threads > 0;
@@ -467,16 +486,16 @@ int st_plan_build_split(const st_options_t *o, const st_split_t *sp, st_plan_t *
         if (!has_dot) {
             snprintf(msg, msglen, "--inject-error=dot: Dot is not in --kernels; add it, e.g. "
                      "--kernels copy,scale,add,triad,dot");
-            return MB_EXIT_USAGE;
+            return refuse(p, "options", MB_EXIT_USAGE);
         }
     }
 
     if ((rc = check_numa(o, p, msg, msglen)) != 0)
-        return rc;
+        return refuse(p, "numa", rc);
     if ((rc = check_memory(sp, p, msg, msglen)) != 0)   /* auto, default: clamps, noted */
-        return rc;
+        return refuse(p, "memory", rc);
     if ((rc = check_llc_rule(o, sp, p, msg, msglen)) != 0)   /* after any clamp */
-        return rc;
+        return refuse(p, "size_rule", rc);
 
     return 0;
 }

@@ -234,6 +234,44 @@ ms_cell_command() {
     MS_CMDV+=("$path" "${MS_ARGV[@]}")
 }
 
+# ms_cell_plan BENCH SCEN SIZE THREADS REPS: the tool's plan document for
+# the cell (its --plan --format json, the cell's own arguments, no
+# binding) on stdout; the tool decides the 4x LLC rule and the memory fit
+# itself, nothing is allocated.  Returns the tool's exit code (what the
+# run would exit with); 4 with nothing printed when the tool is not found.
+ms_cell_plan() {
+    ms_tool_path "$(ms_bench_field "$1" 2)" >/dev/null || return 4
+    ms_cell_command "$1" "$2" "$3" "$4" "$5" none "" /dev/null
+    "${MS_CMDV[@]}" --plan --format json 2>/dev/null
+}
+
+# ms_cell_memory_refusal BENCH SCEN SIZE THREADS REPS: 1 with the tool's
+# message on stdout when the tool would refuse the cell for memory
+# (refusal.check "memory"); 0 otherwise, also when the tool gives no plan
+# (the run then reports what it finds).
+ms_cell_memory_refusal() {
+    local doc rc=0
+    doc=$(ms_cell_plan "$@") || rc=$?
+    [ "$rc" -ne 0 ] || return 0
+    [ "$(jq -r '.refusal.check? // empty' <<<"$doc" 2>/dev/null)" = memory ] || return 0
+    jq -r '.refusal.message' <<<"$doc"
+    return 1
+}
+
+# ms_cell_plan_line BENCH SCEN SIZE THREADS REPS: one line of the tool's
+# verdict on the cell, "tool plan: runs, label L[ (size rule: V)]" or
+# "tool plan: refused (exit N) by CHECK: MESSAGE"; nothing when the tool
+# gives no plan.
+ms_cell_plan_line() {
+    local doc
+    doc=$(ms_cell_plan "$@") || true
+    [ -n "$doc" ] || return 0
+    jq -r 'if .proceed then "\(.tool) plan: runs, label \(.label)"
+               + (if .size_rule.verdict == "met" then "" else " (size rule: \(.size_rule.verdict))" end)
+           else "\(.tool) plan: refused (exit \(.exit_code)) by \(.refusal.check): \(.refusal.message)" end' \
+        <<<"$doc" 2>/dev/null || true
+}
+
 # "stream" or "mencal:randread"
 ms_bench_label() { if [ "$2" = "-" ]; then printf '%s\n' "$1"; else printf '%s:%s\n' "$1" "$2"; fi; }
 

@@ -39,7 +39,10 @@
 #   --resume DIR     finish an interrupted run with its stored plan (a
 #                    directory of another memsuite version: a warning,
 #                    and run.json lists both in memsuite_versions)
-#   --dry-run        print the plan and the commands; run nothing
+#   --dry-run        print the plan and the commands, each with its
+#                    tool's own verdict (its --plan: would run and the
+#                    label it would get, or why it would be refused);
+#                    run nothing
 #   --quick          a smoke run: sizes 1x,4x LLC (at most 256 MiB),
 #                    1 repetition, no cooldown, mencal's timed scenarios
 #                    shortened (concurrent 1 s, stability 3 x 1 s)
@@ -69,9 +72,9 @@
 #                    (a tuned matrix).  Split at spaces; quotes are not
 #                    interpreted.  Options memsuite sets itself (size,
 #                    reps, threads, binding, output) are refused with the
-#                    run option to use; the rest is tried in a 1 MiB run
-#                    of the tool (mencal: --dry-run) before the matrix, and
-#                    a refusal is a usage error with the tool's message.
+#                    run option to use; the rest is checked by the tool's
+#                    --plan of a 1 MiB cell before the matrix, and a
+#                    refusal is a usage error with the tool's message.
 #                    Recorded in run.json (config.tool_args), in each
 #                    cell's command, and shown by memsuite report
 #
@@ -270,11 +273,11 @@ ms_run_active_tunables() {
 }
 
 # Plan lines "id bench scenario size threads reps" for the configured
-# matrix; cells that do not fit in memory are left out with a warning.
+# matrix; a cell its tool would refuse for memory (the tool's own --plan,
+# ms_cell_memory_refusal) is left out with the tool's message.
 ms_run_plan() {
-    local llc="$1" line bench scen size t reps need avail="" threaded
+    local llc="$1" line bench scen size t reps why threaded
     local -a ts
-    avail=$(ms_mem_available_bytes) || avail=""
     for line in "${MS_RUN_BENCHES[@]}"; do
         bench="${line%%$'\t'*}" scen="${line#*$'\t'}"
         reps=$(ms_bench_reps "$bench" "$MS_RUN_REPS")
@@ -289,9 +292,8 @@ ms_run_plan() {
             sz=("$(printf '%s\n' "${MS_RUN_SIZES[@]}" | sort -n | tail -n 1)")
         fi
         for size in "${sz[@]}"; do
-            need=$(ms_bench_need_bytes "$bench" "$size")
-            if [ -n "$avail" ] && [ "$need" -gt $((avail * 9 / 10)) ]; then
-                ms_warn "skipping $bench at $(ms_human_bytes "$size") per array: needs $(ms_human_bytes "$need") but MemAvailable is $(ms_human_bytes "$avail")"
+            if ! why=$(ms_cell_memory_refusal "$bench" "$scen" "$size" "${ts[0]}" "$reps"); then
+                ms_warn "skipping $(ms_bench_label "$bench" "$scen") at $(ms_human_bytes "$size") per array: $why"
                 continue
             fi
             for t in "${ts[@]}"; do
@@ -335,6 +337,8 @@ ms_run_print_plan() {
         i=$((i + 1))
         ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)" "$out/cells/$id.json"
         printf '[%s/%s] %s: %s\n' "$i" "$n" "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
+        v=$(ms_cell_plan_line "$bench" "$scen" "$size" "$t" "$reps")
+        [ -z "$v" ] || printf '    %s\n' "$v"
     done <"$plan"
 }
 

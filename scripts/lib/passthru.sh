@@ -12,8 +12,9 @@
 #     prefix too (the tools' getopt_long accepts abbreviations), short
 #     ones inside a cluster too (-qn5 is -q -n 5);
 #   - a word that is not an option must follow an option (its value);
-#   - ms_passthru_validate then runs the tool once, tiny, with the
-#     arguments (mencal: --dry-run), so an argument the tool refuses is
+#   - ms_passthru_validate then asks the tool for its plan of a tiny
+#     cell with the arguments (--plan: parsed and checked by the tool
+#     itself, nothing measured), so an argument the tool refuses is
 #     found before the matrix starts.
 # The arguments go after memsuite's own (mbw: before the size) through
 # the ms_argv_<tool> builders (bench.sh), are stored in run.json as
@@ -33,12 +34,14 @@ stream	--cpunodebind --membind	--bind node:N
 stream	--format -O --output	--out (memsuite keeps the JSON of every cell)
 stream	--strict --llc	--sizes (memsuite applies the 4x LLC rule; MEMSUITE_LLC overrides the LLC)
 stream	-h --help -V --version	nothing (it would print and measure nothing)
+stream	--plan	memsuite run --dry-run (every cell shows the plan of its tool)
 mbw	-n	--reps
 mbw	--threads	--threads (each count is a cell)
 mbw	--numa-node	--bind node:N
 mbw	--format --output	--out (memsuite keeps the JSON of every cell)
 mbw	--strict	--sizes (memsuite applies the 4x LLC rule)
 mbw	-h --help --version	nothing (it would print and measure nothing)
+mbw	--plan	memsuite run --dry-run (every cell shows the plan of its tool)
 mencal	-s --size	--sizes
 mencal	-t --threads -p --procs	--threads
 mencal	-r --reps	--reps
@@ -46,7 +49,7 @@ mencal	--cpunodebind --membind	--bind node:N
 mencal	-f --format -O --output	--out (memsuite keeps the JSON of every cell)
 mencal	--strict --llc	--sizes (memsuite applies the 4x LLC rule; MEMSUITE_LLC overrides the LLC)
 mencal	--sweep	--bench mencal:randread-sweep
-mencal	--dry-run	memsuite run --dry-run
+mencal	--dry-run --plan	memsuite run --dry-run (every cell shows the plan of its tool)
 mencal	-h --help -V --version	nothing (it would print and measure nothing)
 '
 
@@ -144,12 +147,14 @@ ms_passthru_check_benches() {
 }
 
 # ms_passthru_validate PLAN: for each bench:scenario of PLAN whose tool has
-# extra arguments, run the tool once with them on a tiny array (1 MiB,
-# one thread, one repetition, MEMSUITE_LLC=64K so --strict keeps the
-# tool's strict parsing; mencal only parses: --dry-run).  A refusal dies
-# 2 with the tool's own message.  Tools must be present (ms_tool_require).
+# extra arguments, ask the tool for its plan of a tiny cell with them
+# (--plan --format json: 1 MiB, one thread, one repetition,
+# MEMSUITE_LLC=64K so --strict keeps the tool's strict parsing; every
+# check the run makes before allocating, nothing measured).  A refusal
+# dies 2 with the tool's own message (its stderr; mbw's compatible
+# errors are on stdout).  Tools must be present (ms_tool_require).
 ms_passthru_validate() {
-    local plan="$1" _ bench scen tool out log rc msg
+    local plan="$1" _ bench scen tool out doc log rc msg
     local -A seen=()
     [ "${#MS_TOOL_ARGS[@]}" -gt 0 ] || return 0
     while IFS=$'\t' read -r _ bench scen _; do
@@ -157,18 +162,21 @@ ms_passthru_validate() {
         [ -n "${MS_TOOL_ARGS[$tool]:-}" ] || continue
         [ -z "${seen[$bench:$scen]:-}" ] || continue
         seen[$bench:$scen]=1
-        out=$(ms_mktemp -d)/probe.json
+        out=$(ms_mktemp -d)/probe.json     # named in the command, never written
+        doc=$(ms_mktemp)
         log=$(ms_mktemp)
         (
             MS_CELL_LLC=0      # strict: the tiny size passes MEMSUITE_LLC=64K
             MS_CELL_QUICK=1
             ms_cell_command "$bench" "$scen" $((1024 * 1024)) 1 1 none "" "$out"
-            [ "$tool" = mencal ] && MS_CMDV+=(--dry-run)
-            exec env MEMSUITE_LLC=64K "${MS_CMDV[@]:1}"
-        ) </dev/null >"$log" 2>&1 && rc=0 || rc=$?
+            exec env MEMSUITE_LLC=64K "${MS_CMDV[@]:1}" --plan --format json
+        ) </dev/null >"$doc" 2>"$log" && rc=0 || rc=$?
         if [ "$rc" -ne 0 ]; then
-            msg=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2 | paste -sd ' ' - | ms_printable)
-            ms_usage_error "--$tool-args: $(ms_bench_label "$bench" "$scen") refuses '${MS_TOOL_ARGS[$tool]}' (a 1 MiB trial run exited $rc): ${msg:-no message}"
+            msg=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2 | paste -sd ' ' - | ms_printable) || msg=""
+            if [ -z "$msg" ] && ! jq -e .schema "$doc" >/dev/null 2>&1; then
+                msg=$(grep -v '^[[:space:]]*$' "$doc" | tail -n 2 | paste -sd ' ' - | ms_printable) || msg=""
+            fi
+            ms_usage_error "--$tool-args: $(ms_bench_label "$bench" "$scen") refuses '${MS_TOOL_ARGS[$tool]}' (its --plan of a 1 MiB cell exited $rc): ${msg:-no message}"
         fi
     done <"$plan"
 }

@@ -3,8 +3,8 @@
 # reach every cell of that tool, are recorded (run.json, each cell's
 # command, the report), survive --resume, and a bad one is refused before
 # the matrix starts: by memsuite (options it sets itself, quotes, stray
-# words) or by the tool's own parser in a 1 MiB trial run (the real
-# binaries from $BIN for that).
+# words) or by the tool's own checks in its --plan of a 1 MiB cell (the
+# real binaries from $BIN for that; the fakes hand --plan to them).
 
 load test_helper
 load ../fixtures/memsuite-bats/helpers
@@ -66,6 +66,13 @@ load ../fixtures/memsuite-bats/helpers
     run "$MS" run --bench mencal:randread --sizes 128M --out r --mencal-args "--sweep"
     assert_failure 2
     assert_output --partial "--mencal-args: --sweep is set by memsuite run for every cell; use --bench mencal:randread-sweep"
+    # a cell that only plans would measure nothing: --plan is run --dry-run
+    run "$MS" run --bench mbw,mencal:seqread --sizes 128M --out r --mbw-args "--plan"
+    assert_failure 2
+    assert_output --partial "--mbw-args: --plan is set by memsuite run for every cell; use memsuite run --dry-run (every cell shows the plan of its tool)"
+    run "$MS" run --bench mencal:seqread --sizes 128M --out r --mencal-args "--plan"
+    assert_failure 2
+    assert_output --partial "--mencal-args: --plan is set by memsuite run"
     # mbw's threads are a matrix dimension like the other tools'
     run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "--threads 2"
     assert_failure 2
@@ -99,14 +106,18 @@ load ../fixtures/memsuite-bats/helpers
     cp "$BIN/stream" "$BIN/mbw" "$BIN/mencal" "$MEMSUITE_BIN/"
     run "$MS" run --sizes 128M --threads 1 --cooldown 0 --out r --stream-args "--hugepages huge"
     assert_failure 2
-    assert_output --regexp "^memsuite: run: --stream-args: stream refuses '--hugepages huge' \(a 1 MiB trial run exited 2\): stream: error: --hugepages: invalid value 'huge'"
+    assert_output --regexp "^memsuite: run: --stream-args: stream refuses '--hugepages huge' \(its --plan of a 1 MiB cell exited 2\): stream: error: --hugepages: invalid value 'huge'"
     run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "--no-such-option"
     assert_failure 2
-    assert_output --partial "--mbw-args: mbw refuses '--no-such-option' (a 1 MiB trial run exited 2)"
-    # mencal checks its scenario options itself (--dry-run)
+    assert_output --partial "--mbw-args: mbw refuses '--no-such-option' (its --plan of a 1 MiB cell exited 2)"
+    # mbw's own (compatible) errors are on stdout, where the plan would be
+    run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "-t 7"
+    assert_failure 2
+    assert_output --partial "--mbw-args: mbw refuses '-t 7' (its --plan of a 1 MiB cell exited 2): Error: test number must be between 0 and 2"
+    # mencal checks its scenario options itself (--plan)
     run "$MS" run --bench mencal:seqread --sizes 128M --out r --mencal-args "--chains 2"
     assert_failure 2
-    assert_output --partial "mencal:seqread refuses '--chains 2' (a 1 MiB trial run exited 2): mencal: error: --chains applies to randread"
+    assert_output --partial "mencal:seqread refuses '--chains 2' (its --plan of a 1 MiB cell exited 2): mencal: error: --chains applies to randread"
     [ ! -e r ]
     # a good argument passes the trial and the real tool runs tuned
     run "$MS" run --sizes 128M --threads 1 --reps 2 --cooldown 0 --out r --stream-args "--nt-stores --nt-isa portable"
@@ -127,7 +138,7 @@ load ../fixtures/memsuite-bats/helpers
     run "$MS" run --resume r --cooldown 0
     assert_success
     run grep -c -- '--nt-stores$' "$FAKE_LOG"
-    assert_output 2     # the 1 MiB trial run, then the missing cell
+    assert_output 1     # the missing cell (the tool's --plan check measures nothing)
     run grep -c -- 'OMP_NUM_THREADS=2 .* --nt-stores$' "$FAKE_LOG"
     assert_output 1
     run jq -c '.config.tool_args' r/run.json

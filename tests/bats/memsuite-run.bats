@@ -4,6 +4,7 @@
 # are the fakes in tests/fixtures/memsuite-bin; sysfs/procfs are private
 # copies of tests/fixtures/memsuite-host (2 physical cores, LLC 32 MiB).
 
+bats_require_minimum_version 1.5.0
 load test_helper
 load ../fixtures/memsuite-bats/helpers
 
@@ -29,6 +30,12 @@ start_bg() {
     # (--strict); the 1x row is in cache on purpose and runs labelled
     assert_line --regexp '^\[3/6\] stream-s134217728-t1: env OMP_NUM_THREADS=1 .* --array-size 16777216 --ntimes 21 --strict$'
     assert_line --regexp '^\[6/6\] stream-s268435456-t2: env OMP_NUM_THREADS=2 .* --array-size 33554432 --ntimes 21 --strict$'
+    # each command with the tool's own verdict (stream --plan, the real tool)
+    run grep -A1 -F '[1/6] stream-s33554432-t1:' <<<"$output"
+    assert_line '    stream plan: runs, label not-standard (size rule: under)'
+    run "$MS" run --dry-run --out out
+    run grep -A1 -F '[6/6] stream-s268435456-t2:' <<<"$output"
+    assert_line '    stream plan: runs, label standard'
     [ ! -e out ]
     [ "$(bench_calls)" = 0 ]
 }
@@ -97,6 +104,26 @@ start_bg() {
     run jq -r '"\(.tool) \(.threads.requested) \(.threads.counted) \(.config.threads)"' m/cells/mbw-s4194304-t1.json m/cells/mbw-s4194304-t2.json
     assert_output "$(printf 'mbw 1 1 1\nmbw 2 2 2')"
     validate_json m/cells/mbw-s4194304-t2.json
+}
+
+@test "--dry-run: a cell its tool refuses for memory is left out with the tool's own message" {
+    # MemAvailable 59.1 GiB (90%: 53.2 GiB): stream's 3 x 20 GiB and mbw's
+    # 2 x 40 GiB do not fit, mencal's 40 GiB working set does; each tool
+    # decides through its --plan (the real tools), the fakes never run
+    run --separate-stderr "$MS" run --dry-run --bench stream,mbw,mencal:seqread --sizes 20G,40G --threads 1 --out o
+    assert_success
+    [[ "$stderr" == *"skipping stream at 20.0 GiB per array: arrays do not fit in memory (nothing was allocated): needs 60.0 GiB"* ]]
+    [[ "$stderr" == *"skipping mbw at 40.0 GiB per array: array size 40960 MiB: the 2 arrays need 80.0 GiB but MemAvailable is 59.1 GiB"* ]]
+    [[ "$stderr" != *"skipping mencal"* ]]
+    assert_line --regexp '^memsuite run plan: 3 cell\(s\);'
+    assert_line --regexp '^\[1/3\] mbw-s21474836480-t1: '
+    assert_line --regexp '^\[3/3\] mencal-seqread-s42949672960-t1: '
+    [ "$(bench_calls)" = 0 ]
+    [ ! -e "$FAKE_LOG" ] || ! grep -q . "$FAKE_LOG"
+    # nothing fits: the run is refused before anything is written
+    run --separate-stderr "$MS" run --dry-run --bench stream --sizes 30G --threads 1 --out o
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == *"no cell fits in the available memory"* ]]
 }
 
 @test "mencal:sweep is the mountain, mencal:randread-sweep the latency curve: one cell each" {
