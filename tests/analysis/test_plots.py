@@ -1,0 +1,208 @@
+"""memsuite_analysis.plots: the series of each chart from known result
+documents (no matplotlib needed), and draw.py when matplotlib is there."""
+
+import json
+import os
+import tempfile
+import unittest
+
+import _path  # noqa: F401  (puts scripts/analysis on sys.path)
+from memsuite_analysis import plots, results
+
+
+def doc(records, **top):
+    d = {"schema": "memsuite/result/1", "tool": "mencal", "complete": True,
+         "config": {"scenarios": ["x"]}, "records": records}
+    d.update(top)
+    return results.judge("t.json", d)
+
+
+SWEEP = doc([{"name": "sweep", "metrics": {"points": {"value": 3, "unit": ""}},
+              "tables": {"mountain": [
+                  {"kernel": "read", "threads": 1, "size": 32768, "bandwidth": 400.0,
+                   "min": 390.0, "max": 410.0},
+                  {"kernel": "read", "threads": 1, "size": 16384, "bandwidth": 500.0,
+                   "min": 450.0, "max": 520.0},
+                  {"kernel": "read", "threads": 1, "size": 1048576, "bandwidth": 20.0,
+                   "min": 19.0, "max": 21.0}]}}],
+            config={"scenarios": ["sweep"], "caches": {"l1d_bytes": 49152, "l2_bytes": 1048576}},
+            llc={"total_bytes": 33554432})
+
+LOADED = doc([{"name": "loaded", "metrics": {"latency_idle": {"value": 34.0, "unit": "ns"}},
+               "tables": {"curve": [
+                   {"delay": 0, "bandwidth": 25000.0, "latency": 80.0, "latency_p99": 200.0,
+                    "load": "traffic"},
+                   {"delay": 1000, "bandwidth": 1000.0, "latency": 50.0, "latency_p99": 120.0,
+                    "load": "traffic"},
+                   {"delay": None, "bandwidth": 0, "latency": 34.0, "load": "idle"}]}}],
+             config={"scenarios": ["loaded"], "threads": 3, "loaded": {"traffic": "read"}})
+
+
+class Sweep(unittest.TestCase):
+    def setUp(self):
+        self.fig = plots.result_figure(SWEEP)
+        self.p = self.fig.panels[0]
+
+    def test_kind_and_log_axes(self):
+        self.assertEqual(plots.kind_of(SWEEP), "sweep")
+        self.assertTrue(self.p.logx)
+        self.assertTrue(self.p.logy)
+
+    def test_points_sorted_in_the_axis_unit(self):
+        s = self.p.series[0]
+        self.assertEqual(s.label, "read, 1 thread")
+        self.assertEqual(s.x, [16.0, 32.0, 1024.0])          # KiB
+        self.assertEqual(s.y, [500.0, 400.0, 20.0])
+        self.assertIn("(KiB, log scale)", self.p.xlabel)
+        self.assertIn("GB/s", self.p.ylabel)
+
+    def test_error_bars_are_min_max(self):
+        s = self.p.series[0]
+        self.assertEqual(s.lo, [450.0, 390.0, 19.0])
+        self.assertEqual(s.hi, [520.0, 410.0, 21.0])
+        self.assertIn("minimum to maximum", self.fig.caption)
+
+    def test_cache_marks_at_their_sizes(self):
+        marks = {m.label.split()[0]: m.x for m in self.p.marks}
+        self.assertEqual(marks, {"L1d": 48.0, "L2": 1024.0, "LLC": 32768.0})
+        self.assertIn("L1d 48 KiB per core", [m.label for m in self.p.marks])
+
+    def test_ticks_are_in_the_title_unit(self):
+        self.assertEqual([t for _, t in self.p.xticks][:3], ["16", "32", "64"])
+        for v, t in self.p.xticks:
+            self.assertEqual(float(t), v)
+
+
+class Loaded(unittest.TestCase):
+    def test_idle_point_is_apart(self):
+        fig = plots.result_figure(LOADED)
+        by = {s.label: s for s in fig.panels[0].series}
+        med = by["median latency, traffic on"]
+        idle = by["idle: no traffic injected"]
+        self.assertEqual(med.style, "line")
+        self.assertEqual(idle.style, "marker")
+        self.assertEqual(med.x, [1.0, 25.0])                 # GB/s, sorted
+        self.assertEqual(med.y, [50.0, 80.0])
+        self.assertEqual((idle.x, idle.y), ([0.0], [34.0]))
+        self.assertNotIn(34.0, med.y)
+        self.assertIn("not joined", fig.caption)
+        self.assertIn("of 2 threads", fig.title)
+
+    def test_p99_points_only(self):
+        fig = plots.result_figure(LOADED)
+        p99 = [s for s in fig.panels[0].series if s.label.startswith("p99")][0]
+        self.assertEqual(p99.style, "points")
+        self.assertEqual(p99.y, [120.0, 200.0])
+
+
+class Heatmaps(unittest.TestCase):
+    def test_c2c_in_cpu_order_with_bounds(self):
+        r = doc([{"name": "c2c", "metrics": {}, "tables": {
+            "pairs": [], "cpus": [{"cpu": 0, "package": 0, "l3_domain": 0},
+                                  {"cpu": 1, "package": 0, "l3_domain": 1}],
+            "matrix": [{"cpu": 1, "cpu0": 90.0, "cpu1": None},
+                       {"cpu": 0, "cpu0": None, "cpu1": 80.0}]}}])
+        h = plots.result_figure(r).panels[0]
+        self.assertEqual(h.values, [[None, 80.0], [90.0, None]])
+        self.assertEqual(h.bounds, [1])
+        self.assertIn("ns", h.unit)
+
+    def test_matrix_two_panels_with_units(self):
+        r = doc([{"name": "matrix", "metrics": {}, "tables": {
+            "cells": [], "latency": [{"initiator": 0, "node1": 120.0, "node0": 90.0}],
+            "bandwidth": [{"initiator": 0, "node0": 40.0, "node1": "x"}]}}])
+        f = plots.result_figure(r)
+        self.assertEqual([h.unit for h in f.panels], ["Latency (ns)", "Bandwidth (GB/s)"])
+        self.assertEqual(f.panels[0].cols, ["0", "1"])
+        self.assertEqual(f.panels[0].values, [[90.0, 120.0]])
+        self.assertEqual(f.panels[1].values, [[40.0, None]])   # text is no number
+
+
+class Records(unittest.TestCase):
+    def test_stream_rate_bars_from_times(self):
+        r = doc([{"name": "Copy", "metrics": {
+            "best_rate_mbps": {"value": 10000.0, "unit": "MB/s"},
+            "min_time_s": {"value": 0.001, "unit": "s",
+                           "stats": {"n": 3, "min": 0.001, "max": 0.002}},
+            "bytes": {"value": 1e7, "unit": "bytes"}}}], tool="stream")
+        s = plots.result_figure(r).panels[0].series[0]
+        self.assertEqual(s.y, [10.0])                          # GB/s
+        self.assertAlmostEqual(s.lo[0], 5.0)
+        self.assertAlmostEqual(s.hi[0], 10.0)
+
+    def test_mbw_keeps_mib_per_second(self):
+        r = doc([{"name": "MEMCPY", "metrics": {
+            "avg_rate_mibps": {"value": 1000.0, "unit": "MiB/s",
+                               "stats": {"n": 2, "min": 900.0, "max": 1100.0}}}}], tool="mbw")
+        f = plots.result_figure(r)
+        self.assertEqual(f.panels[0].ylabel, "Bandwidth (MiB/s)")
+        self.assertEqual(f.panels[0].series[0].y, [1000.0])
+        self.assertEqual(f.panels[0].series[0].lo, [900.0])
+        self.assertIn("MiB/s", f.caption)
+
+    def test_one_repetition_has_no_bar(self):
+        r = doc([{"name": "x", "metrics": {"bandwidth": {"value": 5.0, "unit": "GB/s",
+                                                         "stats": {"n": 1, "min": 5.0, "max": 5.0}}}}])
+        self.assertEqual(plots.result_figure(r).panels[0].series[0].lo, [None])
+
+
+class Helpers(unittest.TestCase):
+    CASES = ((1000.0, (1024.0, "KiB")), (1048576.0, (1048576.0, "MiB")))
+
+    def test_size_unit(self):
+        for lo, want in self.CASES:
+            self.assertEqual(plots.size_unit(lo), want)
+
+    def test_nonfinite_points_left_out(self):
+        s = plots.Series("a")
+        self.assertFalse(s.add(1, float("nan")))
+        self.assertFalse(s.add("1", 2))
+        self.assertTrue(s.add(1, 2))
+        self.assertEqual(len(s), 1)
+
+    def test_log_axis_drops_nonpositive(self):
+        p = plots.Panel("", "", "", logx=True, logy=True)
+        s = plots.Series("a")
+        for x, y in ((0, 1), (1, 0), (2, 3)):
+            s.add(x, y)
+        p.series = [s]
+        p.drop_nonpositive()
+        self.assertEqual((p.series[0].x, p.series[0].y), ([2.0], [3.0]))
+
+
+class Draw(unittest.TestCase):
+    def test_png_written_atomically(self):
+        try:
+            from memsuite_analysis import draw
+        except ImportError:
+            self.skipTest("matplotlib not installed")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.png")
+            draw.write_png(plots.result_figure(SWEEP), path)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            self.assertEqual(os.listdir(d), ["s.png"])
+
+    def test_full_device_is_an_error(self):
+        try:
+            from memsuite_analysis import draw
+        except ImportError:
+            self.skipTest("matplotlib not installed")
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        import subprocess
+        import sys
+        prog = os.path.join(_path.sys.path[0], "memsuite-analyse")
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "s.json")
+            with open(src, "w") as f:
+                json.dump(SWEEP.doc, f)
+            with open("/dev/full", "wb") as full:
+                p = subprocess.run([sys.executable, prog, "plot", "--result", src, "--out", "-"],
+                                   stdout=full, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn(b"No space left on device", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
