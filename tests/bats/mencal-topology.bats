@@ -242,7 +242,7 @@ fake_nodes() {
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 
 @test "memsuite report --plots draws the c2c and matrix heatmaps, cells labelled, boundaries from the topology" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     [ "$(ncpu)" -ge 2 ] || skip "needs two CPUs"
     run "$ROOT/scripts/memsuite" run --bench mencal:c2c,mencal:matrix --sizes 16M --threads 2 --reps 1 \
         --cooldown 0 --out r

@@ -207,9 +207,12 @@ def headline_point(record, tool):
     return m.base_value / div, lo, hi, u, m.name
 
 
-def quantity(unit):
-    """The word for a unit's quantity, for an axis title."""
+def quantity(unit, name=""):
+    """The word for a unit's quantity (a metric's name may say better:
+    latency), for an axis title."""
     b = units.base(unit)[0]
+    if b == "s" and "latency" in name:
+        return "Latency"
     return {"B/s": "Bandwidth", "s": "Time", "B": "Size", "fraction": "Fraction"}.get(b, "Value")
 
 
@@ -570,7 +573,7 @@ def matrix_figures(run):
 
 
 def _matrix_panel(rname, unit, mname, pts, axis, xname):
-    ylabel = "%s (%s)" % (quantity(unit), unit)
+    ylabel = "%s (%s)" % (quantity(unit, mname), unit)
     if axis == "threads":
         p = Panel(one_line(rname)[:40], "%s%s" % (xname.capitalize(), ""), ylabel)
         groups = sorted({q.size for q in pts})
