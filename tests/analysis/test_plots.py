@@ -88,6 +88,24 @@ class Loaded(unittest.TestCase):
         self.assertIn("not joined", fig.caption)
         self.assertIn("of 2 threads", fig.title)
 
+    def test_linear_y_unless_the_values_span_a_factor_of_ten(self):
+        self.assertFalse(plots.result_figure(LOADED).panels[0].logy)
+        d = json.loads(json.dumps(LOADED.doc))
+        d["records"][0]["tables"]["curve"][0]["latency_p99"] = 5000.0
+        p = plots.result_figure(results.judge("t", d)).panels[0]
+        self.assertTrue(p.logy)
+        self.assertIn("log scale", p.ylabel)
+
+    def test_idle_point_of_older_results(self):
+        # before the load column: delay null, delay_unavailable "idle: ..."
+        d = json.loads(json.dumps(LOADED.doc))
+        for row in d["records"][0]["tables"]["curve"]:
+            row.pop("load")
+        d["records"][0]["tables"]["curve"][2]["delay_unavailable"] = "idle: the traffic threads wait"
+        by = {s.label: s for s in plots.result_figure(results.judge("t", d)).panels[0].series}
+        self.assertEqual(by["idle: no traffic injected"].y, [34.0])
+        self.assertEqual(by["median latency, traffic on"].y, [50.0, 80.0])
+
     def test_p99_points_only(self):
         fig = plots.result_figure(LOADED)
         p99 = [s for s in fig.panels[0].series if s.label.startswith("p99")][0]

@@ -90,8 +90,8 @@ def _panel(ax, p):
             ax.plot(s.x, s.y, label=s.label, **kw)
     for m in p.marks:
         ax.axvline(m.x, linestyle="--", color="#666666", linewidth=1)
-        ax.text(m.x, 0.98, " " + m.label, transform=ax.get_xaxis_transform(), rotation=90,
-                va="top", ha="right", fontsize=8, color="#333333")
+        ax.text(m.x, 1.01, m.label, transform=ax.get_xaxis_transform(), va="bottom",
+                ha="center", fontsize=8, color="#333333")
     if p.xticks:
         ax.xaxis.set_major_locator(FixedLocator([v for v, _ in p.xticks]))
         labels = dict(p.xticks)
@@ -114,7 +114,10 @@ def _panel(ax, p):
     if not p.series:
         ax.text(0.5, 0.5, "no values", transform=ax.transAxes, ha="center", va="center")
     elif any(s.style != "bar" for s in p.series):
-        ax.legend(fontsize=8, loc="best")
+        if len(p.series) > 4:     # many lines: the legend beside the axes, never over them
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        else:
+            ax.legend(fontsize=8, loc="best")
 
 
 def _is_num_text(t):
@@ -134,7 +137,11 @@ def _yerr(s):
 def _heatmap(f, ax, h):
     nan = float("nan")
     data = [[nan if v is None else v for v in row] for row in h.values] or [[nan]]
-    im = ax.imshow(data, cmap="Oranges", aspect="auto", interpolation="nearest")
+    finite = [v for row in h.values for v in row if v is not None]
+    # the colour scale starts at zero: a colour's depth is proportional to
+    # the value, so two cells 5% apart never look twice as far apart
+    im = ax.imshow(data, cmap="Oranges", aspect="auto", interpolation="nearest",
+                   vmin=0, vmax=max(finite) if finite else 1)
     cb = f.colorbar(im, ax=ax)
     cb.set_label(h.unit)
     ax.set_xticks(range(len(h.cols)))
@@ -145,14 +152,16 @@ def _heatmap(f, ax, h):
     ax.set_ylabel(h.ylabel)
     if h.title:
         ax.set_title(h.title, fontsize=10)
-    finite = [v for row in h.values for v in row if v is not None]
-    mid = (min(finite) + max(finite)) / 2 if finite else 0
-    if len(h.rows) * len(h.cols) <= 400:
+    top = max(finite) if finite else 0
+    ncell = len(h.rows) * len(h.cols)
+    if ncell <= 400:
+        size = 12 if ncell <= 16 else 8
         for i, row in enumerate(h.values):
             for j, v in enumerate(row):
                 if v is not None and math.isfinite(v):
-                    ax.text(j, i, "%.3g" % v, ha="center", va="center", fontsize=8,
-                            color="white" if v > mid and len(finite) > 1 else "black")
+                    ax.text(j, i, "%.1f" % v if abs(v) < 1000 else "%.0f" % v, ha="center",
+                            va="center", fontsize=size,
+                            color="white" if v > 0.6 * top else "black")
     for b in h.bounds:
         ax.axvline(b - 0.5, color="black", linewidth=2)
         ax.axhline(b - 0.5, color="black", linewidth=2)

@@ -37,6 +37,7 @@ from .model import one_line
 GB = 1e9               # the bandwidth unit of every chart: GB/s
 MIB = 1048576.0
 KIB = 1024.0
+LOG_SPAN = 10.0       # values spanning more than this factor get a log axis
 MINMAX_CAPTION = "Error bars: minimum to maximum of the repetitions."
 
 
@@ -257,6 +258,14 @@ def kind_of(result):
     return "records"
 
 
+def is_idle_row(row):
+    """A loaded curve's idle point: load "idle", or (results written before
+    the load column) no delay, with delay_unavailable saying idle."""
+    why = row.get("delay_unavailable")
+    return row.get("load") == "idle" or (
+        row.get("delay") is None and isinstance(why, str) and why.startswith("idle"))
+
+
 def loaded_figure(result):
     """Latency against the traffic bandwidth measured: the loaded points
     joined (median over the windows), their p99 as points, the idle point
@@ -268,7 +277,7 @@ def loaded_figure(result):
     for row in rows:
         bw, lat = row.get("bandwidth"), row.get("latency")
         x = bw * 1e6 / GB if _num(bw) else None
-        if row.get("load") == "idle" or row.get("delay") is None and row.get("load", "").startswith("idle"):
+        if is_idle_row(row):
             idle.add(0.0 if x is None else x, lat)
             continue
         med.add(x, lat)
@@ -281,6 +290,10 @@ def loaded_figure(result):
     nt = threads - 1 if _num(threads) and threads > 1 else None
     p = Panel("", "Traffic bandwidth, measured (GB/s)", "Latency per dependent load (ns)")
     p.series = [s for s in (med, p99, idle) if len(s)]
+    ys = [y for s in p.series for y in s.y if y > 0]
+    if ys and max(ys) > LOG_SPAN * min(ys):   # p99 far above the medians: log y keeps both legible
+        p.logy, p.ymin0 = True, False
+        p.ylabel = "Latency per dependent load (ns, log scale)"
     title = "mencal loaded: latency under %s traffic%s%s" % (
         one_line(traffic)[:20], " of %s" % _plural(int(nt), "thread") if nt else "", _cpu(result))
     cap = ("Each loaded point is one injection delay: its latency (median over the windows) "
@@ -365,7 +378,7 @@ def c2c_figure(result):
                 "One-way latency (ns)", "CPU", "CPU", bounds)
     cap = ("Each cell: the one-way latency of a cache line handed from the row's CPU to the "
            "column's (ns); blank cells were not measured (the diagonal). Black lines: "
-           "where the L3 domain or the package changes.")
+           "where the L3 domain or the package changes. The colour scale starts at zero.")
     return Figure("c2c", "mencal c2c: one-way latency between CPUs%s" % _cpu(result), cap, [h])
 
 
@@ -385,7 +398,8 @@ def matrix_figure(result):
                               [str(n) for n in nodes], [_heat_row(r, keys) for r in rows],
                               unit, "Memory node", "Initiator node"))
     cap = ("Rows: the node whose CPUs run the test; columns: the node holding the memory. "
-           "Left: idle latency of dependent loads (ns); right: read bandwidth (GB/s).")
+           "Left: idle latency of dependent loads (ns); right: read bandwidth (GB/s). "
+           "The colour scales start at zero.")
     return Figure("matrix", "mencal matrix: initiator node x memory node%s" % _cpu(result), cap,
                   panels, ncols=2)
 
