@@ -164,6 +164,80 @@ class Records(unittest.TestCase):
         self.assertEqual(plots.result_figure(r).panels[0].series[0].lo, [None])
 
 
+def stream_cell(rate_mbps, tmin, tmax):
+    return {"schema": "memsuite/result/1", "tool": "stream", "complete": True, "records": [
+        {"name": "Triad", "metrics": {
+            "best_rate_mbps": {"value": rate_mbps, "unit": "MB/s"},
+            "min_time_s": {"value": tmin, "unit": "s", "stats": {"n": 3, "min": tmin, "max": tmax}},
+            "bytes": {"value": rate_mbps * 1e6 * tmin, "unit": "bytes"}}}]}
+
+
+class RunDirectory(unittest.TestCase):
+    """A 2-size x 2-thread stream run: known cells -> known points."""
+
+    CELLS = {  # id: (size, threads, MB/s)
+        "s1-t1": (1 << 20, 1, 10000.0), "s1-t2": (1 << 20, 2, 18000.0),
+        "s8-t1": (8 << 20, 1, 8000.0), "s8-t2": (8 << 20, 2, 15000.0),
+    }
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.tmp.name
+        os.mkdir(os.path.join(d, "cells"))
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump({"schema": "memsuite/run/1", "complete": True,
+                       "config": {"llc_bytes": 1 << 20}}, f)
+        with open(os.path.join(d, "plan.tsv"), "w") as f:
+            for cid, (size, t, rate) in self.CELLS.items():
+                f.write("%s\tstream\t-\t%d\t%d\t3\n" % (cid, size, t))
+                with open(os.path.join(d, "cells", cid + ".json"), "w") as c:
+                    json.dump(stream_cell(rate, 0.001, 0.002), c)
+        self.figs = {f.name: f for f in plots.run_figures(results.RunDir(d))}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_both_axes_charted(self):
+        self.assertEqual(sorted(self.figs), ["stream-size", "stream-threads"])
+
+    def test_threads_axis_a_line_per_size(self):
+        p = self.figs["stream-threads"].panels[0]
+        self.assertEqual(p.title, "Triad")
+        self.assertEqual(p.ylabel, "Bandwidth (GB/s)")
+        self.assertEqual(p.xticks, [(1, "1"), (2, "2")])
+        lines = {s.label: s for s in p.series if s.style == "line"}
+        self.assertEqual(lines["1 MiB per array"].y, [10.0, 18.0])
+        self.assertEqual(lines["8 MiB per array"].y, [8.0, 15.0])
+        # min..max of the repetitions: bytes / max time .. bytes / min time
+        self.assertEqual(lines["8 MiB per array"].lo, [4.0, 7.5])
+        self.assertEqual(lines["8 MiB per array"].hi, [8.0, 15.0])
+
+    def test_size_axis_in_mib_with_in_cache_rings(self):
+        p = self.figs["stream-size"].panels[0]
+        self.assertTrue(p.logx)
+        self.assertEqual(p.xlabel, "Array size per array (MiB, log scale)")
+        self.assertEqual(p.xticks, [(1.0, "1"), (8.0, "8")])
+        ring = [s for s in p.series if s.style == "ring"][0]
+        self.assertEqual(ring.x, [1.0, 1.0])                 # < 4x LLC: the 1 MiB cells
+
+    def test_draw_run_without_matplotlib_is_a_note(self):
+        import builtins
+        real = builtins.__import__
+
+        def no_draw(name, globs=None, locs=None, fromlist=(), level=0):
+            if fromlist and "draw" in fromlist or name.endswith("draw"):
+                raise ImportError("no matplotlib")
+            return real(name, globs, locs, fromlist, level)
+        notes = []
+        builtins.__import__ = no_draw
+        try:
+            out = plots.draw_run(results.RunDir(self.tmp.name), self.tmp.name, notes.append)
+        finally:
+            builtins.__import__ = real
+        self.assertEqual(out, [])
+        self.assertEqual(notes, [plots.UNAVAILABLE])
+
+
 class Helpers(unittest.TestCase):
     CASES = ((1000.0, (1024.0, "KiB")), (1048576.0, (1048576.0, "MiB")))
 
