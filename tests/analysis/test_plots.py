@@ -238,6 +238,50 @@ class RunDirectory(unittest.TestCase):
         self.assertEqual(notes, [plots.UNAVAILABLE])
 
 
+class Command(unittest.TestCase):
+    """memsuite-analyse plot: bad input is exit 2 naming it, never a hang."""
+
+    def plot(self, *argv):
+        import subprocess
+        import sys
+        prog = os.path.join(_path.sys.path[0], "memsuite-analyse")
+        return subprocess.run([sys.executable, prog, "plot"] + list(argv), capture_output=True,
+                              timeout=60)
+
+    def test_bad_inputs(self):
+        with tempfile.TemporaryDirectory() as d:
+            fifo = os.path.join(d, "f.json")
+            os.mkfifo(fifo)
+            empty = os.path.join(d, "e.json")
+            with open(empty, "w") as f:
+                json.dump({"schema": "memsuite/result/1", "tool": "stream", "complete": True,
+                           "records": []}, f)
+            cases = (
+                (["--result", os.path.join(d, "nope.json"), "--out", "x.png"], 2, b"nope.json"),
+                (["--result", fifo, "--out", "x.png"], 2, b"FIFO"),
+                (["--result", empty], 2, b"--result needs --out"),
+                (["--result", empty, "--out", os.path.join(d, "e.png")], 1, b"no measured point"),
+                (["--run", d, "--outdir", d], 2, b"no run.json"),
+            )
+            for argv, code, says in cases:
+                with self.subTest(argv=argv):
+                    p = self.plot(*argv)
+                    self.assertEqual(p.returncode, code, p.stderr)
+                    self.assertIn(says, p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "e.png")))
+
+    def test_series_from_stdin(self):
+        import subprocess
+        import sys
+        prog = os.path.join(_path.sys.path[0], "memsuite-analyse")
+        p = subprocess.run([sys.executable, prog, "plot", "--result", "-", "--series"],
+                           input=json.dumps(SWEEP.doc).encode(), capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        fig = json.loads(p.stdout)
+        self.assertEqual(fig["name"], "sweep")
+        self.assertTrue(fig["panels"][0]["logx"] and fig["panels"][0]["logy"])
+
+
 class Helpers(unittest.TestCase):
     CASES = ((1000.0, (1024.0, "KiB")), (1048576.0, (1048576.0, "MiB")))
 

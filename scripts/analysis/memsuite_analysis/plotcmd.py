@@ -92,7 +92,8 @@ def _draw(fig, path):
 def run(args):
     if args.result is not None:
         if args.outdir or (args.out is None and not args.series):
-            return _err("--result takes --out PNG (not --outdir)", exitcodes.USAGE)
+            return _err("--result needs --out PNG (- for stdout) or --series, not --outdir",
+                        exitcodes.USAGE)
         res = _read(args.result)
         if res.state not in ("complete", "incomplete"):
             return _err(res.problem(), exitcodes.USAGE)
@@ -107,7 +108,7 @@ def run(args):
             return _err("no measured point to plot in %s" % one_line(res.path), exitcodes.FAIL)
         return _draw(fig, args.out)
     if args.out or (args.outdir is None and not args.series) or args.kind:
-        return _err("--run takes --outdir D (not --out or --kind)", exitcodes.USAGE)
+        return _err("--run needs --outdir D or --series, not --out or --kind", exitcodes.USAGE)
     try:
         rd = results.RunDir(args.run)
     except results.RunError as e:
