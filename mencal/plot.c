@@ -1,103 +1,73 @@
-/* plot: gnuplot PNGs of curves (contract in plot.h). */
+/* plot: a scenario's chart drawn by memsuite's analyser (contract in plot.h). */
 #include <errno.h>
-#include <math.h>
+#include <libgen.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "plot.h"
+#include "render.h"
 #include "result.h"
+#include "scenario.h"
 
 extern char **environ;
 
-static bool find_gnuplot(char *path, size_t pathlen)
+/* The interpreter: MEMSUITE_PYTHON, else /usr/bin/python3, else python3
+ * on PATH (scripts/lib/analysis.sh's ms_python). */
+static bool find_python(char *path, size_t pathlen)
 {
-    const char *env = getenv("PATH");
+    const char *env = getenv("MEMSUITE_PYTHON");
+    if (env && *env) {
+        snprintf(path, pathlen, "%s", env);
+        if (strchr(env, '/'))
+            return access(path, X_OK) == 0;
+    } else if (access("/usr/bin/python3", X_OK) == 0) {
+        snprintf(path, pathlen, "/usr/bin/python3");
+        return true;
+    }
+    const char *name = env && *env ? env : "python3";
+    const char *p = getenv("PATH");
     char copy[4096];
-    snprintf(copy, sizeof copy, "%s", env ? env : "/usr/bin:/bin");
+    snprintf(copy, sizeof copy, "%s", p ? p : "/usr/bin:/bin");
     char *save = NULL;
     for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(path, pathlen, "%s/gnuplot", *d ? d : ".");
+        snprintf(path, pathlen, "%s/%s", *d ? d : ".", name);
         if (access(path, X_OK) == 0)
             return true;
     }
     return false;
 }
 
-/* Title text gnuplot can take inside double quotes, nothing it expands. */
-static const char *safe(const char *s, char *buf, size_t len)
+/* memsuite-analyse: MEMSUITE_ANALYSE, else beside the binary (source tree,
+ * then installed). */
+static bool find_analyser(char *path, size_t pathlen)
 {
-    size_t j = 0;
-    for (; s && *s && j + 1 < len; s++)
-        if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-            strchr(" :.,_()/+=%-x", *s))
-            buf[j++] = *s;
-    buf[j] = '\0';
-    return buf;
-}
-
-/* Data blocks $dK, then the commands; returns how many series had points. */
-static int write_script(const mc_plot_t *p, FILE *f)
-{
-    char a[160], b[160];
-    int used[MC_PLOT_MAX_SERIES], nused = 0;
-    for (int k = 0; k < p->nseries && k < MC_PLOT_MAX_SERIES; k++) {
-        const mc_plot_series_t *s = &p->series[k];
-        int rows = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            if (!isfinite(s->x[i]) || !isfinite(s->y[i]) || (p->logx && s->x[i] <= 0) ||
-                (p->logy && s->y[i] <= 0))
-                continue;
-            if (!rows++)
-                fprintf(f, "$d%d << EOD\n", k);
-            fprintf(f, "%.9g %.9g\n", s->x[i], s->y[i]);
-        }
-        if (rows) {
-            fputs("EOD\n", f);
-            used[nused++] = k;
-        }
+    const char *env = getenv("MEMSUITE_ANALYSE");
+    if (env && *env) {
+        snprintf(path, pathlen, "%s", env);
+        return access(path, R_OK) == 0;
     }
-    fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-               "  set terminal pngcairo size 1100,640 noenhanced\n} else {\n"
-               "  set terminal png size 1100,640 noenhanced\n}\nset output\n");
-    fprintf(f, "set title \"%s\"\n", safe(p->title, a, sizeof a));
-    fprintf(f, "set xlabel \"%s\"\nset ylabel \"%s\"\n", safe(p->xlabel, a, sizeof a),
-            safe(p->ylabel, b, sizeof b));
-    fprintf(f, "set grid\nset key outside right top\n");
-    if (p->logx)
-        fprintf(f, "set logscale x 2\n");
-    if (p->logy)
-        fprintf(f, "set logscale y\n");
-    else
-        fprintf(f, "set yrange [0:*]\n");
-    if (p->x_bytes)
-        fprintf(f, "set xtics (\"16K\" 16384, \"64K\" 65536, \"256K\" 262144, \"1M\" 1048576, "
-                   "\"4M\" 4194304, \"16M\" 16777216, \"64M\" 67108864, \"256M\" 268435456, "
-                   "\"1G\" 1073741824, \"4G\" 4294967296.0, \"16G\" 17179869184.0)\n");
-    for (int m = 0; m < p->nmarks && m < MC_PLOT_MAX_MARKS; m++) {
-        const mc_plot_mark_t *k = &p->marks[m];
-        if (!(k->x > 0))
-            continue;
-        fprintf(f, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dashtype 2 lc rgb "
-                   "\"gray40\"\n", k->x, k->x);
-        fprintf(f, "set label \"%s\" at %.9g, graph 0.97 right rotate by 90 offset -0.5,0 "
-                   "tc rgb \"gray30\"\n", safe(k->label, a, sizeof a), k->x);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    const char *dir = dirname(exe);
+    static const char *const rel[] = { "../scripts/analysis/memsuite-analyse",
+                                       "../share/memsuite/analysis/memsuite-analyse" };
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        snprintf(path, pathlen, "%s/%s", dir, rel[i]);
+        if (access(path, R_OK) == 0)
+            return true;
     }
-    if (nused) {
-        fprintf(f, "plot ");
-        for (int i = 0; i < nused; i++)
-            fprintf(f, "%s$d%d using 1:2 with %s title \"%s\"", i ? ", \\\n     " : "", used[i],
-                    p->series[used[i]].points ? "points pt 6 ps 1" : "linespoints lw 2 pt 7 ps 0.8",
-                    safe(p->series[used[i]].title, a, sizeof a));
-        fputc('\n', f);
-    }
-    return nused;
+    return false;
 }
 
 static void first_line(FILE *log, char *buf, size_t len)
@@ -105,43 +75,9 @@ static void first_line(FILE *log, char *buf, size_t len)
     snprintf(buf, len, "no message");
     if (log && fseek(log, 0, SEEK_SET) == 0 && fgets(buf, (int)len, log))
         buf[strcspn(buf, "\n")] = '\0';
-}
-
-/* gnuplot < script > img 2> log; 0 or -errno with why. */
-static int spawn_gnuplot(const char *gp, FILE *script, FILE *img, FILE *log, char *why,
-                         size_t whylen)
-{
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
-    posix_spawn_file_actions_adddup2(&fa, fileno(img), 1);
-    posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
-    char *argv[] = { (char *)gp, NULL };
-    pid_t pid;
-    int e = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e) {
-        snprintf(why, whylen, "cannot run %s: %s", gp, strerror(e));
-        return -e;
-    }
-    int status = 0, w;
-    char first[256];
-    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-        ;   /* a stop signal: gnuplot still finishes the chart */
-    if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        first_line(log, first, sizeof first);
-        snprintf(why, whylen, "gnuplot failed: %s", first);
-        return -EIO;
-    }
-    static const unsigned char magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    unsigned char head[8];
-    if (fseek(img, 0, SEEK_SET) != 0 || fread(head, 1, sizeof head, img) != sizeof head ||
-        memcmp(head, magic, sizeof magic) != 0) {
-        first_line(log, first, sizeof first);
-        snprintf(why, whylen, "gnuplot wrote no PNG image: %s", first);
-        return -EIO;
-    }
-    return 0;
+    const char *pre = "memsuite-analyse plot: ";   /* the reason, without the program */
+    if (strncmp(buf, pre, strlen(pre)) == 0)
+        memmove(buf, buf + strlen(pre), strlen(buf + strlen(pre)) + 1);
 }
 
 FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen)
@@ -155,16 +91,63 @@ FILE *mc_plot_tmpfile(int *err, char *why, size_t whylen)
     return f;
 }
 
-int mc_gnuplot_run(FILE *script, FILE **img, char *why, size_t whylen)
+/* python analyser plot --result - --out - [--kind K] < doc > img 2> log */
+static int spawn_analyser(const char *py, const char *an, const char *kind, FILE *doc, FILE *img,
+                          FILE *log, char *why, size_t whylen)
 {
-    char gp[4096];
-    *img = NULL;
-    if (!find_gnuplot(gp, sizeof gp)) {
-        snprintf(why, whylen, "gnuplot not found on PATH; install gnuplot-nox");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fileno(doc), 0);
+    posix_spawn_file_actions_adddup2(&fa, fileno(img), 1);
+    posix_spawn_file_actions_adddup2(&fa, fileno(log), 2);
+    char *argv[] = { (char *)py, (char *)an, "plot", "--result", "-", "--out", "-",
+                     kind ? "--kind" : NULL, (char *)kind, NULL };
+    pid_t pid;
+    int e = posix_spawn(&pid, py, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e) {
+        snprintf(why, whylen, "cannot run %s: %s", py, strerror(e));
         return -ENOENT;
     }
-    if (fflush(script) != 0 || ferror(script) || fseek(script, 0, SEEK_SET) != 0) {
-        snprintf(why, whylen, "cannot write the gnuplot script: %s", strerror(errno));
+    int status = 0, w;
+    char first[256];
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;   /* a stop signal: the analyser still finishes the chart */
+    if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        first_line(log, first, sizeof first);
+        int code = w >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        snprintf(why, whylen, "%s%s", code == MB_EXIT_UNBUILT ? "" : "the analyser failed: ",
+                 first);
+        return code == MB_EXIT_UNBUILT ? -ENOENT : code == MB_EXIT_FAIL ? -ENODATA : -EIO;
+    }
+    static const unsigned char magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    unsigned char head[8];
+    if (fseek(img, 0, SEEK_SET) != 0 || fread(head, 1, sizeof head, img) != sizeof head ||
+        memcmp(head, magic, sizeof magic) != 0) {
+        first_line(log, first, sizeof first);
+        snprintf(why, whylen, "the analyser wrote no PNG image: %s", first);
+        return -EIO;
+    }
+    return 0;
+}
+
+int mc_plot_analyse(FILE *doc, const char *kind, FILE **img, char *why, size_t whylen)
+{
+    char py[4096], an[PATH_MAX + 64];
+    *img = NULL;
+    if (!find_python(py, sizeof py)) {
+        snprintf(why, whylen, "python3 not found (MEMSUITE_PYTHON, /usr/bin/python3, PATH); "
+                 "install python3 and python3-matplotlib");
+        return -ENOENT;
+    }
+    if (!find_analyser(an, sizeof an)) {
+        snprintf(why, whylen, "memsuite-analyse not found beside the binary "
+                 "(../scripts/analysis or ../share/memsuite/analysis); set MEMSUITE_ANALYSE");
+        return -ENOENT;
+    }
+    if (fflush(doc) != 0 || ferror(doc) || fseek(doc, 0, SEEK_SET) != 0) {
+        snprintf(why, whylen, "cannot write the result document for the chart: %s",
+                 strerror(errno));
         return -EIO;
     }
     int e;
@@ -172,7 +155,7 @@ int mc_gnuplot_run(FILE *script, FILE **img, char *why, size_t whylen)
     if (!log)
         return e;
     FILE *out = mc_plot_tmpfile(&e, why, whylen);
-    int rc = out ? spawn_gnuplot(gp, script, out, log, why, whylen) : e;
+    int rc = out ? spawn_analyser(py, an, kind, doc, out, log, why, whylen) : e;
     fclose(log);
     if (rc == 0)
         *img = out;
@@ -181,22 +164,38 @@ int mc_gnuplot_run(FILE *script, FILE **img, char *why, size_t whylen)
     return rc;
 }
 
-int mc_plot_png(const mc_plot_t *p, FILE **img, char *why, size_t whylen)
+int mc_plot_result(const mc_config_t *cfg, mc_result_t *res, const char *kind, FILE **img,
+                   char *why, size_t whylen)
 {
-    int e;
+    int e = -ENOMEM;
     *img = NULL;
-    FILE *script = mc_plot_tmpfile(&e, why, whylen);
-    if (!script)
-        return e;
-    int rc;
-    if (write_script(p, script) == 0) {
-        snprintf(why, whylen, "no measured point to plot");
-        rc = -ENODATA;
-    } else {
-        rc = mc_gnuplot_run(script, img, why, whylen);
+    mc_config_t *json = malloc(sizeof *json);
+    mb_result_t *r = calloc(1, sizeof *r);
+    FILE *doc = json && r ? mc_plot_tmpfile(&e, why, whylen) : NULL;
+    if (!json || !r) {
+        e = -ENOMEM;
+        snprintf(why, whylen, "out of memory for the chart's result document");
     }
-    fclose(script);
-    return rc;
+    if (doc) {
+        *json = *cfg;
+        json->format = MB_FMT_JSON;
+        const char *name = res->sc ? res->sc->name : "?";
+        mc_run_t run = { .cfg = json, .res = res, .nres = 1, .subcommand = "run",
+                         .scenarios = &name, .nscenarios = 1 };
+        r->tool = "mencal";
+        e = mc_render(&run, r, doc);
+        if (e) {
+            snprintf(why, whylen, "cannot write the result document for the chart: %s",
+                     strerror(-e));
+            e = -EIO;
+        } else {
+            e = mc_plot_analyse(doc, kind, img, why, whylen);
+        }
+        fclose(doc);
+    }
+    free(json);
+    free(r);
+    return e;
 }
 
 /* The image into the output stream; 0 or -errno with why. */
@@ -244,11 +243,13 @@ mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png,
     return rc == -EINTR ? MC_PLOT_INTERRUPTED : MC_PLOT_LOST;
 }
 
-int mc_plot_conclude(mc_result_t *res, const char *path, int draw_rc, const char *draw_why,
-                     FILE *img, mb_out_t *png, const volatile sig_atomic_t *stop)
+int mc_plot_scenario(const mc_config_t *cfg, mc_result_t *res, const char *path,
+                     const char *kind, mb_out_t *png)
 {
-    char why[512] = "";
-    switch (mc_plot_finish(draw_rc, img, png, stop, why, sizeof why)) {
+    char why[512] = "", draw_why[512] = "";
+    FILE *img;
+    int draw_rc = mc_plot_result(cfg, res, kind, &img, draw_why, sizeof draw_why);
+    switch (mc_plot_finish(draw_rc, img, png, cfg->stop, why, sizeof why)) {
     case MC_PLOT_WRITTEN:
         break;
     case MC_PLOT_NOT_DRAWN:

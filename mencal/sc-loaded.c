@@ -417,36 +417,6 @@ static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle,
     mc_table_str(tab, row, C_LOAD, idle ? "idle" : mc_load_text(how, none, n, load, sizeof load));
 }
 
-/* The chart into png (checked before the run, mc_plot_conclude: a chart
- * that cannot be drawn is a note, one that cannot be written fails). */
-static void write_plot(mc_result_t *res, const mc_config_t *cfg, const loaded_conf_t *c,
-                       const mc_table_t *tab, int ntraffic, int lat_cpu, mb_out_t *png)
-{
-    size_t n = tab->nrows;
-    double *x = mc_result_alloc(res, (n + 1) * sizeof *x);
-    double *y = mc_result_alloc(res, (n + 1) * sizeof *y);
-    double *y99 = mc_result_alloc(res, (n + 1) * sizeof *y99);
-    if (!x || !y || !y99) {
-        mb_out_abort(png);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        x[i] = tab->num[i * C_NCOLS + C_BW] / 1000;
-        y[i] = tab->num[i * C_NCOLS + C_LAT];
-        y99[i] = tab->num[i * C_NCOLS + C_P99];
-    }
-    char title[160], kind[32], why[256];
-    snprintf(title, sizeof title, "mencal loaded: latency on CPU %d vs %s traffic of %d thread%s",
-             lat_cpu, mc_traffic_name(&c->traffic, kind, sizeof kind), ntraffic,
-             ntraffic == 1 ? "" : "s");
-    mc_plot_t p = { .title = title, .xlabel = "traffic bandwidth (GB/s, measured)",
-                    .ylabel = "latency (ns per dependent load)", .nseries = 2 };
-    p.series[0] = (mc_plot_series_t){ "median", n, x, y, false };
-    p.series[1] = (mc_plot_series_t){ "p99 over the windows", n, x, y99, true };
-    FILE *img;
-    int rc = mc_plot_png(&p, &img, why, sizeof why);
-    mc_plot_conclude(res, c->plot, rc, why, img, png, cfg->stop);
-}
 
 static bool alloc_state(loaded_t *L, int nt, int windows)
 {
@@ -673,7 +643,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                    "latency median, p99 (nearest rank) and CV over the windows", W,
                    WINDOW_TARGET_NS / 1e6);
     if (c->plot && nrows)
-        write_plot(res, cfg, c, tab, nt - 1, L.cpu[0], &png);
+        mc_plot_scenario(cfg, res, c->plot, "loaded", &png);
     else if (c->plot) {
         mb_out_abort(&png);
         mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);

@@ -429,47 +429,6 @@ static void plateau_rows(mc_result_t *res, mc_table_t *tab, const mc_config_t *c
     }
 }
 
-/* The chart into png (checked before the run, mc_plot_conclude: a chart
- * that cannot be drawn is a note, one that cannot be written fails). */
-static void write_plot(mc_result_t *res, const mc_config_t *cfg, const sweep_conf_t *c,
-                       int nseries, const double *const *curves, const int *threads,
-                       mb_out_t *png)
-{
-    char why[256], a[32], b[32], d[32];
-    double *x = mc_result_alloc(res, c->nsizes * sizeof *x);
-    char(*titles)[48] = mc_result_alloc(res, (size_t)nseries * sizeof *titles);
-    char(*marks)[48] = mc_result_alloc(res, 3 * sizeof *marks);
-    if (!x || !titles || !marks) {
-        mb_out_abort(png);
-        return;
-    }
-    for (size_t i = 0; i < c->nsizes; i++)
-        x[i] = (double)c->sizes[i];
-    mc_plot_t p = { .title = "mencal sweep: bandwidth vs working set (all arrays, all threads)",
-                    .xlabel = "working set", .ylabel = "bandwidth (GB/s, STREAM counting)",
-                    .logx = true, .x_bytes = true };
-    for (int s = 0; s < nseries && s < MC_PLOT_MAX_SERIES; s++) {
-        snprintf(titles[s], 48, "%s, %d thread%s", c->kernel[s / 2]->name, threads[s],
-                 threads[s] == 1 ? "" : "s");
-        p.series[p.nseries++] = (mc_plot_series_t){ titles[s], c->nsizes, x, curves[s], false };
-    }
-    const mc_caches_t *k = &cfg->caches;
-    if (k->l1d_bytes) {
-        snprintf(marks[0], 48, "L1d %s per core", mb_format_bytes(k->l1d_bytes, a, sizeof a));
-        p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[0], (double)k->l1d_bytes };
-    }
-    if (k->l2_bytes) {
-        snprintf(marks[1], 48, "L2 %s per core", mb_format_bytes(k->l2_bytes, b, sizeof b));
-        p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[1], (double)k->l2_bytes };
-    }
-    if (k->llc.total_bytes) {
-        snprintf(marks[2], 48, "LLC %s", mb_format_bytes(k->llc.total_bytes, d, sizeof d));
-        p.marks[p.nmarks++] = (mc_plot_mark_t){ marks[2], (double)k->llc.total_bytes };
-    }
-    FILE *img;
-    int rc = mc_plot_png(&p, &img, why, sizeof why);
-    mc_plot_conclude(res, c->plot, rc, why, img, png, cfg->stop);
-}
 
 /* The calibration of ck's kernel (kcalib.h, trafficcal.h), on every
  * thread, at the top of the sweep, or at 4x LLC when the top is in DRAM
@@ -605,7 +564,7 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
         mc_result_note(res, "interrupted: the points measured so far are kept; later curves "
                        "and sizes are missing");
     if (c->plot && tab && tab->nrows)
-        write_plot(res, cfg, c, nseries, (const double *const *)curves, series_threads, &png);
+        mc_plot_scenario(cfg, res, c->plot, "sweep", &png);
     else if (c->plot) {
         mb_out_abort(&png);
         mc_result_note(res, "--plot %s: chart not drawn: no point measured", c->plot);

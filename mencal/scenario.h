@@ -111,7 +111,7 @@ typedef struct mc_scenario {
 #define MC_OPT_PLOT(conf_t, field)                                                    \
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = offsetof(conf_t, field),  \
       .metavar = "FILE",                                                           \
-      .help = "loaded, sweep: also write a gnuplot PNG of the curve to FILE (one of them " \
+      .help = "loaded, sweep: also write a PNG of the curve to FILE (drawn by memsuite-analyse) (one of them " \
               "per run)" }
 #define MC_OPT_CHAIN_LAYOUT(conf_t, field)                                            \
     { .long_name = "chain-layout", .type = MB_OPT_CHOICE, .offset = offsetof(conf_t, field), \

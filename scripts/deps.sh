@@ -8,7 +8,7 @@
 set -euo pipefail
 
 # Build: compiler runtime, libnuma, PAPI.  Run: numactl, dmidecode.
-# Tests: bats + helpers, jq, a JSON Schema validator, shellcheck, gnuplot;
+# Tests: bats + helpers, jq, a JSON Schema validator, shellcheck, python3-matplotlib (charts);
 # clang and its libFuzzer runtime for make fuzz.
 # Peers for the comparison scripts: likwid, sysbench, mbw.
 # Allocators for mencal alloc: jemalloc, tcmalloc (gperftools), mimalloc.
@@ -30,7 +30,7 @@ set -euo pipefail
 DEBIAN_PKGS=(
     python3
     build-essential libnuma-dev numactl libpapi-dev papi-tools dmidecode
-    bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck gnuplot-nox file
+    bats bats-assert bats-support jq python3-jsonschema shellcheck cppcheck python3-matplotlib file
     clang libclang-rt-14-dev
     likwid sysbench mbw
     libjemalloc2 libgoogle-perftools4 libmimalloc2.0
@@ -49,7 +49,7 @@ DEBIAN_PKGS=(
 RHEL_PKGS=(
     python3
     gcc make numactl-devel numactl papi-devel papi dmidecode
-    bats jq python3-jsonschema ShellCheck cppcheck gnuplot file
+    bats jq python3-jsonschema ShellCheck cppcheck python3-matplotlib file
     clang compiler-rt
     likwid sysbench
     jemalloc gperftools-libs mimalloc

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Summary: loaded-latency and memory-mountain curves of a many-core machine, JSON kept, PNGs when gnuplot is there.
+# Summary: loaded-latency and memory-mountain curves of a many-core machine, JSON kept, PNGs when matplotlib is there.
 # Usage: scripts/device-curves.sh [--bin DIR] [--size SIZE] [--quick] [--no-peers] OUTDIR
 #        scripts/device-curves.sh --replot OUTDIR
 #
@@ -15,9 +15,9 @@
 #                      and seqread, DRAM plateau vs seqread, 16 KiB vs
 #                      likwid-bench when installed)
 #   times.txt          wall seconds of each run
-# and the PNG beside each JSON (mencal's --plot).  Without gnuplot the
+# and the PNG beside each JSON (mencal's --plot).  Without matplotlib the
 # JSON is kept and the charts are not drawn; `--replot OUTDIR` on a
-# machine with gnuplot and jq draws them from the JSON later.  The loaded
+# machine with python3-matplotlib and jq draws them from the JSON later.  The loaded
 # working set is mencal's default (8 GiB, or 8x LLC, at most half of
 # MemAvailable) or --size, split into one slice per thread.
 #
@@ -51,24 +51,22 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || die "needs OUTDIR; see --help"
 
-# ---- --replot: PNGs from the JSON (scripts/lib/plot-curves.sh) --------------
+# ---- --replot: PNGs from the JSON (memsuite-analyse plot) ------------------
 if [ "$replot" = 1 ]; then
-    command -v jq >/dev/null || die "--replot needs jq" 3
-    command -v gnuplot >/dev/null || die "--replot needs gnuplot (gnuplot-nox)" 3
-    # shellcheck source=scripts/lib/plot-curves.sh
-    . "$root/scripts/lib/plot-curves.sh"
+    py=${MEMSUITE_PYTHON:-/usr/bin/python3}
+    [ -x "$py" ] || py=$(command -v python3) || die "--replot needs python3 and python3-matplotlib" 3
+    "$py" -c 'import matplotlib' 2>/dev/null || die "--replot needs matplotlib (Debian: python3-matplotlib)" 4
     for f in "$out"/*.json; do
         [ -f "$f" ] || continue
-        work=$(mktemp -d "${TMPDIR:-/tmp}/device-curves.XXXXXX")
-        if ms_curves_gp "$f" "$work"; then
-            if (cd "$work" && gnuplot plot.gp) >"${f%.json}.png.tmp" 2>"$work/err" && [ -s "${f%.json}.png.tmp" ]; then
-                mv -f "${f%.json}.png.tmp" "${f%.json}.png" && echo "${f%.json}.png"
-            else
-                rm -f "${f%.json}.png.tmp"
-                echo "device-curves: $f: gnuplot failed: $(head -n 1 "$work/err")" >&2
-            fi
+        case "$(jq -r '.config.scenarios[0]? // empty' "$f" 2>/dev/null)" in
+            loaded | sweep) ;;
+            *) continue ;;
+        esac
+        if "$py" "$root/scripts/analysis/memsuite-analyse" plot --result "$f" --out "${f%.json}.png"; then
+            echo "${f%.json}.png"
+        else
+            echo "device-curves: $f: chart not drawn (the analyser said why above)" >&2
         fi
-        rm -rf "$work"
     done
     exit 0
 fi
@@ -76,7 +74,7 @@ fi
 mencal="$bin/mencal"
 [ -x "$mencal" ] || die "mencal not found at $mencal; run 'make' or pass --bin DIR" 3
 mkdir -p -- "$out" || die "cannot create $out" 3
-command -v gnuplot >/dev/null || echo "device-curves: gnuplot not installed: JSON only; draw the charts later with --replot $out"
+/usr/bin/python3 -c "import matplotlib" 2>/dev/null || echo "device-curves: matplotlib not installed (python3-matplotlib): JSON only; draw the charts later with --replot $out"
 
 rc=0
 : >"$out/times.txt"

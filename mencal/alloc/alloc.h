@@ -27,7 +27,7 @@
  * worker (the measured threads), child (child entry and its protocol),
  * spawn (parent side of one child), options (options and their
  * validation), env (jemalloc percpu_arena pitfall, THP, GLIBC_TUNABLES),
- * render (text table, verdicts, result model), plot (gnuplot chart),
+ * render (text table, verdicts, result model), plot (the chart, drawn by memsuite-analyse),
  * alloc (this header: the run's cells, the descriptor and mc_alloc_main,
  * reached through the descriptor's cli hook). */
 #ifndef MC_ALLOC_H

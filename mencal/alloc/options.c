@@ -54,7 +54,7 @@ static const mb_opt_t options[] = {
     { .long_name = "output", .short_name = 'O', .type = MB_OPT_STRING, .offset = OFF(output),
       .metavar = "FILE", .def_text = "stdout", .help = "write the result to FILE (atomically)" },
     { .long_name = "plot", .type = MB_OPT_STRING, .offset = OFF(plot), .metavar = "FILE.png",
-      .help = "chart of time and minor faults against block size (needs gnuplot)" },
+      .help = "chart of time and minor faults against block size (needs python3-matplotlib)" },
     { .long_name = "overhead", .type = MB_OPT_FLAG, .offset = OFF(overhead),
       .help = "after each measurement run the harness alone (as --harness-only) in the same "
               "child; report its time per step as a share of the measured one" },

@@ -42,10 +42,9 @@ ms_report_html() {
     local pd png noplot=""
     pd=$(ms_mktemp -d)
     local -a pngs=()
-    if command -v gnuplot >/dev/null 2>&1; then
+    if noplot=$(ms_plot_available); then
         mapfile -t pngs < <(ms_plot_dir "$d" "$csv" "$pd")
     else
-        noplot="plots unavailable: gnuplot is not installed (apt-get install gnuplot-nox)"
         ms_warn "$noplot; the HTML report has no plots"
     fi
     {

@@ -114,7 +114,7 @@ ms_res_state() {
         def failed: (type == "object") and (.passed != true);
         def badvalue: . != null and ((type != "number") or . <= 0 or . >= $max);
         def notnumber: . != null and type != "number";
-        # Facts that reach gnuplot, awk or the shell as numbers (cache
+        # Facts that reach the plots, awk or the shell as numbers (cache
         # marks, curve points): [path, value] for each one present.
         def numeric_facts:
             (["config.caches.l1d_bytes", .config.caches.l1d_bytes?],

@@ -66,7 +66,7 @@ ms_rundir_check() {
     [ -z "$why" ] || ms_usage_error "$d/run.json: $why; the directory is damaged"
     [ -f "$d/plan.tsv" ] || ms_usage_error "$d has no plan.tsv; it cannot be resumed or reported"
     # Every field is a name or a number: they reach summary.csv (commas),
-    # awk and gnuplot's script text (plot.sh) as they are.
+    # awk and the analyser as they are.
     why=$(awk -F '\t' -v known=" $(ms_bench_names | paste -sd ' ' -) " '/^#/ { next }
         NF != 6 || $1 !~ /^[A-Za-z0-9._:-]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ {
             printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }

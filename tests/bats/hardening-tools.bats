@@ -14,12 +14,11 @@ load test_helper
 
 # sweep_to_fifo: a small sweep in the background (PID in FIFO_PID) with
 # --plot to the FIFO p.fifo, which nobody reads yet, and -O s.json; returns
-# once the chart was drawn (the gnuplot stub marks it, after the
-# measurement), or fails with mencal's messages.
+# once the chart was drawn (the analyser's interpreter stub marks it,
+# after the measurement), or fails with mencal's messages.
 sweep_to_fifo() {
-    local gp i
-    gp=$(command -v gnuplot)
-    stub gnuplot "touch '$SANDBOX/drawn'; exec '$gp' \"\$@\""
+    local i
+    stub_python "touch '$SANDBOX/drawn'; exec /usr/bin/python3 \"\$@\""
     mkfifo p.fifo
     mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
         --format json -O s.json 2>err 3>&- &
@@ -35,7 +34,7 @@ sweep_to_fifo() {
 }
 
 @test "6: --plot to a FIFO with no reader measures first, then waits for the reader and writes the PNG" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     sweep_to_fifo
     # measured and drawn while nobody reads the FIFO; the result waits for the chart
     [ ! -e s.json ]
@@ -47,7 +46,7 @@ sweep_to_fifo() {
 }
 
 @test "6: a signal while the --plot FIFO waits for its reader ends the run as interrupted" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     sweep_to_fifo
     # drawing or already waiting in the open of the FIFO: either way it stops
     local st=0
@@ -61,7 +60,7 @@ sweep_to_fifo() {
 }
 
 @test "7: --plot to a full device fails the run with exit 3 and names the reason" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     [ -w /dev/full ] || skip "no /dev/full"
     run --separate-stderr mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q \
         --plot /dev/full --format json -O s.json
@@ -79,13 +78,13 @@ sweep_to_fifo() {
     [ "$status" -eq 3 ]
     [[ $stderr == *"alloc: --plot /dev/full: the chart was drawn but not written: "*"No space left on device"* ]]
     # a chart that cannot be drawn is still only a note
-    stub gnuplot 'exit 1'
+    stub_python 'exit 1'
     run --separate-stderr mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q \
         --plot c.png --format json -O s.json
     assert_success
     [ ! -e c.png ]
     run jq -r '.records[0].notes[] | select(startswith("--plot c.png: chart not drawn"))' s.json
-    assert_output --partial "gnuplot failed"
+    assert_output --partial "the analyser failed"
 }
 
 @test "8: one --plot file for two charts (loaded and sweep, run all) is refused, exit 2" {

@@ -288,7 +288,7 @@ BAD_OMP=(
 }
 
 @test "mencal run alloc --plot that cannot be written fails before the run (exit 3)" {
-    stub gnuplot 'echo "gnuplot stub: must not run" >&2; exit 99'
+    stub_python 'echo "analyser stub: must not run" >&2; exit 99'
     local p
     for p in "$PWD/missing/x.png" "$PWD/file/x.png" "$PWD"; do
         : > file
@@ -297,7 +297,7 @@ BAD_OMP=(
         echo "--plot $p: status $status: $stderr"
         [ "$status" -eq 3 ]
         [[ $stderr == *"--plot file '$p': "* ]]
-        [[ $stderr != *"running"* && $stderr != *"gnuplot"* ]]
+        [[ $stderr != *"running"* && $stderr != *"analyser"* ]]
         [ ! -e a.json ]
     done
     run --separate-stderr "$MC" run alloc --allocators glibc --block-sizes 4K --ops 400 -r1 --plot ''

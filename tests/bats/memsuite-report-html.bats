@@ -102,43 +102,41 @@ rows_of() {
     [ ! -e res/plots/report.html ]
 }
 
-# plot_gp BENCH SCEN AXIS: the gnuplot script plot.sh makes for res/
-# (the PNG's pixels say little; its script says what is drawn)
-plot_gp() {
-    bash -c '
-        set -euo pipefail
-        MS_LIB="$1/scripts/lib"
-        . "$MS_LIB/common.sh"; . "$MS_LIB/cleanup.sh"; . "$MS_LIB/outfile.sh"
-        ms_out_init; ms_tmpdir; ms_use plot
-        w=$(ms_mktemp -d)
-        ms_rundir_summary res "$w/summary.csv"
-        ms_plot_matrix_gp "$w" "$w/summary.csv" "$2" "$3" "$4" 33554432
-        cat "$w/plot.gp"' _ "$ROOT" "$@"
+# plot_series NAME: the series the analyser computes for chart NAME of res/
+# (memsuite-analyse plot --run --series: the PNG's pixels say little, its
+# series say what is drawn)
+plot_series() {
+    /usr/bin/python3 "$ROOT/scripts/analysis/memsuite-analyse" plot --run res --series |
+        jq -c --arg n "$1" '.[] | select(.name == $n)'
 }
 
-@test "plots: a panel per kernel, a line per size or thread count, integer ticks, the tables' units, CV bars, in-cache rings" {
+@test "plots: a panel per kernel, a line per size or thread count, integer ticks, one bandwidth unit, min..max bars, in-cache rings" {
     use_res
-    run plot_gp stream - threads
+    run plot_series stream-threads
     assert_success
-    assert_line 'set multiplot layout 2,2 title "stream: headline metric vs threads, a line per array size (error bars: +-1 CV over the repetitions)"'
-    assert_line 'set xtics ("1" 1, "2" 2)'
-    for k in Copy Scale Add Triad; do assert_line "set title \"$k\""; done
-    assert_line 'set ylabel "best_rate_mbps (MB/s)"'
-    # every size is a line (all slices), with +-CV bars; the 32 MiB
-    # points (1x LLC) are ringed
-    assert_line --regexp '^plot "r1l1\.dat" using 1:2:3 with yerrorlines .* title "32\.0 MiB", "r1l2\.dat" using 1:2:3 with yerrorlines .* title "128\.0 MiB", "ic1\.dat" using 1:2 with points .* title "in cache \(< 4x LLC\)"$'
-    run plot_gp stream - size
-    assert_line 'set xtics ("32.0 MiB" 32, "128.0 MiB" 128)'
-    assert_line --regexp 'title "1 thread", .* title "2 threads", '
-    # mbw in MiB/s, as its table; a line per thread count, and a threads plot
-    run plot_gp mbw - size
+    local f="$output"
+    [ "$(jq -r .title <<<"$f")" = "stream: headline metric against threads, a line per array size" ]
+    [[ "$(jq -r .caption <<<"$f")" == "Error bars: minimum to maximum of the repetitions."* ]]
+    [ "$(jq -c '[.panels[].title]' <<<"$f")" = '["Copy","Scale","Add","Triad"]' ]
+    [ "$(jq -r '.panels[0].ylabel' <<<"$f")" = "Bandwidth (GB/s)" ]
+    [ "$(jq -c '.panels[0].xticks' <<<"$f")" = '[[1,"1"],[2,"2"]]' ]
+    # every size is a line; the bars are min..max (lo <= y <= hi)
+    [ "$(jq -c '[.panels[0].series[] | select(.style == "line") | .label]' <<<"$f")" = '["32 MiB per array","128 MiB per array"]' ]
+    jq -e '[.panels[].series[] | select(.style == "line") | range(0; .y | length) as $i
+            | select(.lo[$i] != null) | (.lo[$i] <= .y[$i] and .y[$i] <= .hi[$i])] | all' <<<"$f"
+    run plot_series stream-size
+    [ "$(jq -r '.panels[0].xlabel' <<<"$output")" = "Array size per array (MiB, log scale)" ]
+    [ "$(jq -c '[.panels[0].xticks[][1]]' <<<"$output")" = '["32","128"]' ]
+    [ "$(jq -c '[.panels[0].series[] | select(.style == "line") | .label]' <<<"$output")" = '["1 thread","2 threads"]' ]
+    # mbw in MiB/s, as it prints, and said in the caption
+    run plot_series mbw-size
     assert_success
-    assert_line 'set ylabel "avg_rate_mibps (MiB/s)"'
-    assert_line --regexp 'title "1 thread", "r1l2\.dat" using 1:2:3 with yerrorlines .* title "2 threads", "ic1\.dat"'
-    run plot_gp mbw - threads
-    assert_success
-    run plot_gp mencal randread threads
-    assert_line 'set ylabel "latency (ns)"'
+    [ "$(jq -r '.panels[0].ylabel' <<<"$output")" = "Bandwidth (MiB/s)" ]
+    [[ "$(jq -r .caption <<<"$output")" == *"MiB/s (2^20 bytes per second)"* ]]
+    run plot_series mbw-threads
+    [ -n "$output" ]
+    run plot_series mencal-randread-threads
+    [ "$(jq -r '.panels[0].ylabel' <<<"$output")" = "Latency (ns)" ]
 }
 
 @test "--html: text from the results directory is escaped" {
@@ -172,17 +170,16 @@ plot_gp() {
     [ ! -e res/report.html ]
 }
 
-@test "--html without gnuplot: the report still, and why it has no plots" {
+@test "--html without matplotlib: the report still, and why it has no plots" {
     use_res
-    mkdir nognu
-    local f
-    for f in /usr/local/bin/* /usr/bin/* /bin/*; do
-        [ "${f##*/}" = gnuplot ] || ln -sf "$f" nognu/ 2>/dev/null || true
-    done
-    PATH="$STUBS:$PWD/nognu" run "$MS" report --html res
+    # an interpreter whose matplotlib cannot be imported
+    mkdir nompl
+    echo 'raise ImportError("no matplotlib here")' >nompl/matplotlib.py
+    stub_python "PYTHONPATH='$PWD/nompl' exec /usr/bin/python3 \"\$@\""
+    run "$MS" report --html res
     assert_success
-    assert_output --partial "plots unavailable: gnuplot is not installed"
-    grep -q '<p class="warn">plots unavailable: gnuplot is not installed' res/report.html
+    assert_output --partial "plots unavailable: matplotlib is not installed (Debian: python3-matplotlib)"
+    grep -q '<p class="warn">plots unavailable: matplotlib is not installed' res/report.html
     [ "$(grep -c '<table class="bench"' res/report.html)" = 4 ]
     ! grep -q '<img' res/report.html
 }

@@ -230,7 +230,7 @@ mimalloc/t1/1M failed"
 }
 
 @test "--plot draws time and minor faults against block size" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     run mencal run alloc --allocators glibc --block-sizes 4K,64K --ops 200 --reps 1 -q \
         --plot chart.png
     assert_success

@@ -249,6 +249,18 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_line --index 2 true
 }
 
+@test "--plot writes a PNG drawn by the analyser (file(1) says PNG), the result unchanged" {
+    need_plots
+    mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --format json -O s.json --plot s.png
+    run file -b s.png
+    assert_output --regexp '^PNG image data'
+    mencal run loaded --size 8M --threads 2 --delays 0,20000 --windows 2 -q --format json -O l.json --plot l.png
+    run file -b l.png
+    assert_output --regexp '^PNG image data'
+    run jq -r '[.records[0].notes[] | select(startswith("--plot"))] | length' l.json
+    assert_output 0
+}
+
 # ---- charts from the JSON: memsuite report and device-curves --replot -------
 
 @test "memsuite report --plots draws the loaded curve of a mencal:loaded cell" {
@@ -275,22 +287,32 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     is_png d/l.png
     is_png d/s.png
     # the sweep chart marks the cache sizes of the run
-    run bash -c ". '$ROOT/scripts/lib/plot-curves.sh'; mkdir w; ms_curves_gp d/s.json w; cat w/plot.gp"
-    assert_output --partial 'L1d 32 KiB'
-    assert_output --partial 'LLC 2 MiB'
+    run /usr/bin/python3 "$ROOT/scripts/analysis/memsuite-analyse" plot --result d/s.json --series
+    assert_success
+    [ "$(jq -c '[.panels[0].marks[] | [.x, .label]]' <<<"$output")" = '[[32,"L1d 32 KiB per core"],[256,"L2 256 KiB per core"],[2048,"LLC 2 MiB"]]' ]
+    [ "$(jq -r '.panels[0].xlabel' <<<"$output")" = "Working set, all arrays of all threads (KiB, log scale)" ]
+    jq -e '.panels[0] | .logx and .logy' <<<"$output"
 }
 
-@test "--plot that cannot be written fails before anything is measured (exit 3); no gnuplot is a note" {
+@test "--plot that cannot be written fails before anything is measured (exit 3); no python3 is a note" {
     local s
     for s in loaded sweep; do
         run --separate-stderr mencal run "$s" --size 1M --threads 2 --plot nodir/x.png --format json -O x.json
         [ "$status" -eq 3 ] || { echo "$s: exit $status: $stderr"; return 1; }
         [[ "$stderr" == *"nodir"* ]]
     done
-    # gnuplot missing: the result is written, the chart is a note
-    env PATH=/nonexistent "$BIN/mencal" run loaded --size 32M --threads 2 --delays 0 --windows 2 -q \
+    # python3 missing: the result is written, the chart is a note
+    env MEMSUITE_PYTHON=/nonexistent/python3 "$BIN/mencal" run loaded --size 32M --threads 2 --delays 0 --windows 2 -q \
         --format json -O n.json --plot n.png
     [ ! -e n.png ]
     run jq -r '.records[0].notes[] | select(test("chart not drawn"))' n.json
-    assert_output --partial "gnuplot not found"
+    assert_output --partial "python3 not found"
+    # matplotlib missing: the same, with the analyser's reason
+    mkdir nompl
+    echo 'raise ImportError("no matplotlib here")' >nompl/matplotlib.py
+    env PYTHONPATH="$PWD/nompl" "$BIN/mencal" run loaded --size 32M --threads 2 --delays 0 --windows 2 -q \
+        --format json -O m.json --plot m.png
+    [ ! -e m.png ]
+    run jq -r '.records[0].notes[] | select(test("chart not drawn"))' m.json
+    assert_output "--plot m.png: chart not drawn: plots unavailable: matplotlib is not installed (Debian: python3-matplotlib)"
 }

@@ -242,7 +242,7 @@ fake_nodes() {
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 
 @test "memsuite report --plots draws the c2c and matrix heatmaps, cells labelled, boundaries from the topology" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     [ "$(ncpu)" -ge 2 ] || skip "needs two CPUs"
     run "$ROOT/scripts/memsuite" run --bench mencal:c2c,mencal:matrix --sizes 16M --threads 2 --reps 1 \
         --cooldown 0 --out r
@@ -253,14 +253,17 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_output --regexp 'r/plots/matrix-[^ ]+\.png'
     is_png "$(ls r/plots/c2c-*.png)"
     is_png "$(ls r/plots/matrix-*.png)"
-    # the chart script: numbers only in the data, one labelled cell per value
+    # the analyser's series: numbers only, null where not measured (the
+    # diagonal), the colour bar's unit named; the matrix in two panels
     local cell
     cell=$(ls r/cells/mencal-c2c-*.json)
-    run bash -c ". '$ROOT/scripts/lib/plot-curves.sh'; mkdir w; ms_curves_gp '$cell' w && cat w/c2c.dat w/plot.gp"
+    run /usr/bin/python3 "$ROOT/scripts/analysis/memsuite-analyse" plot --result "$cell" --series
     assert_success
-    assert_output --partial 'with labels'
-    assert_output --partial 'set cblabel "ns, one way"'
-    assert_line --regexp '^NaN [0-9.]+$'
+    [ "$(jq -r '.panels[0].unit' <<<"$output")" = "One-way latency (ns)" ]
+    jq -e '.panels[0].values[0] | (.[0] == null) and (.[1] | type == "number")' <<<"$output"
+    cell=$(ls r/cells/mencal-matrix-*.json)
+    run /usr/bin/python3 "$ROOT/scripts/analysis/memsuite-analyse" plot --result "$cell" --series
+    [ "$(jq -c '[.panels[].unit]' <<<"$output")" = '["Latency (ns)","Bandwidth (GB/s)"]' ]
 }
 
 @test "the heatmap draws a line where the L3 domain or the package changes" {
@@ -270,9 +273,9 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
               tables: {cpus: [range(4) | {cpu: ., package: (. / 2 | floor), die: 0, l3_domain: ((. / 2 | floor) * 2)}],
                        pairs: [{cpu_a: 0, cpu_b: 1, one_way: 40, between: "same L3"}],
                        matrix: [range(4) as $r | {cpu: $r} + ([range(4) as $c | {"cpu\($c)": (if $r == $c then null elif ($r / 2 | floor) != ($c / 2 | floor) then 100 else 40 end)}] | add)]}}]}' >c.json
-    run bash -c ". '$ROOT/scripts/lib/plot-curves.sh'; mkdir w; ms_curves_gp c.json w && cat w/plot.gp w/c2c.dat"
+    run /usr/bin/python3 "$ROOT/scripts/analysis/memsuite-analyse" plot --result c.json --series
     assert_success
-    assert_line 'set arrow from 2-0.5, graph 0 to 2-0.5, graph 1 nohead lw 2 lc rgb "black" front'
-    assert_line 'NaN 40 100 100'
-    assert_line '100 100 NaN 40'
+    [ "$(jq -c '.panels[0].bounds' <<<"$output")" = '[2]' ]
+    [ "$(jq -c '.panels[0].values[0]' <<<"$output")" = '[null,40,100,100]' ]
+    [ "$(jq -c '.panels[0].values[2]' <<<"$output")" = '[100,100,null,40]' ]
 }

@@ -73,7 +73,7 @@ long_run() {
 }
 
 @test "defect 1: --plot to a device node writes in place; the node stays a device" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     mknod "$SANDBOX/null" c 1 3 2>/dev/null || skip "mknod not permitted"
     run --separate-stderr mencal run alloc -r1 --allocators glibc --block-sizes 4K --ops 400 -q \
         --plot "$SANDBOX/null" -O "$SANDBOX/r.json"
@@ -84,7 +84,7 @@ long_run() {
 }
 
 @test "defect 1: --plot to a planted symlink replaces the link with the PNG, never writes its target" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     echo precious > "$SANDBOX/victim"
     ln -s "$SANDBOX/victim" "$SANDBOX/chart.png"
     run --separate-stderr mencal run alloc -r1 --allocators glibc --block-sizes 4K --ops 400 -q \
@@ -98,7 +98,7 @@ long_run() {
 }
 
 @test "defect 1: a symlink planted at the old temporary name <plot>.tmp.<pid> redirects nothing" {
-    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    need_plots
     echo precious > "$SANDBOX/victim"
     # the shell plants the link at its own pid, then becomes mencal (same pid)
     run --separate-stderr bash -c 'ln -s "$1/victim" "$1/chart.png.tmp.$$" &&

@@ -36,6 +36,15 @@ stub() {    # stub NAME BODY
     chmod +x "$STUBS/$1"
 }
 
+# need_plots: skips a test when the analyser cannot draw charts
+# (memsuite-analyse plot needs python3-matplotlib).
+need_plots() { /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || skip "python3-matplotlib not installed"; }
+
+# stub_python BODY: the analyser's interpreter (MEMSUITE_PYTHON, read by
+# mencal --plot and scripts/lib/analysis.sh) becomes a stub running BODY;
+# "$@" are the analyser's arguments, /usr/bin/python3 the real one.
+stub_python() { stub python3-stub "$1"; export MEMSUITE_PYTHON="$STUBS/python3-stub"; }
+
 # wait_children PID N: until PID has N child processes (10 s at most).
 wait_children() {
     local _

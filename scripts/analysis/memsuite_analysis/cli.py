@@ -5,10 +5,11 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, exitcodes
+from . import aggregate, exitcodes, plotcmd
 
 COMMANDS = (
     ("aggregate", aggregate),
+    ("plot", plotcmd),
 )
 
 

@@ -33,6 +33,9 @@ from .model import _read_regular, loads, one_line
 SCHEMAS = ("memsuite/result/1", "memsuite/result/2")
 RUN_SCHEMA = "memsuite/run/1"
 RESULT_MAX_BYTES = 256 << 20
+# A matrix scenario whose result names another mencal scenario
+# (scripts/lib/bench.sh: mencal:randread-sweep is mencal's randread --sweep).
+RESULT_SCENARIO = {"randread-sweep": "randread"}
 
 # Headline metrics of schema 1 records, in order of preference.
 HEADLINE_PREFERENCE = (
@@ -409,6 +412,7 @@ class RunDir:
             if os.path.lexists(cp):
                 tool = c.tool
                 scen = c.scenario if tool == "mencal" and c.scenario != "-" else None
+                scen = RESULT_SCENARIO.get(scen, scen)
                 c.result = read_result(cp, tool, scen)
 
     @property
