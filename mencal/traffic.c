@@ -33,12 +33,15 @@ static __attribute__((noinline)) void k_triad(double *a, const double *b, const 
         va[i] = vb[i] + q * vc[i];
 }
 
-/* Bytes of vectors [from, to) of every array, as STREAM counts them. */
+/* Bytes of vectors [from, to) of every array, as STREAM counts them, and
+ * the write-allocate reads: one per line stored, none when the stores are
+ * non-temporal (they stream to memory without reading the line first). */
 static void count(mc_traffic_t *t, size_t from, size_t to)
 {
     uint64_t bytes = (uint64_t)(to - from) * sizeof(mc_v8d_t);
     t->stream_bytes += bytes * (uint64_t)(t->spec.k->reads + t->spec.k->writes);
-    t->written_bytes += bytes * (uint64_t)t->spec.k->writes;
+    if (!(t->sk && t->sk->v.nt_stores))
+        t->written_bytes += bytes * (uint64_t)t->spec.k->writes;
 }
 
 static void r_read(mc_traffic_t *t, size_t from, size_t to)

@@ -72,7 +72,7 @@ typedef struct mc_traffic {
     size_t pos;            /* next element of the running pass */
     mc_mix_t mix;          /* rw: the line mix over all the memory */
     uint64_t stream_bytes; /* STREAM counting, since init */
-    uint64_t written_bytes;/* the stores among them (the write-allocate reads) */
+    uint64_t written_bytes;/* the write-allocate reads: bytes stored, 0 for nt stores */
     uint64_t passes;       /* whole passes done (rw: lines / total lines) */
     const mc_readkern_t *rk;   /* read: the variant in use */
     const mc_storekern_t *sk;  /* write, copy: the variant in use */
