@@ -5,10 +5,12 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, exitcodes
+from . import aggregate, exitcodes, report, summary
 
 COMMANDS = (
     ("aggregate", aggregate),
+    ("report", report),
+    ("summary", summary),
 )
 
 

@@ -360,6 +360,20 @@ class Cell:
     def tool(self):
         return self.bench.split(":", 1)[0]
 
+    @property
+    def group(self):
+        """bench[:scenario], as the report's tables name it."""
+        return self.bench if self.scenario == "-" else "%s:%s" % (self.bench, self.scenario)
+
+    @property
+    def result_scenario(self):
+        """The mencal scenario the cell's result names (config.scenarios),
+        as ms_bench_result_id: memsuite's randread-sweep is mencal's
+        randread --sweep; None for the other tools."""
+        if self.tool != "mencal" or self.scenario == "-":
+            return None
+        return "randread" if self.scenario == "randread-sweep" else self.scenario
+
 
 class RunError(Exception):
     """A run directory that cannot be read: str() says why; .code is the
@@ -408,7 +422,7 @@ class RunDir:
             cp = os.path.join(path, "cells", c.id + ".json")
             if os.path.lexists(cp):
                 tool = c.tool
-                scen = c.scenario if tool == "mencal" and c.scenario != "-" else None
+                scen = c.result_scenario
                 c.result = read_result(cp, tool, scen)
 
     @property
