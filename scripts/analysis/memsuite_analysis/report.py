@@ -406,7 +406,7 @@ def draw_plots(run, outdir):
     try:
         from . import plots
     except ImportError as e:
-        return [], "plots unavailable: the plots module is not installed (%s)" % one_line(str(e))
+        return [], "plots unavailable: the analyser's plots module is not installed (%s)" % one_line(str(e))
     try:
         os.makedirs(outdir, exist_ok=True)
         drawn = plots.draw_run(run, outdir)
@@ -417,6 +417,10 @@ def draw_plots(run, outdir):
         return [], ("plots unavailable: %s" % note) if isinstance(note, str) and note else \
             "no plot: a plot needs 2 or more thread counts or sizes of one benchmark"
     return list(drawn), ""
+
+
+def plots_warn(note):
+    return note.startswith("plots unavailable:") and "plots module is not installed" not in note
 
 
 def messages(ctx, prefix):
@@ -462,7 +466,10 @@ def run(args):
     plots, note = [], ""
     if args.plots:
         plots, note = draw_plots(rd, args.plots)
-        if note and args.format == "html":
+        # said on stderr too when the module is there and could not draw
+        # (matplotlib missing); a tree without the module says it in the
+        # document only
+        if plots_warn(note) and args.format == "html":
             sys.stderr.write("%s: %s; the HTML report has no plots\n" % (args.prefix, note))
     renderer = {"text": render_text, "markdown": render_md, "html": render_html}[args.format]
     text = renderer.render(ctx, plots=plots, plots_note=note, plots_asked=bool(args.plots),
