@@ -83,7 +83,7 @@ def _short(x, n=40):
     """A value as JSON text cut to n characters, for a message."""
     import json
     try:
-        s = json.dumps(x, ensure_ascii=False)
+        s = json.dumps(x, ensure_ascii=False, separators=(",", ":"))   # as jq's tojson
     except (TypeError, ValueError):
         s = str(x)
     return one_line(s[:n])
@@ -294,6 +294,9 @@ def read_result(path, tool=None, scenario=None):
     if why:
         if why.startswith("is empty"):
             return Result(path, "unreadable", "%s is not valid JSON (empty, truncated, or nested too deeply)" % shown)
+        # bash's words (ms_res_state): "it is a FIFO, not a regular file"
+        if why.endswith(" (not read)"):
+            why = why[:-len(" (not read)")] + ", not a regular file"
         return Result(path, "unreadable", "cannot read %s: it %s" % (shown, why))
     if len(data) > RESULT_MAX_BYTES:
         return Result(path, "unreadable", "%s is too large to be a result document" % shown)
