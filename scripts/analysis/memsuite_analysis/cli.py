@@ -23,7 +23,8 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(encoding="utf-8", errors="surrogateescape")
+        if hasattr(stream, "reconfigure"):     # not a StringIO of a test
+            stream.reconfigure(encoding="utf-8", errors="surrogateescape")
     p = _Parser(prog="memsuite-analyse", description="memsuite's analyser")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True

@@ -70,7 +70,7 @@ def judgement_lines(ctx):
     out = []
     for j in ctx.judgements:
         r = j.req
-        want = "%s %s %s %s" % (r.metric, r.op, fmt_number(r.limit), r.unit)
+        want = "%s %s %g %s" % (r.metric, r.op, r.limit, r.unit)
         if j.value is None:
             found = "unavailable: %s" % j.why
         elif r.key == "min_pct_of_peak":

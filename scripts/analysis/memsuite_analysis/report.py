@@ -351,6 +351,7 @@ SUSTAINED = (
 def sustained(ctx):
     """{key: Figure} of SUSTAINED, in the display unit."""
     cores = next((v for label, v, _, _ in ctx.machine if label == "physical cores"), None)
+    cores = int(cores) if isinstance(cores, str) and cores.isdigit() else None
     out = {}
     for key, words, group, record, unit, prefer in SUSTAINED:
         f = Figure(key, words, unit)
@@ -437,7 +438,7 @@ def messages(ctx, prefix):
     if ctx.verdict == "FAIL":
         failed = [j for j in ctx.judgements if j.verdict != "PASS"]
         out.append("%d stated requirement(s) not met (verdict FAIL): %s" % (
-            len(failed), "; ".join("%s %s %s %s" % (j.req.metric, j.req.op, units.fmt_number(j.req.limit), j.req.unit)
+            len(failed), "; ".join("%s %s %g %s" % (j.req.metric, j.req.op, j.req.limit, j.req.unit)
                                    for j in failed)))
     return ["%s: %s" % (prefix, m) for m in out]
 
