@@ -19,7 +19,7 @@ import os
 import sys
 import tempfile
 
-from . import exitcodes, units
+from . import exitcodes
 from .results import RunDir, RunError
 from .model import one_line
 
@@ -59,8 +59,9 @@ def metric_rows(cell, bind):
             n = rn if primary else m.stats.get("n")
             cv = rcv if primary else m.stats.get("cv")
             mbps = ""
-            if m.value is not None and units.is_rate(m.unit):
-                mbps = num(units.convert(m.value, m.unit, "MB/s"))
+            if m.value is not None and m.base_unit == "B/s":
+                # value x (scale / 1e6), in that order, as jq's mbps_factor did
+                mbps = num(m.value * (m.scale / 1e6))
             out.append(pre + [_text(rec.name), _text(name), _text(m.unit),
                               "NA" if m.value is None else num(m.value),
                               num(n), num(cv), num(m.stats.get("median")),
