@@ -308,6 +308,20 @@ class Html(unittest.TestCase):
         self.assertIn("the tool writes MiB/s, 2^20 B/s, as mbw always has", res)
         self.assertEqual(res.count('<table class="bench"'), 4)
 
+    def test_caveats_on_the_summary_page(self):
+        self.assertEqual(context().caveats, [])
+        with Copy() as c:
+            p = os.path.join(c.dir, "run.json")
+            with open(p) as f:
+                run = json.load(f)
+            run["config"].update(quick=True, tool_args={"stream": ["--nt-stores"]})
+            with open(p, "w") as f:
+                json.dump(run, f)
+            h = render_html.render(context(c.dir))
+            page = h[h.index('<section id="summary">'):h.index("</section>")]
+            self.assertIn("<li>a quick (smoke) run: short, not for acceptance</li>", page)
+            self.assertIn("<li>tuned: the tools ran with extra arguments (stream: --nt-stores)</li>", page)
+
     def test_health_rows_expected_and_found(self):
         h = render_html.render(context())
         self.assertIn("<th>expected</th><th>found</th>", h)

@@ -126,6 +126,10 @@ def summary_page(ctx):
     else:
         o.append('<p class="verdict none">No requirement stated: no verdict '
                  '(state one with --peak-gbps N or --requirements FILE).</p>')
+    if ctx.caveats:
+        o.append('<ul class="caveats warn">')
+        o.extend("<li>%s</li>" % esc(c) for c in ctx.caveats)
+        o.append("</ul>")
     o.append('<h3>The machine</h3>\n<table class="machine">\n<tr><th>item</th><th>value</th><th>source</th></tr>')
     for label, value, why, src in ctx.machine:
         if value is None:

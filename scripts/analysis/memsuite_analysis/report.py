@@ -165,6 +165,23 @@ class Context:
         self.judgements = requirements.judge(self.stated, self.figures, self.peak)
         self.verdict = requirements.overall(self.judgements)
 
+    @property
+    def caveats(self):
+        """What a reader of the summary page must know before trusting it."""
+        out = []
+        if self.run.config.get("quick"):
+            out.append("a quick (smoke) run: short, not for acceptance")
+        if not self.run.complete:
+            st = self.run.run.get("status")
+            out.append("the run is incomplete (%s)" % (st if isinstance(st, str) else "no status"))
+        if self.problems:
+            out.append("%d cell file(s) invalid or missing (listed under the run)" % len(self.problems))
+        if self.tool_args:
+            out.append("tuned: the tools ran with extra arguments (%s)" % self.tool_args)
+        if self.llc_bytes <= 0:
+            out.append("the LLC size is unknown: no figure can be told to be out of cache")
+        return out
+
     def in_cache(self, size):
         return self.llc_bytes > 0 and size < 4 * self.llc_bytes
 
