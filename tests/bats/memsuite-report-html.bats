@@ -6,6 +6,7 @@
 # shown, every table laid out, and a screenshot.  The results come from
 # the fake tools (tests/fixtures/memsuite-bin).
 
+bats_require_minimum_version 1.5.0
 load test_helper
 load ../fixtures/memsuite-bats/helpers
 
@@ -218,4 +219,48 @@ plot_gp() {
     sed '0,/base64,iVBORw0KGgo/s//base64,AAAAAAAAAAA/' res/report.html >broken.html
     run check_page broken.html
     assert_output --regexp "^data-check=\"plots $((nimg - 1))/$nimg, "
+}
+
+@test "--html summary page: the machine, the sustained figures with units and cells, a verdict per stated requirement; exit 1 on FAIL, 2 on a bad requirements file" {
+    use_res
+    # no requirement stated: no verdict, exit 0
+    run "$MS" report --html res
+    assert_success
+    grep -q '<section id="summary">' res/report.html
+    grep -q '<p class="verdict none">No requirement stated: no verdict' res/report.html
+    grep -q '<tr data-figure="stream_triad"><td>STREAM Triad' res/report.html
+    # the fake stream's Triad at 128 MiB and 2 threads, in GB/s, and its cell
+    grep -q '<td class="num">20.71 GB/s</td>' res/report.html
+    grep -q '<code>stream-s134217728-t2 (128.0 MiB per array, 2 threads)</code>' res/report.html
+    grep -q '<tr data-figure="idle_latency"><td>idle latency (mencal randread, one thread)</td><td class="num">110.0 ns</td>' res/report.html
+    # a stated peak: Triad 20.71 GB/s is 51.8% of 40 (>= 50%: PASS), 41.4% of 50 (FAIL)
+    run "$MS" report --html --peak-gbps 40 res
+    assert_success
+    grep -q '<p class="verdict PASS">Overall verdict: PASS</p>' res/report.html
+    grep -q 'Peak: 40.00 GB/s, stated: --peak-gbps 40.00.' res/report.html
+    run --separate-stderr "$MS" report --html --peak-gbps 50 res
+    assert_failure 1
+    grep -q '<p class="verdict FAIL">Overall verdict: FAIL</p>' res/report.html
+    [[ "$stderr" == *"1 stated requirement(s) not met (verdict FAIL): stream_triad >= 50 % of peak"* ]]
+    # the text report too
+    run --separate-stderr "$MS" report --peak-gbps 50 res
+    assert_failure 1
+    assert_line --regexp '^  FAIL +stream_triad >= 50 % of peak: found 20\.71 GB/s = 41\.4% of 50\.00 GB/s'
+    # a requirements file
+    printf '{"schema": "memsuite/requirements/1", "requirements": [{"metric": "idle_latency", "max_ns": 100}]}\n' >req.json
+    run "$MS" report --requirements req.json res
+    assert_failure 1
+    assert_line --regexp '^  FAIL +idle_latency <= 100 ns: found 110\.0 ns'
+    printf '{"schema": "memsuite/requirements/1", "requirements": [{"metric": "idle_latency", "max_ns": "fast"}]}\n' >bad.json
+    run "$MS" report --html --requirements bad.json res
+    assert_failure 2
+    assert_output --partial 'bad.json: requirements[0].max_ns is "fast", not a positive number'
+    run "$MS" report --requirements nothere.json res
+    assert_failure 2
+    assert_output --partial "--requirements: no such file: nothere.json"
+    run "$MS" report --peak-gbps 0 res
+    assert_failure 2
+    run "$MS" report --peak-gbps lots res
+    assert_failure 2
+    assert_output "memsuite: report: --peak-gbps: invalid number 'lots'; use e.g. 10 or 7.5"
 }
