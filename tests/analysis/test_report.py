@@ -308,6 +308,11 @@ class Html(unittest.TestCase):
         self.assertIn("the tool writes MiB/s, 2^20 B/s, as mbw always has", res)
         self.assertEqual(res.count('<table class="bench"'), 4)
 
+    def test_axis_ticks_are_round_numbers(self):
+        for raw, want in ((0.7, 1), (3, 5), (12, 20), (40, 50), (100, 100), (0.013, 0.02)):
+            with self.subTest(raw=raw):
+                self.assertAlmostEqual(render_html._nice_step(raw), want)
+
     def test_caveats_on_the_summary_page(self):
         self.assertEqual(context().caveats, [])
         with Copy() as c:

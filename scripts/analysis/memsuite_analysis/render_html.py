@@ -82,6 +82,16 @@ def gbps(v, unit):
 
 # ---- the summary page ----------------------------------------------------------------
 
+def _nice_step(raw):
+    """1, 2 or 5 x a power of ten, at least raw (> 0)."""
+    p = 1.0
+    while p * 10 <= raw:
+        p *= 10
+    while p > raw:
+        p /= 10
+    return next(m * p for m in (1, 2, 5, 10) if m * p >= raw)
+
+
 def chart(figs, peak):
     """An inline SVG of the bandwidth figures: a bar per figure in GB/s,
     its min..max whisker, the peak as a line; axis titles in words."""
@@ -113,8 +123,15 @@ def chart(figs, peak):
         o.append('<text x="%.1f" y="14" text-anchor="middle" font-size="11" fill="#b00">peak %s GB/s</text>'
                  % (x(peak.gbps), fmt_number(peak.gbps)))
     o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#111"/>' % (left, y, w - 20, y))
+    step = _nice_step(top / 5)
+    v = 0.0
+    while v <= top:
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#111"/>'
+                 '<text class="tick" x="%.1f" y="%d" text-anchor="middle" font-size="11">%s</text>'
+                 % (x(v), y, x(v), y + 4, x(v), y + 15, "%g" % v))
+        v += step
     o.append('<text x="%d" y="%d" text-anchor="middle" font-size="12">sustained bandwidth (GB/s); whiskers: '
-             'min..max of the repetitions</text>' % ((left + w - 20) / 2, y + 28))
+             'min..max of the repetitions</text>' % ((left + w - 20) / 2, y + 32))
     o.append("</svg>")
     return "\n".join(o)
 
