@@ -5,12 +5,13 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, exitcodes, report, summary
+from . import aggregate, docs_summary, exitcodes, report, summary
 
 COMMANDS = (
     ("aggregate", aggregate),
     ("report", report),
     ("summary", summary),
+    ("docs-summary", docs_summary),
 )
 
 
