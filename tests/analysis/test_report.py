@@ -328,9 +328,24 @@ class Html(unittest.TestCase):
             self.assertIn("<li>tuned: the tools ran with extra arguments (stream: --nt-stores)</li>", page)
 
     def test_health_rows_expected_and_found(self):
-        h = render_html.render(context())
+        h = render_html.render(context(bw_unit="GB/s"))
         self.assertIn("<th>expected</th><th>found</th>", h)
         self.assertIn('<td class="warn">warn</td><td>peak</td><td>stream</td>', h)
+        self.assertIn("best Triad 22.20 GB/s (128.0 MiB x2) = 7.2% of the theoretical peak 307.2 GB/s", h)
+        self.assertIn("Triad 22.20 vs Add 22.00 GB/s (+0.9%), Copy 20.00 vs Scale 19.80 GB/s (+1.0%)", h)
+        self.assertIn("11.10 -&gt; 22.20 GB/s, efficiency 100.0%", h)
+        self.assertIn("MEMCPY 8.389 GB/s &gt;= DUMB 6.291 GB/s, MCBLOCK 9.437 GB/s", h)
+        # one bandwidth unit in the whole page, but where a caption says
+        # what the tool wrote (stream's MB/s, mbw's MiB/s)
+        other = [x for x in h.splitlines() if re.search(r"\b(MB|MiB)/s", x)]
+        self.assertEqual(other, ["<caption>values: best_rate_mbps in GB/s (10^9 B/s; the tool writes MB/s)</caption>",
+                                 "<caption>values: avg_rate_mibps in GB/s (10^9 B/s; the tool writes MiB/s, 2^20 B/s, "
+                                 "as mbw always has)</caption>"])
+
+    def test_cli_html_is_in_gbps(self):
+        rc, out, err = run_cli(["report", "--format", "html", FIXTURE])
+        self.assertEqual(rc, 0, err)
+        self.assertIn("best Triad 22.20 GB/s", out)
 
     def test_escaped_and_damaged_cells_named(self):
         with Copy() as c:

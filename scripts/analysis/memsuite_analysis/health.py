@@ -20,11 +20,13 @@ verdict pass, warn or skip.  Computes; the renderers format.
 Input: a report context (report.Context): groups (each with bench, name,
 entries: one per valid cell x record with size, threads, record, value,
 rate_mbps, cv, in_cache, cell, result), llc_bytes, peak_mbps, peak_note,
-the thresholds (percent) and the run (for cell_env).  Sizes in bytes,
-rates in MB/s (1e6 B/s), thresholds in percent.
+the thresholds (percent), the run (for cell_env) and bw_unit, the unit
+the messages show bandwidths in ("MB/s" in the text report, "GB/s" in
+the HTML one).  Sizes in bytes, rates in MB/s (1e6 B/s), thresholds in
+percent.
 """
 
-from .units import human_bytes
+from .units import fmt_number, human_bytes
 
 # The headline record of each bench for scaling and peak (bench.sh's
 # table, column 5): "*" means every record.
@@ -48,6 +50,19 @@ class Finding:
 
 def pct(x):
     return "%.1f%%" % x
+
+
+def bw(ctx, mbps):
+    """A bandwidth (MB/s) in the report's unit, ctx.bw_unit: "MB/s" as
+    the text report has always printed it (no decimals), or "GB/s" (four
+    significant digits), the HTML report's one bandwidth unit."""
+    return "%.0f" % mbps if ctx.bw_unit == "MB/s" else fmt_number(mbps / 1000)
+
+
+def tool_bw(ctx, e):
+    """An entry's bandwidth: in the tool's own unit, unit-less, for the
+    text report (mbw's MiB/s as the mbw table shows it); else in GB/s."""
+    return "%.0f" % e.value if ctx.bw_unit == "MB/s" else fmt_number(e.rate_mbps / 1000) + " GB/s"
 
 
 def is_headline(bench, rec):
@@ -102,9 +117,9 @@ def kernel_order(g, ctx):
             continue
         for t in _threads(g):
             es = [v.get((s, t, k)) for k in ("Copy", "Scale", "Add", "Triad")]
-            if any(e is None or e.value is None for e in es):
+            if any(e is None or e.rate_mbps is None for e in es):
                 continue
-            c, sc, a, tr = (e.value for e in es)
+            c, sc, a, tr = (e.rate_mbps for e in es)
             if c <= 0 or a <= 0 or sc <= 0:
                 continue
             subject = "%s %s x%d" % (g.name, human_bytes(s, True), t)
@@ -125,8 +140,9 @@ def kernel_order(g, ctx):
             else:
                 exp_ac = "Add at least Copy (less %s), " % pct(tol)
             expected = "Triad within %s of Add, %s%s" % (pct(tol), exp_ac, exp_cs)
-            found = "Triad %.0f vs Add %.0f MB/s (%+.1f%%), Copy %.0f vs Scale %.0f MB/s (%+.1f%%)%s" % (
-                tr, a, d_ta, c, sc, d_cs,
+            u = ctx.bw_unit
+            found = "Triad %s vs Add %s %s (%+.1f%%), Copy %s vs Scale %s %s (%+.1f%%)%s" % (
+                bw(ctx, tr), bw(ctx, a), u, d_ta, bw(ctx, c), bw(ctx, sc), u, d_cs,
                 "" if how else ", Add %s Copy" % (">=" if ok_ac else "<"))
             ok = ok_ta and ok_ac and ok_cs
             out.append(Finding("pass" if ok else "warn", "kernel-order",
@@ -141,26 +157,29 @@ def method_order(g, ctx):
     v = _values(g)
     for s in _sizes(g):
         for t in _threads(g):
-            m, dm, mb = v.get((s, t, "MEMCPY")), v.get((s, t, "DUMB")), v.get((s, t, "MCBLOCK"))
-            if m is None or dm is None or m.value is None or dm.value is None or m.value <= 0:
+            em, ed, eb = v.get((s, t, "MEMCPY")), v.get((s, t, "DUMB")), v.get((s, t, "MCBLOCK"))
+            if em is None or ed is None or em.value is None or ed.value is None or em.value <= 0:
                 continue
-            m, dm = m.value, dm.value
-            mb = mb.value if mb is not None else None
+            if eb is not None and eb.value is None:
+                eb = None
+            m, dm = em.value, ed.value
+            mb = eb.value if eb is not None else None
             subject = "%s %s" % (g.name, human_bytes(s, True))
             expected = "MEMCPY >= DUMB and MCBLOCK within %s of MEMCPY" % pct(tol)
             odd = []
             if dm > m * (1 + tol / 100):
-                odd.append("DUMB %.0f is %s above MEMCPY %.0f (a vectorised copy loop, or a memcpy without a fast path?)"
-                           % (dm, pct((dm - m) / m * 100), m))
+                odd.append("DUMB %s is %s above MEMCPY %s (a vectorised copy loop, or a memcpy without a fast path?)"
+                           % (tool_bw(ctx, ed), pct((dm - m) / m * 100), tool_bw(ctx, em)))
             if mb is not None and mb < m * (1 - tol / 100):
-                odd.append("MCBLOCK %.0f is %s below MEMCPY %.0f (block size against the prefetcher?)"
-                           % (mb, pct((m - mb) / m * 100), m))
+                odd.append("MCBLOCK %s is %s below MEMCPY %s (block size against the prefetcher?)"
+                           % (tool_bw(ctx, eb), pct((m - mb) / m * 100), tool_bw(ctx, em)))
             if odd:
                 found = "; ".join(odd)
                 out.append(Finding("warn", "method-order", "%s: unusual method order: %s; tolerance %s"
                                    % (subject, found, pct(tol)), subject, expected, found))
             else:
-                found = "MEMCPY %.0f >= DUMB %.0f%s" % (m, dm, ", MCBLOCK %.0f" % mb if mb is not None else "")
+                found = "MEMCPY %s >= DUMB %s%s" % (tool_bw(ctx, em), tool_bw(ctx, ed),
+                                                    ", MCBLOCK %s" % tool_bw(ctx, eb) if eb is not None else "")
                 out.append(Finding("pass", "method-order", "%s: %s; tolerance %s" % (subject, found, pct(tol)),
                                    subject, expected, found))
     return out
@@ -191,7 +210,8 @@ def scaling(g, ctx):
                 eff = (b / a) / (t2 / t1) * 100
                 ok = eff >= ctx.efficiency
                 subject = "%s %s %s %d->%d threads" % (g.name, human_bytes(s, True), r, t1, t2)
-                found = "%.0f -> %.0f, efficiency %s" % (a, b, pct(eff))
+                found = "%s -> %s%s, efficiency %s" % (bw(ctx, a), bw(ctx, b),
+                                                       "" if ctx.bw_unit == "MB/s" else " GB/s", pct(eff))
                 expected = ">= %s" % pct(ctx.efficiency)
                 out.append(Finding("pass" if ok else "warn", "scaling", "%s: %s (%s %s)" % (
                     subject, found, ">=" if ok else "<", pct(ctx.efficiency)), subject, expected, found))
@@ -229,8 +249,9 @@ def peak(g, ctx):
     best = max(mem, key=lambda e: e.rate_mbps)   # the first of equals, in plan order
     p = best.rate_mbps / ctx.peak_mbps * 100
     ok = p >= ctx.peak_min
-    found = "best %s %.0f MB/s (%s x%d) = %s of the theoretical peak %.0f MB/s" % (
-        best.record, best.rate_mbps, human_bytes(best.size, True), best.threads, pct(p), ctx.peak_mbps)
+    found = "best %s %s %s (%s x%d) = %s of the theoretical peak %s %s" % (
+        best.record, bw(ctx, best.rate_mbps), ctx.bw_unit, human_bytes(best.size, True), best.threads, pct(p),
+        bw(ctx, ctx.peak_mbps), ctx.bw_unit)
     return [Finding("pass" if ok else "warn", "peak", "%s: %s (%s %s)" % (
         g.name, found, ">=" if ok else "<", pct(ctx.peak_min)), g.name, expected, found)]
 

@@ -248,8 +248,8 @@ def env_section(ctx):
     env = ctx.env
     if env is not None:
         if ctx.peak_mbps:
-            o.append('<tr><td>theoretical peak</td><td>%s GB/s (%s MB/s)</td><td class="ok">ok</td><td>%s</td></tr>'
-                     % (fmt_number(ctx.peak_mbps / 1000), fmt_number(ctx.peak_mbps), esc(ctx.peak_note)))
+            o.append('<tr><td>theoretical peak</td><td>%s GB/s</td><td class="ok">ok</td><td>%s</td></tr>'
+                     % (fmt_number(ctx.peak_mbps / 1000), esc(ctx.peak_note)))
         else:
             o.append('<tr><td>theoretical peak</td><td></td><td class="unavailable">unavailable</td><td>%s</td></tr>'
                      % esc(ctx.peak_note))

@@ -121,8 +121,8 @@ class Context:
     """Everything a renderer shows, computed.  Thresholds in percent."""
 
     def __init__(self, run, shown_dir, tolerance=10.0, efficiency=70.0, cv_max=5.0, peak_min=50.0,
-                 peak_gbps=None, reqs_file=None):
-        self.run, self.dir = run, shown_dir
+                 peak_gbps=None, reqs_file=None, bw_unit="MB/s"):
+        self.run, self.dir, self.bw_unit = run, shown_dir, bw_unit
         self.tolerance, self.efficiency, self.cv_max, self.peak_min = tolerance, efficiency, cv_max, peak_min
         cfg = run.config
         env = run.env if isinstance(run.env, dict) else None
@@ -474,7 +474,8 @@ def run(args):
     try:
         rd = RunDir(args.dir)
         ctx = Context(rd, args.dir.rstrip("/") or args.dir, args.tolerance, args.efficiency, args.cv_max,
-                      args.peak_min, args.peak_gbps, args.requirements)
+                      args.peak_min, args.peak_gbps, args.requirements,
+                      "GB/s" if args.format == "html" else "MB/s")
     except RunError as e:
         sys.stderr.write("%s: %s\n" % (args.prefix, e))
         return e.code
