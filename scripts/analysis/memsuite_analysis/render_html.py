@@ -297,7 +297,7 @@ def results_section(ctx):
          '<p class="note">The headline metric of each cell; every bandwidth in GB/s (10^9 bytes per second). '
          'Under each value, the min..max of the repetitions it came from (or why there is none). Grey rows are '
          'in cache (array &lt; 4 x LLC), &quot;noisy&quot; rows have a CV over the repetitions above %s%%, '
-         '&quot;tuned&quot; rows a result the tool labelled tuned (tool arguments).</p>' % fmt_number(ctx.cv_max)]
+         '&quot;tuned&quot; rows a result the tool labelled tuned (tool arguments).</p>' % ("%g" % ctx.cv_max)]
     for g in ctx.groups:
         metrics = []
         for e in g.entries:
