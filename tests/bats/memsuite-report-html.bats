@@ -60,7 +60,9 @@ addEventListener("load", () => {
   document.body.dataset.check = ["plots " + okImgs.length + "/" + imgs.length,
     "tables " + okTables.length + "/" + tables.length,
     "health " + (document.querySelectorAll("table.health tr").length - 1),
-    "env " + (document.querySelectorAll("table.env tr").length - 1)].join(", ");
+    "env " + (document.querySelectorAll("table.env tr").length - 1),
+    "figures " + [...document.querySelectorAll("section#summary table.figures tr[data-figure]")].filter(shown).length,
+    "bars " + [...document.querySelectorAll("svg.figures rect.bar")].filter(shown).length].join(", ");
 });
 </script>
 EOF
@@ -199,7 +201,8 @@ plot_gp() {
     assert_output --regexp '^PNG image data, 1100 x 1600'
     [ "$(stat -c %s shot.png)" -gt 20000 ]     # not a blank page
     run check_page res/report.html
-    assert_output "data-check=\"plots $nimg/$nimg, tables 4/4, health $(rows_of health res/report.html), env $(rows_of env res/report.html)\""
+    # the summary page: three figures (seqread unavailable: not in the run), one bar (Triad)
+    assert_output "data-check=\"plots $nimg/$nimg, tables 4/4, health $(rows_of health res/report.html), env $(rows_of env res/report.html), figures 3, bars 1\""
 }
 
 @test "headless Chromium: the checks see a broken plot and a blocked remote load" {
