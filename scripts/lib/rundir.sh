@@ -11,7 +11,7 @@
 # A run that did not finish has "complete": false; --resume DIR runs the
 # cells that have no valid result yet.
 
-ms_use results bench
+ms_use results bench analysis
 
 MS_SUMMARY_HEADER="cell,bench,scenario,size_bytes,threads,bind,record,metric,unit,value,n,cv,median,primary,value_mbps"
 
@@ -165,21 +165,15 @@ ms_rundir_valid_files() {
 
 # Rebuild summary.csv from the plan and every finished cell; with OUT,
 # write there instead (report and compare read the cells afresh, and may
-# not be able to write to DIR).
+# not be able to write to DIR).  The rows are the analyser's
+# (memsuite-analyse summary: memsuite_analysis/summary.py, the columns of
+# MS_SUMMARY_HEADER).
 ms_rundir_summary() {
-    local d="$1" bind dest="${2:-$1/summary.csv}"
-    bind=$(ms_run_json_get "$d" '.config.bind // "none"')
-    ms_out_write "$dest" ms_rundir_summary_lines "$d" "$bind"
+    local d="$1" dest="${2:-$1/summary.csv}"
+    ms_out_write "$dest" ms_rundir_summary_lines "$d"
 }
-ms_rundir_summary_lines() {   # DIR BIND: summary.csv on stdout
-    local d="$1" bind="$2" id bench scen size threads reps
-    printf '%s\n' "$MS_SUMMARY_HEADER"
-    while IFS=$'\t' read -r id bench scen size threads reps; do
-        ms_rundir_cell_done "$d" "$id" "$bench" "$scen" || continue
-        ms_res_flatten "$d/cells/$id.json" |
-            awk -F '\t' -v OFS=, -v pre="$id,$bench,$scen,$size,$threads,$bind" '{
-                $1 = $1; print pre, $0 }'
-    done < <(ms_rundir_cells "$d")
+ms_rundir_summary_lines() {   # DIR: summary.csv on stdout
+    ms_analyse summary --output - "--prefix=memsuite: ${MS_CMD:-summary}" -- "$1"
 }
 
 # Count finished cells.

@@ -6,6 +6,7 @@
 # shown, every table laid out, and a screenshot.  The results come from
 # the fake tools (tests/fixtures/memsuite-bin).
 
+bats_require_minimum_version 1.5.0
 load test_helper
 load ../fixtures/memsuite-bats/helpers
 
@@ -59,7 +60,9 @@ addEventListener("load", () => {
   document.body.dataset.check = ["plots " + okImgs.length + "/" + imgs.length,
     "tables " + okTables.length + "/" + tables.length,
     "health " + (document.querySelectorAll("table.health tr").length - 1),
-    "env " + (document.querySelectorAll("table.env tr").length - 1)].join(", ");
+    "env " + (document.querySelectorAll("table.env tr").length - 1),
+    "figures " + [...document.querySelectorAll("section#summary table.figures tr[data-figure]")].filter(shown).length,
+    "bars " + [...document.querySelectorAll("svg.figures rect.bar")].filter(shown).length].join(", ");
 });
 </script>
 EOF
@@ -94,6 +97,7 @@ rows_of() {
     grep -q '<tr><td>build: stream</td><td>unknown</td>' "$f"
     grep -q '<tr><td>build: mencal</td><td>unknown</td>' "$f"
     # the same PNGs --plots writes, embedded
+    [ -f "$ROOT/scripts/analysis/memsuite_analysis/plots.py" ] || return 0
     run "$MS" report --plots res
     local n
     n=$(grep -c '^  res/plots/.*\.png$' <<<"$output")
@@ -198,13 +202,19 @@ plot_series() {
     assert_output --regexp '^PNG image data, 1100 x 1600'
     [ "$(stat -c %s shot.png)" -gt 20000 ]     # not a blank page
     run check_page res/report.html
-    assert_output "data-check=\"plots $nimg/$nimg, tables 4/4, health $(rows_of health res/report.html), env $(rows_of env res/report.html)\""
+    # the summary page: three figures (seqread unavailable: not in the run), one bar (Triad)
+    assert_output "data-check=\"plots $nimg/$nimg, tables 4/4, health $(rows_of health res/report.html), env $(rows_of env res/report.html), figures 3, bars 1\""
 }
 
 @test "headless Chromium: the checks see a broken plot and a blocked remote load" {
     need_chromium
     use_res
     "$MS" report --html res >/dev/null
+    # a remote image: the CSP blocks it and the console says so
+    sed 's|</body>|<img src="http://127.0.0.1:9/x.png"></body>|' res/report.html >remote.html
+    browse --enable-logging=stderr --v=0 --dump-dom "file://$PWD/remote.html" >/dev/null 2>chromium.log
+    run console_messages chromium.log
+    assert_output --partial "violates the following Content Security Policy directive"
     local nimg
     nimg=$(grep -o '<img class="plot"' res/report.html | wc -l)
     # one image's PNG signature spoilt: the page check counts one plot less
@@ -212,9 +222,48 @@ plot_series() {
     sed '0,/base64,iVBORw0KGgo/s//base64,AAAAAAAAAAA/' res/report.html >broken.html
     run check_page broken.html
     assert_output --regexp "^data-check=\"plots $((nimg - 1))/$nimg, "
-    # a remote image: the CSP blocks it and the console says so
-    sed 's|</body>|<img src="http://127.0.0.1:9/x.png"></body>|' res/report.html >remote.html
-    browse --enable-logging=stderr --v=0 --dump-dom "file://$PWD/remote.html" >/dev/null 2>chromium.log
-    run console_messages chromium.log
-    assert_output --partial "violates the following Content Security Policy directive"
+}
+
+@test "--html summary page: the machine, the sustained figures with units and cells, a verdict per stated requirement; exit 1 on FAIL, 2 on a bad requirements file" {
+    use_res
+    # no requirement stated: no verdict, exit 0
+    run "$MS" report --html res
+    assert_success
+    grep -q '<section id="summary">' res/report.html
+    grep -q '<p class="verdict none">No requirement stated: no verdict' res/report.html
+    grep -q '<tr data-figure="stream_triad"><td>STREAM Triad' res/report.html
+    # the fake stream's Triad at 128 MiB and 2 threads, in GB/s, and its cell
+    grep -q '<td class="num">20.71 GB/s</td>' res/report.html
+    grep -q '<code>stream-s134217728-t2 (128.0 MiB per array, 2 threads)</code>' res/report.html
+    grep -q '<tr data-figure="idle_latency"><td>idle latency (mencal randread, one thread)</td><td class="num">110.0 ns</td>' res/report.html
+    # a stated peak: Triad 20.71 GB/s is 51.8% of 40 (>= 50%: PASS), 41.4% of 50 (FAIL)
+    run "$MS" report --html --peak-gbps 40 res
+    assert_success
+    grep -q '<p class="verdict PASS">Overall verdict: PASS</p>' res/report.html
+    grep -q 'Peak: 40.00 GB/s, stated: --peak-gbps 40.00.' res/report.html
+    run --separate-stderr "$MS" report --html --peak-gbps 50 res
+    assert_failure 1
+    grep -q '<p class="verdict FAIL">Overall verdict: FAIL</p>' res/report.html
+    [[ "$stderr" == *"1 stated requirement(s) not met (verdict FAIL): stream_triad >= 50 % of peak"* ]]
+    # the text report too
+    run --separate-stderr "$MS" report --peak-gbps 50 res
+    assert_failure 1
+    assert_line --regexp '^  FAIL +stream_triad >= 50 % of peak: found 20\.71 GB/s = 41\.4% of 50\.00 GB/s'
+    # a requirements file
+    printf '{"schema": "memsuite/requirements/1", "requirements": [{"metric": "idle_latency", "max_ns": 100}]}\n' >req.json
+    run "$MS" report --requirements req.json res
+    assert_failure 1
+    assert_line --regexp '^  FAIL +idle_latency <= 100 ns: found 110\.0 ns'
+    printf '{"schema": "memsuite/requirements/1", "requirements": [{"metric": "idle_latency", "max_ns": "fast"}]}\n' >bad.json
+    run "$MS" report --html --requirements bad.json res
+    assert_failure 2
+    assert_output --partial 'bad.json: requirements[0].max_ns is "fast", not a positive number'
+    run "$MS" report --requirements nothere.json res
+    assert_failure 2
+    assert_output --partial "--requirements: no such file: nothere.json"
+    run "$MS" report --peak-gbps 0 res
+    assert_failure 2
+    run "$MS" report --peak-gbps lots res
+    assert_failure 2
+    assert_output "memsuite: report: --peak-gbps: invalid number 'lots'; use e.g. 10 or 7.5"
 }

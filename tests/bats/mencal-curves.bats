@@ -270,6 +270,7 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
 # ---- charts from the JSON: memsuite report and device-curves --replot -------
 
 @test "memsuite report --plots draws the loaded curve of a mencal:loaded cell" {
+    # memsuite report --plots draws with the analyser's plots module
     run "$ROOT/scripts/memsuite" run --bench mencal:loaded --sizes 1x --threads 2 --reps 2 \
         --cooldown 0 --out r --mencal-args "--delays 0,20000 --windows 3"
     assert_success

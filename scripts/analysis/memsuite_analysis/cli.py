@@ -5,10 +5,13 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, exitcodes, plotcmd
+from . import aggregate, docs_summary, exitcodes, plotcmd, report, summary
 
 COMMANDS = (
     ("aggregate", aggregate),
+    ("report", report),
+    ("summary", summary),
+    ("docs-summary", docs_summary),
     ("plot", plotcmd),
 )
 
@@ -22,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(encoding="utf-8", errors="surrogateescape")
+        if hasattr(stream, "reconfigure"):     # not a StringIO of a test
+            stream.reconfigure(encoding="utf-8", errors="surrogateescape")
     p = _Parser(prog="memsuite-analyse", description="memsuite's analyser")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True

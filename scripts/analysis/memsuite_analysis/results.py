@@ -86,7 +86,7 @@ def _short(x, n=40):
     """A value as JSON text cut to n characters, for a message."""
     import json
     try:
-        s = json.dumps(x, ensure_ascii=False)
+        s = json.dumps(x, ensure_ascii=False, separators=(",", ":"))   # as jq's tojson
     except (TypeError, ValueError):
         s = str(x)
     return one_line(s[:n])
@@ -98,7 +98,7 @@ class Metric:
     unit and scale, better ('higher', 'lower' or None), stats (dict of
     numbers, maybe empty)."""
 
-    __slots__ = ("name", "value", "unit", "base_unit", "scale", "better", "stats", "unavailable")
+    __slots__ = ("name", "value", "unit", "base_unit", "scale", "better", "stats", "unavailable", "bad_value")
 
     def __init__(self, name, m, where):
         if not isinstance(m, dict):
@@ -111,8 +111,11 @@ class Metric:
             raise Invalid("%s.unit is %s, not a string" % (where, _short(unit)))
         self.unit = unit
         v = m.get("value")
+        # A value that is no number: the Record says so (as the headline's
+        # "not a measured value" first, ms_res_state's order).
+        self.bad_value = None
         if v is not None and not is_number(v):
-            raise Invalid("%s.value is %s, not a number" % (where, _short(v)))
+            self.bad_value, v = _short(v), None
         self.value = v
         b, s = units.base(unit)
         bu, sc = m.get("base_unit"), m.get("scale")
@@ -180,6 +183,9 @@ class Record:
         for k, m in pairs:
             self.metrics[k] = Metric(k, m, "%s.%s" % (where, one_line(k[:40])))
         self.headline = self._headline(r, v2, where)
+        for k, m in self.metrics.items():
+            if m.bad_value is not None:
+                raise Invalid("%s.%s.value is %s, not a number" % (where, one_line(k[:40]), m.bad_value))
         t = r.get("tables")
         self.tables = t if isinstance(t, dict) else {}
         for tname, rows in self.tables.items():
@@ -205,6 +211,9 @@ class Record:
             if h is None:
                 h = next((k for k, m in self.metrics.items() if m.unit == "ns"), None)
         if h is not None:
+            if self.metrics[h].bad_value is not None:
+                raise Invalid("%s.%s is %s, not a measured value (a number above 0 and below %g)"
+                              % (where, h, self.metrics[h].bad_value, VALUE_MAX))
             v = self.metrics[h].value
             if v is not None and not (0 < v < VALUE_MAX):
                 raise Invalid("%s.%s is %s, not a measured value (a number above 0 and below %g)"
@@ -295,8 +304,11 @@ def read_result(path, tool=None, scenario=None):
         return Result(path, "unreadable", "cannot read %s" % shown)
     data, why = _read_regular(path)
     if why:
-        if why.startswith("is empty"):
-            return Result(path, "unreadable", "%s is not valid JSON (empty, truncated, or nested too deeply)" % shown)
+        if why.startswith("is empty"):      # ms_res_state's words (jq -s of nothing)
+            return Result(path, "unreadable", "%s holds 0 JSON documents, expected one" % shown)
+        # bash's words (ms_res_state): "it is a FIFO, not a regular file"
+        if why.endswith(" (not read)"):
+            why = why[:-len(" (not read)")] + ", not a regular file"
         return Result(path, "unreadable", "cannot read %s: it %s" % (shown, why))
     if len(data) > RESULT_MAX_BYTES:
         return Result(path, "unreadable", "%s is too large to be a result document" % shown)
@@ -363,6 +375,20 @@ class Cell:
     def tool(self):
         return self.bench.split(":", 1)[0]
 
+    @property
+    def group(self):
+        """bench[:scenario], as the report's tables name it."""
+        return self.bench if self.scenario == "-" else "%s:%s" % (self.bench, self.scenario)
+
+    @property
+    def result_scenario(self):
+        """The mencal scenario the cell's result names (config.scenarios),
+        as ms_bench_result_id: memsuite's randread-sweep is mencal's
+        randread --sweep; None for the other tools."""
+        if self.tool != "mencal" or self.scenario == "-":
+            return None
+        return RESULT_SCENARIO.get(self.scenario, self.scenario)
+
 
 class RunError(Exception):
     """A run directory that cannot be read: str() says why; .code is the
@@ -411,8 +437,7 @@ class RunDir:
             cp = os.path.join(path, "cells", c.id + ".json")
             if os.path.lexists(cp):
                 tool = c.tool
-                scen = c.scenario if tool == "mencal" and c.scenario != "-" else None
-                scen = RESULT_SCENARIO.get(scen, scen)
+                scen = c.result_scenario
                 c.result = read_result(cp, tool, scen)
 
     @property

@@ -85,13 +85,17 @@ def default_better(unit):
 _BINARY = ((1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"))
 
 
-def human_bytes(n):
+def human_bytes(n, fixed=False):
     """A byte count as people read sizes: 32 KiB, 1.5 MiB, 8 GiB (binary
-    prefixes, at most one decimal, none when it is whole); below 1 KiB in B."""
+    prefixes, at most one decimal, none when it is whole); below 1 KiB in B.
+    fixed: always one decimal (32.0 MiB), as the report's tables and
+    health lines have always shown sizes."""
     n = float(n)
     for size, name in _BINARY:
         if abs(n) >= size:
             v = n / size
+            if fixed:
+                return "%.1f %s" % (v, name)
             return ("%d %s" % (v, name)) if v == int(v) else ("%.1f %s" % (v, name))
     return "%d B" % n
 
