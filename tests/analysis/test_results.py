@@ -88,7 +88,7 @@ class ReadResult(unittest.TestCase):
 
     def test_numbers_are_numbers(self):
         cases = (
-            (("records", 0, "metrics", "best_rate_mbps", "value"), "1;touch x", "not a number"),
+            (("records", 0, "metrics", "best_rate_mbps", "value"), "1;touch x", "not a measured value"),
             (("records", 0, "metrics", "best_rate_mbps", "value"), -5, "not a measured value"),
             (("records", 0, "metrics", "best_rate_mbps", "value"), 1e300, "not a measured value"),
             (("records", 0, "metrics", "best_rate_mbps", "unit"), 7, "not a string"),
