@@ -264,7 +264,9 @@ class Text(unittest.TestCase):
         self.assertIn("| verdict | check | detail |", t.splitlines())
 
     def test_plots_unavailable_without_the_module(self):
+        import memsuite_analysis as pkg
         saved = sys.modules.get("memsuite_analysis.plots")
+        saved_attr = pkg.__dict__.pop("plots", None)        # imported by another test
         sys.modules["memsuite_analysis.plots"] = None       # import fails
         try:
             with tempfile.TemporaryDirectory() as d:
@@ -274,6 +276,8 @@ class Text(unittest.TestCase):
                 del sys.modules["memsuite_analysis.plots"]
             else:
                 sys.modules["memsuite_analysis.plots"] = saved
+            if saved_attr is not None:
+                pkg.plots = saved_attr
         self.assertEqual(plots, [])
         self.assertTrue(note.startswith("plots unavailable: the analyser's plots module is not installed"), note)
         t = render_text.render(context(), plots=plots, plots_note=note, plots_asked=True)

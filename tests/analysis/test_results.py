@@ -115,7 +115,7 @@ class ReadResult(unittest.TestCase):
 
     def test_not_result_documents(self):
         self.assertIn("not valid JSON", results.read_result(self.put("{cut")).why)
-        self.assertIn("not valid JSON", results.read_result(self.put("")).why)
+        self.assertIn("holds 0 JSON documents", results.read_result(self.put("")).why)
         self.assertEqual(
             results.read_result(self.put('{"schema": "memsuite/result/1", "records": [], "x": NaN}')).state,
             "unreadable")
