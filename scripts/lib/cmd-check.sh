@@ -231,12 +231,37 @@ cmd_check() {
     ms_verdict_emit "$fmt" "$prom"
 }
 
-# ms_check_rows_add TEXT: TEXT appended to MS_V_ROWS (the session temp
-# directory); a full disk there is exit 3, named, never a lost row.
-ms_check_rows_add() {
-    local err
-    err=$( { printf '%s' "$1" >>"$MS_V_ROWS"; } 2>&1 ) ||
-        ms_die "$MS_EX_ENV" "cannot write in the temp directory $MS_TMP: $(ms_out_reason "$err"); set TMPDIR to a directory with space"
+# ms_check_judge REF RESULT PREFIX, or ms_check_judge REF --failed PREFIX
+# WHY DETAIL (the benchmark failed, no result): the analyser judges the
+# result against the reference (the settings it was made with, then each
+# metric: memsuite-analyse check).  Sets MS_CHECK_EVAL (its evaluation
+# file, for the verdict) and MS_CHECK_COUNTS ("metrics<TAB>failures");
+# its notes (settings that differ) join the verdict's.  Returns 0 pass,
+# 1 fail; 2 when the reference was made with other settings (the ERROR
+# verdict is set).  A full temp directory is exit 3, named.
+ms_check_judge() {
+    local ref="$1" res="$2" prefix="$3" out rc=0 line
+    MS_CHECK_EVAL=$(ms_mktemp)
+    local -a a=(--ref "$ref" --prefix "$prefix" --eval "$MS_CHECK_EVAL")
+    [ "${MS_CK_FORCE:-0}" != 1 ] || a+=(--force)
+    if [ "$res" = --failed ]; then
+        prefix="$3" a=(--ref "$ref" --prefix "$3" --eval "$MS_CHECK_EVAL" --failed "$4" --detail "$5")
+    else
+        a+=(--result "$res")
+    fi
+    out=$(ms_analyse check "${a[@]}") || rc=$?
+    case "$rc" in
+        0|1) ;;
+        2) ms_check_error "$MS_EX_USAGE" "$out" || true; return 2 ;;
+        3) [ -z "$out" ] || ms_die "$MS_EX_ENV" "cannot write in the temp directory $MS_TMP: $out; set TMPDIR to a directory with space"
+           ms_die "$MS_EX_ENV" "cannot compare $ref with the result (the analyser failed); nothing judged" ;;
+        *) ms_die "$MS_EX_ENV" "cannot compare $ref with the result (the analyser exited $rc); nothing judged" ;;
+    esac
+    MS_CHECK_COUNTS=$(head -n 1 <<<"$out")
+    while IFS= read -r line; do
+        [ -z "$line" ] || ms_verdict_note "$line"
+    done < <(tail -n +2 <<<"$out")
+    return "$rc"
 }
 
 # ms_check_arg OPTION [VALUE...]: 0 when the option has a value; else the
@@ -261,35 +286,9 @@ ms_check_prom_at_exit() {
         2|3|5) ;;
         *) [ "$code" -ge 128 ] || code=$MS_EX_ENV ;;  # cleanup.sh turns those into 3
     esac
-    [ -n "$MS_V_ROWS" ] || MS_V_ROWS=/dev/null
     ms_verdict_set ERROR "$code" "" "memsuite check exited $code before a verdict"
     ms_out_write "$MS_CK_PROM" ms_verdict_prom ||
         ms_error "cannot write the Prometheus file $MS_OUT_ERR"
-}
-
-# Evaluate one result; sets MS_CHECK_LINES (text), appends its #row lines
-# to MS_V_ROWS and sets MS_CHECK_SUMMARY to "total<TAB>fails<TAB>text";
-# returns 0 pass, 1 fail.  With KEEP_ROWS 0 the rows are not kept (an
-# attempt that will be retried).
-ms_check_eval() {
-    local ref="$1" res="$2" prefix="$3" line out
-    out=$(ms_ref_evaluate "$ref" "$res" "$prefix") ||
-        ms_die "$MS_EX_ENV" "cannot compare $ref with the result (jq failed); nothing judged"
-    MS_CHECK_LINES=$(grep -v '^#' <<<"$out" || true)
-    MS_CHECK_ROWS=$(grep '^#row' <<<"$out" || true)
-    line=$(grep '^#summary' <<<"$out")
-    MS_CHECK_SUMMARY="${line#\#summary$'\t'}"
-    [ "$(cut -f 2 <<<"$MS_CHECK_SUMMARY")" = 0 ]
-}
-
-ms_check_summary() {    # PASS|FAIL TOTAL FAILS TEXT EXTRA -> the summary line
-    local host
-    host=$(ms_hostname)
-    if [ "$1" = PASS ]; then
-        printf 'memsuite: PASS %s/%s metrics within tolerance on %s%s\n' "$2" "$2" "$host" "$5"
-    else
-        printf 'memsuite: FAIL %s/%s metrics out of tolerance on %s%s: %s\n' "$3" "$2" "$host" "$5" "$4"
-    fi
 }
 
 # ms_check_error EXIT WHY: the check cannot give PASS or FAIL (busy node,
@@ -297,27 +296,6 @@ ms_check_summary() {    # PASS|FAIL TOTAL FAILS TEXT EXTRA -> the summary line
 ms_check_error() {
     ms_verdict_set ERROR "$1" "memsuite: ERROR $2 ($(ms_hostname), nothing judged)" "$2"
     return "$1"
-}
-
-# ms_check_settings_ok REF RESULT PREFIX: 0 when the reference was made
-# with the settings RESULT shows (or --force: the differences become
-# notes); else sets the ERROR verdict (exit 2) and returns 1.
-ms_check_settings_ok() {
-    local ref="$1" res="$2" prefix="$3" kind what refuse="" diffs
-    diffs=$(ms_ref_settings "$ref" "$res") || ms_die "$MS_EX_ENV" "cannot compare $ref with the result (jq failed)"
-    while IFS=$'\t' read -r kind what; do
-        [ -n "$kind" ] || continue
-        if [ "$kind" = refuse ] && [ "$MS_CK_FORCE" != 1 ]; then
-            refuse+="${refuse:+; }$what"
-        else
-            local how=""
-            [ "$kind" = refuse ] && how=" (--force)"
-            ms_verdict_note "${prefix}the reference was made with other settings: $what$how"
-        fi
-    done <<<"$diffs"
-    [ -z "$refuse" ] && return 0
-    ms_check_error "$MS_EX_USAGE" "${prefix}reference $ref was made with other settings: $refuse; record a reference on this kind of node, or pass --force" || true
-    return 1
 }
 
 ms_check_result_file() {
@@ -328,7 +306,7 @@ ms_check_result_file() {
         ms_usage_error "$(ms_printable <<<"result $res is from '$tool' but the reference is for '${rbench%%:*}'")"
     fi
     MS_V_RUN=$(ms_res_run_block "$res")
-    local total fails text why
+    local why rc=0
     # A result that is incomplete or failed its own validation measured
     # nothing trustworthy: the node FAILs (exit 1), as when check runs the
     # benchmark itself and gets such a result.
@@ -337,17 +315,11 @@ ms_check_result_file() {
         ms_verdict_set FAIL 1 "memsuite: FAIL result $res cannot validate $(ms_hostname): $why" "$why"
         return 1
     fi
-    ms_check_settings_ok "$ref" "$res" "" || return "$MS_V_EXIT"
-    ms_check_eval "$ref" "$res" "" || true
-    MS_V_LINES="$MS_CHECK_LINES"
-    [ -z "$MS_CHECK_ROWS" ] || ms_check_rows_add "$MS_CHECK_ROWS"$'\n'
-    IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
-    if [ "$fails" = 0 ]; then
-        ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " (result $res)")"
-        return 0
-    fi
-    ms_verdict_set FAIL 1 "$(ms_check_summary FAIL "$total" "$fails" "$text" " (result $res)")" "$text"
-    return 1
+    ms_check_judge "$ref" "$res" "" || rc=$?
+    [ "$rc" -ne 2 ] || return "$MS_V_EXIT"
+    MS_V_EVALS+=("$MS_CHECK_EVAL")
+    MS_V_LABEL="result $res"
+    return "$rc"
 }
 
 # ms_check_idle_ok NEED_BYTES: 0 when the node may be measured (idle, or
@@ -444,7 +416,7 @@ ms_check_run() {
     ms_lock_take
     ms_enforce_recover     # a killed --enforce run's knobs go back first
     ms_check_idle_ok "$(ms_bench_need_bytes "$MS_CK_BENCH" "$MS_CK_SIZE")" || return "$MS_V_EXIT"
-    local bind prefix attempt rc out total=0 fails=0 text="" t f x all_lines="" rows=""
+    local bind prefix attempt rc out
     for bind in "${binds[@]}"; do
         prefix=""
         [ "$per_node" = 1 ] && prefix="node${bind#node:}: "
@@ -457,38 +429,23 @@ ms_check_run() {
                 ms_check_error "$MS_EX_ENV" "${prefix}the benchmark could not run (exit $rc): $MS_CHECK_LOG_TAIL"
                 return
             fi
+            local jrc=0
             if [ "$rc" -eq 0 ]; then
-                ms_check_settings_ok "$ref" "$out" "$prefix" || return "$MS_V_EXIT"
-                ms_check_eval "$ref" "$out" "$prefix" && break
+                ms_check_judge "$ref" "$out" "$prefix" || jrc=$?
             else
-                MS_CHECK_LINES="${prefix}FAIL  benchmark failed (exit $rc): $MS_CHECK_LOG_TAIL"
-                MS_CHECK_ROWS=""
-                MS_CHECK_SUMMARY=$(printf '%s\t1\t%s' "$(ms_ref_metrics "$ref" | wc -l)" "${prefix}benchmark failed (exit $rc)")
+                ms_check_judge "$ref" --failed "$prefix" "benchmark failed (exit $rc)" "$MS_CHECK_LOG_TAIL" || jrc=$?
             fi
+            [ "$jrc" -ne 2 ] || return "$MS_V_EXIT"
+            [ "$jrc" -ne 0 ] || break
             if [ "$attempt" -le "$retries" ]; then
-                ms_note "${prefix}attempt $attempt/$((retries + 1)) failed ($(cut -f 2 <<<"$MS_CHECK_SUMMARY") metric(s) out of tolerance); retrying"
+                ms_note "${prefix}attempt $attempt/$((retries + 1)) failed ($(cut -f 2 <<<"$MS_CHECK_COUNTS") metric(s) out of tolerance); retrying"
             fi
         done
-        all_lines+="$MS_CHECK_LINES"$'\n'
-        [ -z "$MS_CHECK_ROWS" ] || rows+="$MS_CHECK_ROWS"$'\n'
-        IFS=$'\t' read -r t f x <<<"$MS_CHECK_SUMMARY"
-        total=$((total + t))
-        if [ "$f" -gt 0 ]; then
-            fails=$((fails + f))
-            text+="${text:+; }$x"
-        fi
+        MS_V_EVALS+=("$MS_CHECK_EVAL")     # the last attempt counts
     done
-    MS_V_LINES="${all_lines%$'\n'}"
-    ms_check_rows_add "$rows"
-    local extra
-    extra="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
-    [ "$per_node" = 1 ] && extra+=", ${#binds[@]} node(s)"
-    if [ "$fails" -eq 0 ]; then
-        ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " ($extra)")"
-        return 0
-    fi
-    ms_verdict_set FAIL 1 "$(ms_check_summary FAIL "$total" "$fails" "$text" " ($extra, after $((retries + 1)) attempt(s))")" "$text"
-    return 1
+    MS_V_LABEL="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
+    [ "$per_node" = 1 ] && MS_V_LABEL+=", ${#binds[@]} node(s)"
+    MS_V_AFTER=$((retries + 1))
 }
 
 ms_check_record() {

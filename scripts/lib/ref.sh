@@ -15,79 +15,17 @@
 # "made_with" is what --record saw in the results (the tool, its version,
 # the result's sysinfo): check compares a new result with it (ms_ref_settings).
 
-ms_use results bench
+ms_use results bench analysis
 
-# No memory figure comes near this (1e15 MB/s is an exabyte per second; a
-# latency of 1e15 ns is 11 days): an expected value at or above it, like
-# one of 0 or below, is a broken reference, and its band would overflow.
-MS_REF_VALUE_MAX=1e15
+MS_REF_VALUE_MAX=1e15   # as memsuite_analysis/reference.py VALUE_MAX
 
 # ms_ref_validate FILE: prints the problem and returns 1 when FILE is not
-# a usable reference.
+# a usable reference: the analyser's rules (memsuite_analysis/reference.py:
+# a regular file, never blocking on a FIFO; one JSON object; schema, keys,
+# values), then whether run.bench names a tool and scenario memsuite has.
 ms_ref_validate() {
-    local f="$1" err
-    if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read reference $f"; return 1; fi
-    # A FIFO or device would block the reads below (or never end).
-    if [ ! -f "$f" ]; then
-        echo "cannot read reference $f: not a regular file (a FIFO or a device); name the reference file itself"
-        return 1
-    fi
-    # Slurped, so that an empty or blank file (no document: jq -e says
-    # nothing and succeeds) and a file of two documents are refused too.
-    if ! err=$(jq -e -s 'length == 1 and (.[0] | type) == "object"' "$f" 2>&1 >/dev/null); then
-        if [ -z "$err" ] && ! grep -q '[^[:space:]]' "$f" 2>/dev/null; then
-            echo "reference $f is empty: no JSON document (a truncated or unrecorded reference?)"
-        else
-            echo "reference $f is not a JSON object (exactly one document is expected)${err:+: $(head -n 1 <<<"$err")}"
-        fi
-        return 1
-    fi
-    err=$(jq -r --arg schema "$MS_REF_SCHEMA" --argjson max "$MS_REF_VALUE_MAX" '
-        def num: type == "number";
-        def pos: num and . > 0 and . < $max;
-        def posint: num and . >= 1 and . == floor;
-        # A misspelt key would be silently ignored (a typo in "upper_pct"
-        # would drop the upper bound, one in "run" the whole run block).
-        def unknown($known): (keys_unsorted - $known)[0];   # null when none
-        if .schema != $schema then "schema is \(.schema // "missing" | tostring), expected \($schema)"
-        elif unknown(["schema", "description", "host", "created", "run", "made_with", "metrics"]) then
-            "unknown key \"\(unknown(["schema", "description", "host", "created", "run", "made_with", "metrics"]))\" (a typo? known: schema, description, host, created, run, made_with, metrics)"
-        elif has("made_with") and ((.made_with | type) != "object"
-                or (.made_with | unknown(["memsuite", "tool", "version", "env"]))
-                or ([.made_with.memsuite, .made_with.tool, .made_with.version] | any(. != null and type != "string"))
-                or (.made_with.env != null and ((.made_with.env | type) != "object"
-                    or (.made_with.env | any(.[]; type == "object" or type == "array"))))) then
-            "\"made_with\" must be an object { memsuite, tool, version: strings; env: an object of plain values }"
-        elif (.metrics | type) != "array" then "no \"metrics\" array"
-        elif (.metrics | length) == 0 then "\"metrics\" is empty: nothing to check"
-        else
-          ( [ .metrics | to_entries[] | .key as $i | .value as $m
-              | if ($m | type) != "object" then "metrics[\($i)] is not an object"
-                elif ($m.record | type) != "string" or ($m.record | length) == 0 then "metrics[\($i)] has no \"record\""
-                elif ($m.metric | type) != "string" or ($m.metric | length) == 0 then "metrics[\($i)] has no \"metric\""
-                elif ($m.expected | pos | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"expected\" must be a number > 0 and below \($max)"
-                elif ($m.lower_pct | (num and . >= 0 and . <= 100) | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"lower_pct\" must be a number 0..100"
-                elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"])) then
-                    "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
-                elif ($m.unit != null and ($m.unit | type) != "string") then "metrics[\($i)] (\($m.record).\($m.metric)): \"unit\" must be a string (or left out)"
-                elif ($m | has("upper_pct") | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" is missing; give a number, or null for no upper bound"
-                elif ($m.upper_pct != null and ($m.upper_pct | (num and . >= 0) | not)) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" must be a number >= 0 or null"
-                else empty end ] + [
-              .run // {} | if type != "object" then "\"run\" is not an object"
-              elif unknown(["bench", "size_bytes", "threads", "reps", "bind"]) then
-                "run: unknown key \"\(unknown(["bench", "size_bytes", "threads", "reps", "bind"]))\" (a typo? known: bench, size_bytes, threads, reps, bind)"
-              else
-                (if has("size_bytes") and (.size_bytes | posint | not) then "run.size_bytes must be a whole number > 0" else empty end),
-                (if has("threads") and (.threads | posint | not) then "run.threads must be a whole number > 0" else empty end),
-                (if has("reps") and (.reps | posint | not) then "run.reps must be a whole number > 0" else empty end),
-                (if has("bench") and (.bench | type) != "string" then "run.bench must be a string" else empty end),
-                (if has("bind") and (.bind | type) != "string" then "run.bind must be a string" else empty end)
-              end ] ) | first // "" end' "$f" 2>&1) || { echo "reference $f: $err"; return 1; }
-    if [ -n "$err" ]; then
-        echo "reference $f: $err"
-        return 1
-    fi
-    local bench
+    local f="$1" err bench
+    err=$(ms_analyse ref-check "$f") || { printf '%s\n' "${err:-cannot read reference $f (the analyser failed)}"; return 1; }
     bench=$(jq -r '.run.bench // empty' "$f")
     [ -n "$bench" ] || return 0
     if ! err=$(ms_bench_split "$bench"); then
@@ -109,65 +47,6 @@ ms_ref_run_get() { jq -r --arg k "$2" '.run[$k] // empty | tostring' "$1"; }
 ms_ref_metrics() {
     jq -r '.metrics[] | [.record, .metric, (.unit // ""), .expected, .lower_pct,
            (if .upper_pct == null then "-" else .upper_pct end)] | @tsv' "$1"
-}
-
-# ms_ref_evaluate REF RESULT PREFIX: one text line per metric on stdout
-# ("PASS  Triad.best_rate_mbps  ..."), then for each metric a line
-#   #row<TAB>prefix<TAB>record<TAB>metric<TAB>unit<TAB>expected<TAB>lower_pct
-#       <TAB>upper_pct ("-": none)<TAB>low<TAB>high ("-")<TAB>value ("-")
-#       <TAB>pass (1|0)<TAB>why (empty when it passed)
-# (what --format json/prom are made from), and last
-#   #summary<TAB>metrics<TAB>failures<TAB>what failed
-# Returns non-zero when jq cannot read the documents (no verdict then).
-ms_ref_evaluate() {
-    local ref="$1" res="$2" prefix="$3"
-    # One jq call for every metric (a 500-metric reference is no slower to
-    # read than a 4-metric one); awk -F '\t' keeps an empty unit field in
-    # place (bash's read would collapse it and shift the columns).
-    jq -r --slurpfile res "$res" "$MS_JQ_LIB"'
-        $res[0] as $doc
-        | .metrics[]
-        | (.unit // "" | tostring) as $unit
-        | .record as $r | .metric as $k | ($doc | value_unit($r; $k)) as $vu
-        | [.record, .metric, $unit, .expected, .lower_pct,
-           (if .upper_pct == null then "-" else .upper_pct end), $vu[0], $vu[1]] | @tsv' "$ref" | awk -F '\t' -v pre="$prefix" '
-        function row(low, high, v, pass, why) {
-            rows = rows sprintf("#row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", pre, $1, $2, $3, $4, $5, $6, sprintf("%.3f", low), (high == "" || high == "-" ? "-" : sprintf("%.3f", high)), v, pass, why)
-        }
-        BEGIN {     # a value that is no number (value_unit, results.sh)
-            novalue["MISSING"] = "missing from the result"
-            novalue["NA"] = "reported unavailable"
-            novalue["NAN"] = "not a number in the result"
-        }
-        {
-            # shown: the unit of the reference, else that of the result
-            name = $1 "." $2; unit = ($3 != "" ? " " $3 : ($8 != "" ? " " $8 : ""))
-            low = $4 * (1 - $5 / 100)
-            if ($6 == "-") { high = ""; band = sprintf("-%g%%/+inf: >= %.1f", $5, low) }
-            else { high = $4 * (1 + $6 / 100); band = sprintf("-%g%%/+%g%%: %.1f..%.1f", $5, $6, low, high) }
-            if ($7 in novalue) {
-                why = novalue[$7]
-                printf "%sFAIL  %-28s %s (expected %.1f%s)\n", pre, name, why, $4, unit
-                fails++; failed = failed (failed == "" ? "" : "; ") pre name " " why
-                row(low, high, "-", 0, why)
-                next
-            }
-            # A value in another unit than the reference expects is not
-            # comparable (MB/s against GB/s): a FAIL, never a number.
-            if ($3 != "" && $8 != "" && $3 != $8) {
-                printf "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)\n", pre, name, $8, $3, $4, unit
-                fails++; failed = failed (failed == "" ? "" : "; ") pre name " unit " $8 " vs reference " $3
-                row(low, high, "-", 0, "unit " $8 " in the result, " $3 " in the reference")
-                next
-            }
-            v = $7 + 0
-            ok = (v >= low && (high == "" || v <= high))
-            printf "%s%s  %-28s %.1f%s  expected %.1f (%s)\n", pre, (ok ? "PASS" : "FAIL"), name, v, unit, $4, band
-            if (!ok) { fails++; failed = failed (failed == "" ? "" : "; ") sprintf("%s%s %.1f %s %.1f", pre, name, v, (v < low ? "<" : ">"), (v < low ? low : high)) }
-            row(low, high, $7, ok, ok ? "" : sprintf("%.1f %s %.1f", v, (v < low ? "<" : ">"), (v < low ? low : high)))
-            n++
-        }
-        END { printf "%s#summary\t%d\t%d\t%s\n", rows, NR, fails, failed }'
 }
 
 # ms_ref_record OUT FLOOR CAP UPPER RUNJSON MADEWITH RESULT...: write a
@@ -302,32 +181,4 @@ ms_ref_made_with() {
         { memsuite: $ms, tool: (.tool // "unknown" | tostring), version: (.version // "unknown" | tostring),
           env: ((.sysinfo // {}) as $s | [ $keys[] | select(($s[.] | type) as $t | $t == "string" or $t == "number" or $t == "boolean")
                  | { key: ., value: $s[.] } ] | from_entries) }' "$1"
-}
-
-# ms_ref_settings REF RESULT: compares the run and the made_with block of
-# REF with RESULT.  Prints "refuse<TAB>what" for a difference that makes
-# the reference the wrong yardstick (another run: tool, size, threads,
-# reps; another tool (made_with.tool) or tool version; another kind of node: CPU model, cores,
-# NUMA nodes, THP, build), "note<TAB>what" for one that does not
-# (kernel, memory total).  Nothing for a reference without those blocks.
-ms_ref_settings() {
-    local ref="$1" res="$2" run made
-    run=$(ms_res_run_block "$res")
-    made=$(ms_ref_made_with "$res")
-    jq -r --argjson run "$run" --argjson made "$made" --argjson info "$MS_REF_ENV_INFO" '
-        def show: if type == "string" then "\"\(.)\"" else tostring end;
-        (.run // {}) as $r
-        | ( ["size_bytes", "threads", "reps"][] as $k
-            | select(($r | has($k)) and ($run | has($k)) and $r[$k] != $run[$k])
-            | "refuse\trun.\($k) \($r[$k]) in the reference, \($run[$k]) in the result" ),
-          ( select(($r.bench // "") != "" and ($run.bench // "") != "" and ($r.bench | split(":")[0]) != ($run.bench | split(":")[0]))
-            | "refuse\trun.bench \($r.bench) in the reference, \($run.bench) in the result" ),
-          ( (.made_with // null) as $m | select($m != null)
-            | ( select(($m.tool // "") != "" and $m.tool != $made.tool)
-                | "refuse\ttool \($m.tool | show) in the reference, \($made.tool | show) in the result" ),
-              ( select(($m.version // "") != "" and $m.version != $made.version)
-                | "refuse\t\($m.tool // "tool") version \($m.version) in the reference, \($made.version) in the result" ),
-              ( ($m.env // {}) | to_entries[] | . as $e | select($made.env | has($e.key)) | select($e.value != $made.env[$e.key])
-                | (if ($info | index([$e.key])) != null then "note" else "refuse" end)
-                  + "\t\(.key) \(.value | show) in the reference, \($made.env[.key] | show) here" ) )' "$ref"
 }

@@ -5,10 +5,13 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, exitcodes
+from . import aggregate, check, exitcodes, ref_check, verdict
 
 COMMANDS = (
     ("aggregate", aggregate),
+    ("check", check),
+    ("ref-check", ref_check),
+    ("verdict", verdict),
 )
 
 

@@ -1,0 +1,74 @@
+"""Prometheus text exposition format (node_exporter's textfile collector):
+gauges, one HELP and TYPE per family, label values escaped as the format
+wants (\\\\, \\", \\n).  Formats; never computes a verdict."""
+
+VERDICTS = ("PASS", "FAIL", "ERROR")
+
+
+def esc(s):
+    """A label value, escaped."""
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def family(name, help_text):
+    return "# HELP %s %s\n# TYPE %s gauge\n" % (name, help_text, name)
+
+
+def _num(x):
+    """A value as the JSON text of the reference and result shows it."""
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
+        return str(int(x))
+    return repr(x) if isinstance(x, float) else str(x)
+
+
+def _band(x):
+    return "%.3f" % x
+
+
+# (family, help, the row's value or None when the metric has none)
+METRIC_FAMILIES = (
+    ("memsuite_check_value", "Measured value of a reference metric (its unit in the unit label).",
+     lambda r: None if r["value"] is None else _num(r["value"])),
+    ("memsuite_check_expected", "Expected value of a reference metric.", lambda r: _num(r["expected"])),
+    ("memsuite_check_low", "Lowest passing value of a reference metric.", lambda r: _band(r["low"])),
+    ("memsuite_check_high", "Highest passing value of a reference metric (absent when unbounded).",
+     lambda r: None if r["high"] is None else _band(r["high"])),
+    ("memsuite_check_metric_pass", "1 when the metric was within its tolerance, else 0.",
+     lambda r: "1" if r["pass"] else "0"),
+)
+
+
+def check(host, v, busy, duration, now):
+    """memsuite check's verdict v (verdict.Verdict) as Prometheus text."""
+    h = 'host="%s"' % esc(host)
+    out = [family("memsuite_check_verdict",
+                  "The verdict of the last memsuite check: 1 for the verdict it gave, 0 for the others.")]
+    out += ['memsuite_check_verdict{%s,verdict="%s"} %d\n' % (h, x, x == v.verdict) for x in VERDICTS]
+    out.append(family("memsuite_check_pass", "1 when the last memsuite check passed, else 0."))
+    out.append("memsuite_check_pass{%s} %d\n" % (h, v.verdict == "PASS"))
+    out.append(family("memsuite_check_busy",
+                      "1 when the last memsuite check found the node busy and measured nothing."))
+    out.append("memsuite_check_busy{%s} %d\n" % (h, 1 if busy == 1 else 0))
+    out.append(family("memsuite_check_exit_code",
+                      "Exit status of the last memsuite check (0 PASS, 1 FAIL, 2 usage, 3 environment, 5 busy)."))
+    out.append("memsuite_check_exit_code{%s} %d\n" % (h, v.exit))
+    out.append(family("memsuite_check_timestamp_seconds", "When the last memsuite check finished, Unix time."))
+    out.append("memsuite_check_timestamp_seconds{%s} %d\n" % (h, now))
+    out.append(family("memsuite_check_duration_seconds", "How long the last memsuite check took."))
+    out.append("memsuite_check_duration_seconds{%s} %d\n" % (h, duration))
+    if not v.rows:
+        return "".join(out)
+    for name, help_text, get in METRIC_FAMILIES:
+        out.append(family(name, help_text))
+        for r in v.rows:
+            x = get(r)
+            if x is not None:
+                out.append("%s{%s} %s\n" % (name, _labels(h, r), x))
+    return "".join(out)
+
+
+def _labels(h, r):
+    l = h
+    if r.get("numa_node") is not None:
+        l += ',numa_node="%s"' % esc(str(r["numa_node"]))
+    return l + ',record="%s",metric="%s",unit="%s"' % (esc(r["record"]), esc(r["metric"]), esc(r["unit"]))
