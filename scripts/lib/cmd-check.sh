@@ -458,7 +458,6 @@ ms_check_record() {
     ms_out_check "$ref" || ms_die "$MS_EX_ENV" "cannot write the reference $MS_OUT_ERR"
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
-        why=$(ms_check_record_inputs "${files[@]}") || ms_usage_error "$(ms_printable <<<"$why"); nothing recorded"
         runjson=$(ms_res_run_block "${files[0]}")
         if [ -n "$bench$size$threads$reps$bind" ]; then
             ms_check_setup "$bench" "$size" "$threads" "$reps" "$bind"
@@ -490,46 +489,34 @@ ms_check_record() {
             ms_note "recorded run $i/$runs"
         done
     fi
-    local rc=0 made
-    made=$(ms_ref_made_with "${files[0]}") || ms_die "$MS_EX_ENV" "cannot read ${files[0]} (jq failed)"
-    why=$(ms_ref_record "$ref" "$floor" "$cap" "$upper" "$runjson" "$made" "${files[@]}") || rc=$?
+    # The analyser computes the reference (memsuite-analyse record: the
+    # inputs' fitness, medians, tolerances, the cap) into a temp file;
+    # ms_out_write puts it in place (never over a device, never through a
+    # link), exit 3 when it cannot.
+    local rc=0 doc sum
+    doc=$(ms_mktemp) sum=$(ms_mktemp)
+    local -a a=(--out "$doc" --summary "$sum" --floor "$floor" --cap "$cap" --run "$runjson"
+        --memsuite "$MS_VERSION" --host "$(ms_hostname)" --created "$(ms_now_utc)")
+    [ -z "$upper" ] || a+=(--upper "$upper")
+    why=$(ms_analyse record "${a[@]}" -- "${files[@]}") || rc=$?
     [ -z "$rundir" ] || why=${why//"$rundir/"/}
-    [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $(ms_printable <<<"$why")"
+    case "$rc" in
+        0) ;;
+        1|2) ms_die "$rc" "could not record the reference: $why" ;;
+        *) ms_die "$MS_EX_ENV" "could not record the reference: ${why:-the analyser failed}" ;;
+    esac
+    ms_out_write "$ref" cat -- "$doc" ||
+        ms_die "$MS_EX_ENV" "could not record the reference: cannot write the reference $MS_OUT_ERR"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     # The summary only beside a file: on a descriptor, device or FIFO it
     # would follow the JSON into the same stream (and cannot be read back).
     [ "$MS_OUT_KIND" = atomic ] || return 0
-    ms_out_write - ms_check_record_summary "$ref" ||
+    ms_out_write - cat -- "$sum" ||
         ms_die "$MS_EX_ENV" "wrote $ref, but cannot print its summary: ${MS_OUT_WHY:-$MS_OUT_ERR}"
-}
-
-# ms_check_record_summary REF: one line per metric of a written reference
-ms_check_record_summary() {
-    jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected)\(.unit // "" | if . == "" then "" else " \(.)" end) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$1" | ms_printable
 }
 
 ms_check_runjson() {
     jq -n --arg b "$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN")" --argjson s "$MS_CK_SIZE" \
         --argjson t "$MS_CK_THREADS" --argjson r "$MS_CK_REPS" --arg bind "$MS_CK_BIND" \
         '{ bench: $b, size_bytes: $s, threads: $t, reps: $r, bind: $bind }'
-}
-
-# ms_check_record_inputs RESULT...: 0 when the results may make one
-# reference: each complete and validated (ms_res_problem), all from the
-# same tool and the same run (bench, size, threads, reps: a median over
-# 8 MiB and 16 MiB arrays, or over stream and mbw, would be no
-# reference).  Else prints why and returns 1.
-ms_check_record_inputs() {
-    local f why first="" firstf="" run
-    for f in "$@"; do
-        why=$(ms_res_problem "$f") || { printf 'cannot record from %s: %s\n' "$f" "$why"; return 1; }
-        run=$(jq -c --arg tool "$(ms_res_tool "$f")" '. + {tool: $tool}' <<<"$(ms_res_run_block "$f")")
-        if [ -z "$firstf" ]; then
-            first="$run" firstf="$f"
-        elif [ "$run" != "$first" ]; then
-            printf 'the results were not made by the same run: %s has %s, %s has %s; record each kind of run separately\n' \
-                "$firstf" "$first" "$f" "$run"
-            return 1
-        fi
-    done
 }

@@ -2,6 +2,8 @@
 gauges, one HELP and TYPE per family, label values escaped as the format
 wants (\\\\, \\", \\n).  Formats; never computes a verdict."""
 
+from .render import number_text
+
 VERDICTS = ("PASS", "FAIL", "ERROR")
 
 
@@ -14,13 +16,6 @@ def family(name, help_text):
     return "# HELP %s %s\n# TYPE %s gauge\n" % (name, help_text, name)
 
 
-def _num(x):
-    """A value as the JSON text of the reference and result shows it."""
-    if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
-        return str(int(x))
-    return repr(x) if isinstance(x, float) else str(x)
-
-
 def _band(x):
     return "%.3f" % x
 
@@ -28,8 +23,8 @@ def _band(x):
 # (family, help, the row's value or None when the metric has none)
 METRIC_FAMILIES = (
     ("memsuite_check_value", "Measured value of a reference metric (its unit in the unit label).",
-     lambda r: None if r["value"] is None else _num(r["value"])),
-    ("memsuite_check_expected", "Expected value of a reference metric.", lambda r: _num(r["expected"])),
+     lambda r: None if r["value"] is None else number_text(r["value"])),
+    ("memsuite_check_expected", "Expected value of a reference metric.", lambda r: number_text(r["expected"])),
     ("memsuite_check_low", "Lowest passing value of a reference metric.", lambda r: _band(r["low"])),
     ("memsuite_check_high", "Highest passing value of a reference metric (absent when unbounded).",
      lambda r: None if r["high"] is None else _band(r["high"])),

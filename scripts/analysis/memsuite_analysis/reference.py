@@ -190,7 +190,9 @@ def load(path):
     if not data.strip():
         raise RefError("reference %s is empty: no JSON document (a truncated or unrecorded reference?)" % shown)
     try:
-        doc = loads(data)
+        # NaN and Infinity are no JSON numbers: read as null and as an
+        # infinite number, they are refused by the value checks, named
+        doc = json.loads(data, parse_constant=_constant)
     except (ValueError, RecursionError) as e:
         raise RefError("reference %s is not a JSON object (exactly one document is expected): %s"
                        % (shown, _json_why(e)))
@@ -200,6 +202,10 @@ def load(path):
     if why:
         raise RefError("reference %s: %s" % (shown, why))
     return doc
+
+
+def _constant(name):
+    return None if name == "NaN" else float(name.replace("Infinity", "inf"))
 
 
 def _json_why(e):
