@@ -4,7 +4,7 @@ reference check, from summaries built in memory."""
 import unittest
 
 import _path  # noqa: F401
-from memsuite_analysis import classify, reference
+from memsuite_analysis import classify, model, reference
 
 
 class Ref:
