@@ -5,11 +5,12 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, check, exitcodes, record, ref_check, verdict
+from . import aggregate, check, compare, exitcodes, record, ref_check, verdict
 
 COMMANDS = (
     ("aggregate", aggregate),
     ("check", check),
+    ("compare", compare),
     ("record", record),
     ("ref-check", ref_check),
     ("verdict", verdict),
