@@ -243,11 +243,11 @@ ms_check_judge() {
     local ref="$1" res="$2" prefix="$3" out rc=0 line
     MS_CHECK_EVAL=$(ms_mktemp)
     local -a a=(--ref "$ref" --prefix "$prefix" --eval "$MS_CHECK_EVAL")
-    [ "${MS_CK_FORCE:-0}" != 1 ] || a+=(--force)
     if [ "$res" = --failed ]; then
-        prefix="$3" a=(--ref "$ref" --prefix "$3" --eval "$MS_CHECK_EVAL" --failed "$4" --detail "$5")
+        a+=(--failed "$4" --detail "$5")
     else
         a+=(--result "$res")
+        [ "${MS_CK_FORCE:-0}" != 1 ] || a+=(--force)
     fi
     out=$(ms_analyse check "${a[@]}") || rc=$?
     case "$rc" in
