@@ -11,6 +11,12 @@ memsuite-analyse check --ref REF (--result FILE | --failed WHY [--detail TEXT])
   --prefix P     before every line ("node1: " for --per-node)
   --force        settings that differ become notes
   --eval OUT     the evaluation, for verdict (JSON, this package's own)
+  --format F     render the verdict of this one evaluation (text, json or
+                 prom; verdict.py) instead of the counts: for use without
+                 memsuite check (which adds the idle look, retries, NUMA
+                 nodes and the early exits)
+  --prom FILE    also write the Prometheus text to FILE (temp file, then
+                 rename), before stdout
 Prints "TOTAL<TAB>FAILS" on stdout, then the notes, one a line.  Exit 0 every metric passed, 1 some
 failed, 2 the reference is unusable or was made with other settings (the
 reason on stdout, one line, instead), 3 the files cannot be read/written.
@@ -35,6 +41,9 @@ def add_arguments(p):
     p.add_argument("--prefix", default="", metavar="P")
     p.add_argument("--force", action="store_true")
     p.add_argument("--eval", metavar="OUT")
+    p.add_argument("--format", choices=("text", "json", "prom"))
+    p.add_argument("--prom", metavar="FILE")
+    p.add_argument("--host", default="", metavar="H")
 
 
 class Row:
@@ -159,6 +168,9 @@ def run(args):
         if res.state == "unreadable":
             print(printable("--result: %s" % res.why))
             return exitcodes.USAGE
+        if res.problem() and (args.format or args.prom):
+            # standalone: a result that cannot stand for a measurement FAILs
+            return _render(args, failed_run(ref, res.problem(), "", args.prefix))
         refuse = []
         ev = Evaluation(args.prefix)
         for kind, what in reference.settings(ref, res):
@@ -181,7 +193,42 @@ def run(args):
         except OSError as e:
             print("cannot write %s: %s" % (one_line(args.eval), e.strerror))
             return exitcodes.RESOURCE
+    if args.format or args.prom:
+        return _render(args, ev)
     print("%d\t%d" % (ev.total, ev.fails))
     for n in ev.notes:
         print(printable(n.replace("\n", " ")))
     return exitcodes.OK if ev.fails == 0 else exitcodes.FAIL
+
+
+def _render(args, ev):
+    """The verdict of one evaluation, rendered (verdict.py, prom.py)."""
+    import argparse
+    import socket
+    import sys
+    import time
+    from . import outfile, verdict
+    va = argparse.Namespace(**{a.dest: a.default for a in _verdict_parser()._actions if a.dest != "help"})
+    va.host = args.host or socket.gethostname()
+    va.ref, va.notes = args.ref, "\n".join(ev.notes)
+    va.label = "result %s" % (args.result if args.result is not None else args.failed)
+    v = verdict.decide(va, [ev.to_doc()])
+    now = time.time()
+    if args.prom:
+        va.format = "prom"
+        why = outfile.write_atomic(args.prom, verdict.render(va, v, now))
+        if why:
+            sys.stderr.write("memsuite-analyse: check: cannot write the Prometheus file %s: %s\n"
+                             % (one_line(args.prom), why))
+            return exitcodes.RESOURCE
+    va.format = args.format or "text"
+    sys.stdout.write(verdict.render(va, v, now))
+    return v.exit
+
+
+def _verdict_parser():
+    import argparse
+    from . import verdict
+    p = argparse.ArgumentParser(add_help=False)
+    verdict.add_arguments(p)
+    return p
