@@ -57,9 +57,7 @@ ms_verdict_render() {
             --reason "$MS_V_REASON" --lines "$MS_V_LINES")
     fi
     for e in "${MS_V_EVALS[@]}"; do a+=(--eval "$e"); done
-    ms_analyse verdict "${a[@]}" "$@" || return
-    # the busy evidence (idle.sh), record names: no raw ESC in a label
-    [ "$fmt" != prom ] || ms_idle_prom "host=\"$(ms_hostname | sed 's/\\/\\\\/g; s/"/\\"/g')\"" | ms_printable
+    ms_analyse verdict "${a[@]}" "$@"
 }
 
 ms_verdict_prom() { ms_verdict_render prom; }

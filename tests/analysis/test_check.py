@@ -102,6 +102,15 @@ class Verdict(unittest.TestCase):
         self.assertIn('memsuite_check_high{host="n\\"1",record="Add",metric="best_rate_mbps",unit="MB/s"} 23125.000\n', text)
         self.assertEqual(text.count("# TYPE memsuite_check_value gauge"), 1)
 
+    def test_prom_idle(self):
+        text = prom.idle("n1", {"cpus_busy_pct": "12.5", "cpus": "2", "others_cpus": "-", "load1": "0.02",
+                                "steal_pct": "x"})
+        self.assertIn('memsuite_check_busy_cpus_busy_ratio{host="n1"} 0.125\n', text)
+        self.assertIn('memsuite_check_busy_mask_cpus{host="n1"} 2\n', text)
+        self.assertIn('memsuite_check_busy_load1{host="n1"} 0.02\n', text)
+        self.assertNotIn("other_cpus", text)        # a look not taken: left out, never 0
+        self.assertNotIn("steal", text)
+
     def test_json_document(self):
         v = verdict.decide(args(), self.evals(JUDGED[0]))
         d = verdict.json_doc(args(run='{"bench": "stream"}', idle="load1\t0.02\nskipped\t-\ncpu_list\t0-1"), v, 0)

@@ -33,6 +33,48 @@ METRIC_FAMILIES = (
 )
 
 
+# The busy evidence of the idle look (idle.sh's facts): (fact, family,
+# help).  A fact in % becomes a ratio (0 to 1); a look not taken (no
+# number) is left out, never 0.
+IDLE_FAMILIES = (
+    ("others_cpus", "memsuite_check_busy_other_cpus",
+     "CPUs worth of work other processes wanted (running plus waiting for a CPU) over the busy window."),
+    ("max_busy_cpus", "memsuite_check_busy_limit_cpus",
+     "The busy limit: other processes wanting more CPUs than this make the node busy."),
+    ("cpus", "memsuite_check_busy_mask_cpus", "CPUs in the affinity mask of the check."),
+    ("window_s", "memsuite_check_busy_window_seconds", "Length of the busy window."),
+    ("cpus_busy_pct", "memsuite_check_busy_cpus_busy_ratio",
+     "Share of the mask CPUs time spent busy over the window (0 to 1)."),
+    ("steal_pct", "memsuite_check_busy_steal_ratio",
+     "Share of the mask CPUs time stolen by the hypervisor over the window (0 to 1)."),
+    ("cpu_pressure_pct", "memsuite_check_busy_cpu_pressure_ratio",
+     "Share of the window some task stalled waiting for a CPU (0 to 1)."),
+    ("memory_pressure_pct", "memsuite_check_busy_memory_pressure_ratio",
+     "Share of the window some task stalled waiting for memory (0 to 1)."),
+    ("mem_available_bytes", "memsuite_check_busy_mem_available_bytes", "MemAvailable when the check looked."),
+    ("load1", "memsuite_check_busy_load1", "The 1-minute load average (reported, never the verdict)."),
+)
+
+
+def _gauge(x):
+    """A gauge value: whole numbers as integers, others to 6 digits."""
+    return "%d" % x if x == int(x) and abs(x) < 1e15 else "%.6g" % x
+
+
+def idle(host, facts):
+    """The busy evidence (facts: {fact: text}) as Prometheus text."""
+    import re
+    h = 'host="%s"' % esc(host)
+    out = []
+    for key, name, help_text in IDLE_FAMILIES:
+        x = facts.get(key)
+        if x is None or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", x):
+            continue
+        v = float(x) / 100 if key.endswith("_pct") else float(x)
+        out.append("%s%s{%s} %s\n" % (family(name, help_text), name, h, _gauge(v)))
+    return "".join(out)
+
+
 def check(host, v, busy, duration, now):
     """memsuite check's verdict v (verdict.Verdict) as Prometheus text."""
     h = 'host="%s"' % esc(host)

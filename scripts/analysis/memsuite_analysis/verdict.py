@@ -134,7 +134,8 @@ def render(args, v, now):
         return printable("".join(x + "\n" for x in v.lines if x) + v.summary + "\n")
     if args.format == "json":
         return json.dumps(json_doc(args, v, now), ensure_ascii=False, indent=2) + "\n"
-    return printable(prom.check(args.host, v, args.busy, args.seconds, int(now)))
+    facts = dict(line.partition("\t")[::2] for line in _split(args.idle))
+    return printable(prom.check(args.host, v, args.busy, args.seconds, int(now)) + prom.idle(args.host, facts))
 
 
 def run(args):
