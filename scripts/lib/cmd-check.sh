@@ -207,7 +207,7 @@ cmd_check() {
         ms_usage_error "--bench, --size, --threads, --reps and --bind are for --record; a check runs what the reference says"
     fi
     [ -z "$upper" ] || ms_usage_error "--upper-pct is for --record; a check uses the reference's bounds"
-    v=$(ms_ref_validate "$ref") || ms_usage_error "$v"
+    v=$(ms_ref_validate "$ref") || ms_ref_refuse $? "$v"
     if [ "${#results[@]}" -gt 1 ]; then
         ms_usage_error "--result: give one result to check (several are for --record)"
     fi

@@ -22,12 +22,18 @@
 ms_use results bench analysis
 
 # ms_ref_validate FILE: prints the problem and returns 1 when FILE is not
-# a usable reference: the analyser's rules (memsuite_analysis/reference.py:
+# a usable reference (3 when the analyser cannot run; ms_ref_refuse says
+# which exit that is): the analyser's rules (memsuite_analysis/reference.py:
 # a regular file, never blocking on a FIFO; one JSON object; schema, keys,
 # values), then whether run.bench names a tool and scenario memsuite has.
 ms_ref_validate() {
-    local f="$1" err bench
-    err=$(ms_analyse ref-check "$f") || { printf '%s\n' "${err:-cannot read reference $f (the analyser failed)}"; return 1; }
+    local f="$1" err bench rc=0
+    err=$(ms_analyse ref-check "$f") || rc=$?
+    case "$rc" in
+        0) ;;
+        2) printf '%s\n' "$err"; return 1 ;;
+        *) echo "cannot validate the reference $f: the analyser failed (exit $rc)"; return 3 ;;
+    esac
     bench=$(jq -r '.run.bench // empty' "$f")
     [ -n "$bench" ] || return 0
     if ! err=$(ms_bench_split "$bench"); then
@@ -40,6 +46,13 @@ ms_ref_validate() {
         echo "reference $f: run.bench: $err"
         return 1
     fi
+}
+
+# ms_ref_refuse STATUS WHY: exits as ms_ref_validate's STATUS says: 2 for
+# a bad reference, 3 when it could not be judged.
+ms_ref_refuse() {
+    [ "$1" = 3 ] && ms_die "$MS_EX_ENV" "$2"
+    ms_usage_error "$2"
 }
 
 ms_ref_run_get() { jq -r --arg k "$2" '.run[$k] // empty | tostring' "$1"; }
