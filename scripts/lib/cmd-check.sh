@@ -287,8 +287,10 @@ ms_check_prom_at_exit() {
         *) [ "$code" -ge 128 ] || code=$MS_EX_ENV ;;  # cleanup.sh turns those into 3
     esac
     ms_verdict_set ERROR "$code" "" "memsuite check exited $code before a verdict"
-    ms_out_write "$MS_CK_PROM" ms_verdict_prom ||
-        ms_error "cannot write the Prometheus file $MS_OUT_ERR"
+    if ! ms_out_write "$MS_CK_PROM" ms_verdict_prom; then
+        ms_error "cannot write the Prometheus file ${MS_OUT_ERR:-$(ms_shown "$MS_CK_PROM"): the analyser could not render it}"
+        ms_verdict_prom_drop "$MS_CK_PROM"
+    fi
 }
 
 # ms_check_error EXIT WHY: the check cannot give PASS or FAIL (busy node,

@@ -74,7 +74,8 @@ ms_verdict_emit() {
         ms_die "$MS_EX_ENV" "cannot render the verdict as $fmt in $MS_TMP: $(ms_out_reason "$err")"
     IFS=$'\t' read -r v rc <"$dec" || ms_die "$MS_EX_ENV" "cannot render the verdict in $MS_TMP: no verdict came back"
     if [ -n "$prom" ] && ! ms_out_write "$prom" ms_verdict_prom; then
-        ms_error "cannot write the Prometheus file $MS_OUT_ERR"
+        ms_error "cannot write the Prometheus file ${MS_OUT_ERR:-$(ms_shown "$prom"): the analyser could not render it}"
+        ms_verdict_prom_drop "$prom"
         rc=$MS_EX_ENV
     fi
     MS_V_EMITTED=1
@@ -83,4 +84,13 @@ ms_verdict_emit() {
         rc=$MS_EX_ENV
     fi
     return "$rc"
+}
+
+# ms_verdict_prom_drop FILE: a Prometheus file that could not be written
+# is removed when it is a regular file (never a device or a link's
+# target): a stale PASS must not stand for a check that did not write.
+ms_verdict_prom_drop() {
+    [ -f "$1" ] && [ ! -L "$1" ] || return 0
+    rm -f -- "$1" 2>/dev/null && ms_error "removed the previous $1 (it held an older verdict)"
+    return 0
 }
