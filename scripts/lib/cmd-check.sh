@@ -207,7 +207,7 @@ cmd_check() {
         ms_usage_error "--bench, --size, --threads, --reps and --bind are for --record; a check runs what the reference says"
     fi
     [ -z "$upper" ] || ms_usage_error "--upper-pct is for --record; a check uses the reference's bounds"
-    v=$(ms_ref_validate "$ref") || ms_usage_error "$v"
+    v=$(ms_ref_validate "$ref") || ms_ref_refuse $? "$v"
     if [ "${#results[@]}" -gt 1 ]; then
         ms_usage_error "--result: give one result to check (several are for --record)"
     fi
@@ -231,12 +231,37 @@ cmd_check() {
     ms_verdict_emit "$fmt" "$prom"
 }
 
-# ms_check_rows_add TEXT: TEXT appended to MS_V_ROWS (the session temp
-# directory); a full disk there is exit 3, named, never a lost row.
-ms_check_rows_add() {
-    local err
-    err=$( { printf '%s' "$1" >>"$MS_V_ROWS"; } 2>&1 ) ||
-        ms_die "$MS_EX_ENV" "cannot write in the temp directory $MS_TMP: $(ms_out_reason "$err"); set TMPDIR to a directory with space"
+# ms_check_judge REF RESULT PREFIX, or ms_check_judge REF --failed PREFIX
+# WHY DETAIL (the benchmark failed, no result): the analyser judges the
+# result against the reference (the settings it was made with, then each
+# metric: memsuite-analyse check).  Sets MS_CHECK_EVAL (its evaluation
+# file, for the verdict) and MS_CHECK_COUNTS ("metrics<TAB>failures");
+# its notes (settings that differ) join the verdict's.  Returns 0 pass,
+# 1 fail; 2 when the reference was made with other settings (the ERROR
+# verdict is set).  A full temp directory is exit 3, named.
+ms_check_judge() {
+    local ref="$1" res="$2" prefix="$3" out rc=0 line
+    MS_CHECK_EVAL=$(ms_mktemp)
+    local -a a=(--ref "$ref" --prefix "$prefix" --eval "$MS_CHECK_EVAL")
+    if [ "$res" = --failed ]; then
+        a+=(--failed "$4" --detail "$5")
+    else
+        a+=(--result "$res")
+        [ "${MS_CK_FORCE:-0}" != 1 ] || a+=(--force)
+    fi
+    out=$(ms_analyse check "${a[@]}") || rc=$?
+    case "$rc" in
+        0|1) ;;
+        2) ms_check_error "$MS_EX_USAGE" "$out" || true; return 2 ;;
+        3) [ -z "$out" ] || ms_die "$MS_EX_ENV" "cannot write in the temp directory $MS_TMP: $out; set TMPDIR to a directory with space"
+           ms_die "$MS_EX_ENV" "cannot compare $ref with the result (the analyser failed); nothing judged" ;;
+        *) ms_die "$MS_EX_ENV" "cannot compare $ref with the result (the analyser exited $rc); nothing judged" ;;
+    esac
+    MS_CHECK_COUNTS=$(head -n 1 <<<"$out")
+    while IFS= read -r line; do
+        [ -z "$line" ] || ms_verdict_note "$line"
+    done < <(tail -n +2 <<<"$out")
+    return "$rc"
 }
 
 # ms_check_arg OPTION [VALUE...]: 0 when the option has a value; else the
@@ -261,34 +286,10 @@ ms_check_prom_at_exit() {
         2|3|5) ;;
         *) [ "$code" -ge 128 ] || code=$MS_EX_ENV ;;  # cleanup.sh turns those into 3
     esac
-    [ -n "$MS_V_ROWS" ] || MS_V_ROWS=/dev/null
     ms_verdict_set ERROR "$code" "" "memsuite check exited $code before a verdict"
-    ms_out_write "$MS_CK_PROM" ms_verdict_prom ||
-        ms_error "cannot write the Prometheus file $MS_OUT_ERR"
-}
-
-# Evaluate one result; sets MS_CHECK_LINES (text), appends its #row lines
-# to MS_V_ROWS and sets MS_CHECK_SUMMARY to "total<TAB>fails<TAB>text";
-# returns 0 pass, 1 fail.  With KEEP_ROWS 0 the rows are not kept (an
-# attempt that will be retried).
-ms_check_eval() {
-    local ref="$1" res="$2" prefix="$3" line out
-    out=$(ms_ref_evaluate "$ref" "$res" "$prefix") ||
-        ms_die "$MS_EX_ENV" "cannot compare $ref with the result (jq failed); nothing judged"
-    MS_CHECK_LINES=$(grep -v '^#' <<<"$out" || true)
-    MS_CHECK_ROWS=$(grep '^#row' <<<"$out" || true)
-    line=$(grep '^#summary' <<<"$out")
-    MS_CHECK_SUMMARY="${line#\#summary$'\t'}"
-    [ "$(cut -f 2 <<<"$MS_CHECK_SUMMARY")" = 0 ]
-}
-
-ms_check_summary() {    # PASS|FAIL TOTAL FAILS TEXT EXTRA -> the summary line
-    local host
-    host=$(ms_hostname)
-    if [ "$1" = PASS ]; then
-        printf 'memsuite: PASS %s/%s metrics within tolerance on %s%s\n' "$2" "$2" "$host" "$5"
-    else
-        printf 'memsuite: FAIL %s/%s metrics out of tolerance on %s%s: %s\n' "$3" "$2" "$host" "$5" "$4"
+    if ! ms_out_write "$MS_CK_PROM" ms_verdict_prom; then
+        ms_error "cannot write the Prometheus file ${MS_OUT_ERR:-$(ms_shown "$MS_CK_PROM"): the analyser could not render it}"
+        ms_verdict_prom_drop "$MS_CK_PROM"
     fi
 }
 
@@ -299,27 +300,6 @@ ms_check_error() {
     return "$1"
 }
 
-# ms_check_settings_ok REF RESULT PREFIX: 0 when the reference was made
-# with the settings RESULT shows (or --force: the differences become
-# notes); else sets the ERROR verdict (exit 2) and returns 1.
-ms_check_settings_ok() {
-    local ref="$1" res="$2" prefix="$3" kind what refuse="" diffs
-    diffs=$(ms_ref_settings "$ref" "$res") || ms_die "$MS_EX_ENV" "cannot compare $ref with the result (jq failed)"
-    while IFS=$'\t' read -r kind what; do
-        [ -n "$kind" ] || continue
-        if [ "$kind" = refuse ] && [ "$MS_CK_FORCE" != 1 ]; then
-            refuse+="${refuse:+; }$what"
-        else
-            local how=""
-            [ "$kind" = refuse ] && how=" (--force)"
-            ms_verdict_note "${prefix}the reference was made with other settings: $what$how"
-        fi
-    done <<<"$diffs"
-    [ -z "$refuse" ] && return 0
-    ms_check_error "$MS_EX_USAGE" "${prefix}reference $ref was made with other settings: $refuse; record a reference on this kind of node, or pass --force" || true
-    return 1
-}
-
 ms_check_result_file() {
     local ref="$1" res="$2" rbench tool
     rbench=$(ms_ref_run_get "$ref" bench)
@@ -328,7 +308,7 @@ ms_check_result_file() {
         ms_usage_error "$(ms_printable <<<"result $res is from '$tool' but the reference is for '${rbench%%:*}'")"
     fi
     MS_V_RUN=$(ms_res_run_block "$res")
-    local total fails text why
+    local why rc=0
     # A result that is incomplete or failed its own validation measured
     # nothing trustworthy: the node FAILs (exit 1), as when check runs the
     # benchmark itself and gets such a result.
@@ -337,17 +317,11 @@ ms_check_result_file() {
         ms_verdict_set FAIL 1 "memsuite: FAIL result $res cannot validate $(ms_hostname): $why" "$why"
         return 1
     fi
-    ms_check_settings_ok "$ref" "$res" "" || return "$MS_V_EXIT"
-    ms_check_eval "$ref" "$res" "" || true
-    MS_V_LINES="$MS_CHECK_LINES"
-    [ -z "$MS_CHECK_ROWS" ] || ms_check_rows_add "$MS_CHECK_ROWS"$'\n'
-    IFS=$'\t' read -r total fails text <<<"$MS_CHECK_SUMMARY"
-    if [ "$fails" = 0 ]; then
-        ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " (result $res)")"
-        return 0
-    fi
-    ms_verdict_set FAIL 1 "$(ms_check_summary FAIL "$total" "$fails" "$text" " (result $res)")" "$text"
-    return 1
+    ms_check_judge "$ref" "$res" "" || rc=$?
+    [ "$rc" -ne 2 ] || return "$MS_V_EXIT"
+    MS_V_EVALS+=("$MS_CHECK_EVAL")
+    MS_V_LABEL="result $res"
+    return "$rc"
 }
 
 # ms_check_idle_ok NEED_BYTES: 0 when the node may be measured (idle, or
@@ -444,7 +418,7 @@ ms_check_run() {
     ms_lock_take
     ms_enforce_recover     # a killed --enforce run's knobs go back first
     ms_check_idle_ok "$(ms_bench_need_bytes "$MS_CK_BENCH" "$MS_CK_SIZE")" || return "$MS_V_EXIT"
-    local bind prefix attempt rc out total=0 fails=0 text="" t f x all_lines="" rows=""
+    local bind prefix attempt rc out
     for bind in "${binds[@]}"; do
         prefix=""
         [ "$per_node" = 1 ] && prefix="node${bind#node:}: "
@@ -457,38 +431,23 @@ ms_check_run() {
                 ms_check_error "$MS_EX_ENV" "${prefix}the benchmark could not run (exit $rc): $MS_CHECK_LOG_TAIL"
                 return
             fi
+            local jrc=0
             if [ "$rc" -eq 0 ]; then
-                ms_check_settings_ok "$ref" "$out" "$prefix" || return "$MS_V_EXIT"
-                ms_check_eval "$ref" "$out" "$prefix" && break
+                ms_check_judge "$ref" "$out" "$prefix" || jrc=$?
             else
-                MS_CHECK_LINES="${prefix}FAIL  benchmark failed (exit $rc): $MS_CHECK_LOG_TAIL"
-                MS_CHECK_ROWS=""
-                MS_CHECK_SUMMARY=$(printf '%s\t1\t%s' "$(ms_ref_metrics "$ref" | wc -l)" "${prefix}benchmark failed (exit $rc)")
+                ms_check_judge "$ref" --failed "$prefix" "benchmark failed (exit $rc)" "$MS_CHECK_LOG_TAIL" || jrc=$?
             fi
+            [ "$jrc" -ne 2 ] || return "$MS_V_EXIT"
+            [ "$jrc" -ne 0 ] || break
             if [ "$attempt" -le "$retries" ]; then
-                ms_note "${prefix}attempt $attempt/$((retries + 1)) failed ($(cut -f 2 <<<"$MS_CHECK_SUMMARY") metric(s) out of tolerance); retrying"
+                ms_note "${prefix}attempt $attempt/$((retries + 1)) failed ($(cut -f 2 <<<"$MS_CHECK_COUNTS") metric(s) out of tolerance); retrying"
             fi
         done
-        all_lines+="$MS_CHECK_LINES"$'\n'
-        [ -z "$MS_CHECK_ROWS" ] || rows+="$MS_CHECK_ROWS"$'\n'
-        IFS=$'\t' read -r t f x <<<"$MS_CHECK_SUMMARY"
-        total=$((total + t))
-        if [ "$f" -gt 0 ]; then
-            fails=$((fails + f))
-            text+="${text:+; }$x"
-        fi
+        MS_V_EVALS+=("$MS_CHECK_EVAL")     # the last attempt counts
     done
-    MS_V_LINES="${all_lines%$'\n'}"
-    ms_check_rows_add "$rows"
-    local extra
-    extra="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
-    [ "$per_node" = 1 ] && extra+=", ${#binds[@]} node(s)"
-    if [ "$fails" -eq 0 ]; then
-        ms_verdict_set PASS 0 "$(ms_check_summary PASS "$total" 0 "" " ($extra)")"
-        return 0
-    fi
-    ms_verdict_set FAIL 1 "$(ms_check_summary FAIL "$total" "$fails" "$text" " ($extra, after $((retries + 1)) attempt(s))")" "$text"
-    return 1
+    MS_V_LABEL="$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN") $(ms_human_bytes "$MS_CK_SIZE") x$MS_CK_THREADS"
+    [ "$per_node" = 1 ] && MS_V_LABEL+=", ${#binds[@]} node(s)"
+    MS_V_AFTER=$((retries + 1))
 }
 
 ms_check_record() {
@@ -501,7 +460,6 @@ ms_check_record() {
     ms_out_check "$ref" || ms_die "$MS_EX_ENV" "cannot write the reference $MS_OUT_ERR"
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
-        why=$(ms_check_record_inputs "${files[@]}") || ms_usage_error "$(ms_printable <<<"$why"); nothing recorded"
         runjson=$(ms_res_run_block "${files[0]}")
         if [ -n "$bench$size$threads$reps$bind" ]; then
             ms_check_setup "$bench" "$size" "$threads" "$reps" "$bind"
@@ -533,46 +491,34 @@ ms_check_record() {
             ms_note "recorded run $i/$runs"
         done
     fi
-    local rc=0 made
-    made=$(ms_ref_made_with "${files[0]}") || ms_die "$MS_EX_ENV" "cannot read ${files[0]} (jq failed)"
-    why=$(ms_ref_record "$ref" "$floor" "$cap" "$upper" "$runjson" "$made" "${files[@]}") || rc=$?
+    # The analyser computes the reference (memsuite-analyse record: the
+    # inputs' fitness, medians, tolerances, the cap) into a temp file;
+    # ms_out_write puts it in place (never over a device, never through a
+    # link), exit 3 when it cannot.
+    local rc=0 doc sum
+    doc=$(ms_mktemp) sum=$(ms_mktemp)
+    local -a a=(--out "$doc" --summary "$sum" --floor "$floor" --cap "$cap" --run "$runjson"
+        --memsuite "$MS_VERSION" --host "$(ms_hostname)" --created "$(ms_now_utc)")
+    [ -z "$upper" ] || a+=(--upper "$upper")
+    why=$(ms_analyse record "${a[@]}" -- "${files[@]}") || rc=$?
     [ -z "$rundir" ] || why=${why//"$rundir/"/}
-    [ "$rc" -eq 0 ] || ms_die "$rc" "could not record the reference: $(ms_printable <<<"$why")"
+    case "$rc" in
+        0) ;;
+        1|2) ms_die "$rc" "could not record the reference: $why" ;;
+        *) ms_die "$MS_EX_ENV" "could not record the reference: ${why:-the analyser failed}" ;;
+    esac
+    ms_out_write "$ref" cat -- "$doc" ||
+        ms_die "$MS_EX_ENV" "could not record the reference: cannot write the reference $MS_OUT_ERR"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     # The summary only beside a file: on a descriptor, device or FIFO it
     # would follow the JSON into the same stream (and cannot be read back).
     [ "$MS_OUT_KIND" = atomic ] || return 0
-    ms_out_write - ms_check_record_summary "$ref" ||
+    ms_out_write - cat -- "$sum" ||
         ms_die "$MS_EX_ENV" "wrote $ref, but cannot print its summary: ${MS_OUT_WHY:-$MS_OUT_ERR}"
-}
-
-# ms_check_record_summary REF: one line per metric of a written reference
-ms_check_record_summary() {
-    jq -r '.metrics[] | "  \(.record).\(.metric) expected \(.expected)\(.unit // "" | if . == "" then "" else " \(.)" end) -\(.lower_pct)%/\(if .upper_pct == null then "+inf" else "+\(.upper_pct)%" end) (spread \(.spread_pct)% over \(.runs) runs)"' "$1" | ms_printable
 }
 
 ms_check_runjson() {
     jq -n --arg b "$(ms_bench_label "$MS_CK_BENCH" "$MS_CK_SCEN")" --argjson s "$MS_CK_SIZE" \
         --argjson t "$MS_CK_THREADS" --argjson r "$MS_CK_REPS" --arg bind "$MS_CK_BIND" \
         '{ bench: $b, size_bytes: $s, threads: $t, reps: $r, bind: $bind }'
-}
-
-# ms_check_record_inputs RESULT...: 0 when the results may make one
-# reference: each complete and validated (ms_res_problem), all from the
-# same tool and the same run (bench, size, threads, reps: a median over
-# 8 MiB and 16 MiB arrays, or over stream and mbw, would be no
-# reference).  Else prints why and returns 1.
-ms_check_record_inputs() {
-    local f why first="" firstf="" run
-    for f in "$@"; do
-        why=$(ms_res_problem "$f") || { printf 'cannot record from %s: %s\n' "$f" "$why"; return 1; }
-        run=$(jq -c --arg tool "$(ms_res_tool "$f")" '. + {tool: $tool}' <<<"$(ms_res_run_block "$f")")
-        if [ -z "$firstf" ]; then
-            first="$run" firstf="$f"
-        elif [ "$run" != "$first" ]; then
-            printf 'the results were not made by the same run: %s has %s, %s has %s; record each kind of run separately\n' \
-                "$firstf" "$first" "$f" "$run"
-            return 1
-        fi
-    done
 }

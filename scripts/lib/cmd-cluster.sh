@@ -90,7 +90,7 @@ cmd_cluster() {
     case "$launcher" in auto|srun|mpirun|local) ;; *) ms_usage_error "--launcher: invalid value '$launcher'; use auto, srun, mpirun or local" ;; esac
     [ "$(awk -v k="$k" 'BEGIN { print (k > 0) }')" = 1 ] || ms_usage_error "--k: must be more than 0"
     [[ "$rid" =~ ^[A-Za-z0-9._:-]*$ ]] || ms_usage_error "--run-id: use letters, digits and ._:- only"
-    v=$(ms_ref_validate "$ref") || ms_usage_error "$v"
+    v=$(ms_ref_validate "$ref") || ms_ref_refuse $? "$v"
     ref=$(readlink -f -- "$ref")
 
     if [ "$node_run" = 1 ]; then

@@ -234,32 +234,3 @@ ms_idle_check() {
     [ -z "$why" ]
 }
 
-# ms_idle_prom HOST_LABELS: the busy evidence in Prometheus text format
-# (gauges; a look not taken is left out, never 0).  HOST_LABELS is the
-# escaped label set, e.g. host="n17".
-ms_idle_prom() {
-    [ -n "$MS_IDLE_FACTS" ] || return 0
-    awk -F '\t' -v h="$1" '
-        BEGIN {
-            n = split("others_cpus|memsuite_check_busy_other_cpus|CPUs worth of work other processes wanted (running plus waiting for a CPU) over the busy window.;" \
-                      "max_busy_cpus|memsuite_check_busy_limit_cpus|The busy limit: other processes wanting more CPUs than this make the node busy.;" \
-                      "cpus|memsuite_check_busy_mask_cpus|CPUs in the affinity mask of the check.;" \
-                      "window_s|memsuite_check_busy_window_seconds|Length of the busy window.;" \
-                      "cpus_busy_pct|memsuite_check_busy_cpus_busy_ratio|Share of the mask CPUs time spent busy over the window (0 to 1).;" \
-                      "steal_pct|memsuite_check_busy_steal_ratio|Share of the mask CPUs time stolen by the hypervisor over the window (0 to 1).;" \
-                      "cpu_pressure_pct|memsuite_check_busy_cpu_pressure_ratio|Share of the window some task stalled waiting for a CPU (0 to 1).;" \
-                      "memory_pressure_pct|memsuite_check_busy_memory_pressure_ratio|Share of the window some task stalled waiting for memory (0 to 1).;" \
-                      "mem_available_bytes|memsuite_check_busy_mem_available_bytes|MemAvailable when the check looked.;" \
-                      "load1|memsuite_check_busy_load1|The 1-minute load average (reported, never the verdict).", rows, ";")
-        }
-        { v[$1] = $2 }
-        END {
-            for (i = 1; i <= n; i++) {
-                split(rows[i], c, "|")
-                x = v[c[1]]
-                if (x == "" || x == "-" || x !~ /^[0-9]+(\.[0-9]+)?$/) continue
-                if (c[1] ~ /_pct$/) x = x / 100
-                printf "# HELP %s %s\n# TYPE %s gauge\n%s{%s} %s\n", c[2], c[3], c[2], c[2], h, x
-            }
-        }' <<<"$MS_IDLE_FACTS"
-}

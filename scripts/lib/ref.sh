@@ -13,81 +13,27 @@
 # A metric passes when expected x (1 - lower_pct/100) <= value <=
 # expected x (1 + upper_pct/100); "upper_pct": null means no upper bound.
 # "made_with" is what --record saw in the results (the tool, its version,
-# the result's sysinfo): check compares a new result with it (ms_ref_settings).
+# the result's sysinfo): check compares a new result with it.  Reading,
+# validating, judging and recording are the analyser's
+# (memsuite_analysis/reference.py, check.py, record.py); this file keeps
+# the bash side's questions (run.bench names a tool memsuite has) and jq
+# one-liners.
 
-ms_use results bench
-
-# No memory figure comes near this (1e15 MB/s is an exabyte per second; a
-# latency of 1e15 ns is 11 days): an expected value at or above it, like
-# one of 0 or below, is a broken reference, and its band would overflow.
-MS_REF_VALUE_MAX=1e15
+ms_use results bench analysis
 
 # ms_ref_validate FILE: prints the problem and returns 1 when FILE is not
-# a usable reference.
+# a usable reference (3 when the analyser cannot run; ms_ref_refuse says
+# which exit that is): the analyser's rules (memsuite_analysis/reference.py:
+# a regular file, never blocking on a FIFO; one JSON object; schema, keys,
+# values), then whether run.bench names a tool and scenario memsuite has.
 ms_ref_validate() {
-    local f="$1" err
-    if [ ! -r "$f" ] || [ -d "$f" ]; then echo "cannot read reference $f"; return 1; fi
-    # A FIFO or device would block the reads below (or never end).
-    if [ ! -f "$f" ]; then
-        echo "cannot read reference $f: not a regular file (a FIFO or a device); name the reference file itself"
-        return 1
-    fi
-    # Slurped, so that an empty or blank file (no document: jq -e says
-    # nothing and succeeds) and a file of two documents are refused too.
-    if ! err=$(jq -e -s 'length == 1 and (.[0] | type) == "object"' "$f" 2>&1 >/dev/null); then
-        if [ -z "$err" ] && ! grep -q '[^[:space:]]' "$f" 2>/dev/null; then
-            echo "reference $f is empty: no JSON document (a truncated or unrecorded reference?)"
-        else
-            echo "reference $f is not a JSON object (exactly one document is expected)${err:+: $(head -n 1 <<<"$err")}"
-        fi
-        return 1
-    fi
-    err=$(jq -r --arg schema "$MS_REF_SCHEMA" --argjson max "$MS_REF_VALUE_MAX" '
-        def num: type == "number";
-        def pos: num and . > 0 and . < $max;
-        def posint: num and . >= 1 and . == floor;
-        # A misspelt key would be silently ignored (a typo in "upper_pct"
-        # would drop the upper bound, one in "run" the whole run block).
-        def unknown($known): (keys_unsorted - $known)[0];   # null when none
-        if .schema != $schema then "schema is \(.schema // "missing" | tostring), expected \($schema)"
-        elif unknown(["schema", "description", "host", "created", "run", "made_with", "metrics"]) then
-            "unknown key \"\(unknown(["schema", "description", "host", "created", "run", "made_with", "metrics"]))\" (a typo? known: schema, description, host, created, run, made_with, metrics)"
-        elif has("made_with") and ((.made_with | type) != "object"
-                or (.made_with | unknown(["memsuite", "tool", "version", "env"]))
-                or ([.made_with.memsuite, .made_with.tool, .made_with.version] | any(. != null and type != "string"))
-                or (.made_with.env != null and ((.made_with.env | type) != "object"
-                    or (.made_with.env | any(.[]; type == "object" or type == "array"))))) then
-            "\"made_with\" must be an object { memsuite, tool, version: strings; env: an object of plain values }"
-        elif (.metrics | type) != "array" then "no \"metrics\" array"
-        elif (.metrics | length) == 0 then "\"metrics\" is empty: nothing to check"
-        else
-          ( [ .metrics | to_entries[] | .key as $i | .value as $m
-              | if ($m | type) != "object" then "metrics[\($i)] is not an object"
-                elif ($m.record | type) != "string" or ($m.record | length) == 0 then "metrics[\($i)] has no \"record\""
-                elif ($m.metric | type) != "string" or ($m.metric | length) == 0 then "metrics[\($i)] has no \"metric\""
-                elif ($m.expected | pos | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"expected\" must be a number > 0 and below \($max)"
-                elif ($m.lower_pct | (num and . >= 0 and . <= 100) | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"lower_pct\" must be a number 0..100"
-                elif ($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"])) then
-                    "metrics[\($i)] (\($m.record).\($m.metric)): unknown key \"\($m | unknown(["record", "metric", "unit", "expected", "lower_pct", "upper_pct", "runs", "observed_min", "observed_max", "spread_pct"]))\" (a typo? known: record, metric, unit, expected, lower_pct, upper_pct)"
-                elif ($m.unit != null and ($m.unit | type) != "string") then "metrics[\($i)] (\($m.record).\($m.metric)): \"unit\" must be a string (or left out)"
-                elif ($m | has("upper_pct") | not) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" is missing; give a number, or null for no upper bound"
-                elif ($m.upper_pct != null and ($m.upper_pct | (num and . >= 0) | not)) then "metrics[\($i)] (\($m.record).\($m.metric)): \"upper_pct\" must be a number >= 0 or null"
-                else empty end ] + [
-              .run // {} | if type != "object" then "\"run\" is not an object"
-              elif unknown(["bench", "size_bytes", "threads", "reps", "bind"]) then
-                "run: unknown key \"\(unknown(["bench", "size_bytes", "threads", "reps", "bind"]))\" (a typo? known: bench, size_bytes, threads, reps, bind)"
-              else
-                (if has("size_bytes") and (.size_bytes | posint | not) then "run.size_bytes must be a whole number > 0" else empty end),
-                (if has("threads") and (.threads | posint | not) then "run.threads must be a whole number > 0" else empty end),
-                (if has("reps") and (.reps | posint | not) then "run.reps must be a whole number > 0" else empty end),
-                (if has("bench") and (.bench | type) != "string" then "run.bench must be a string" else empty end),
-                (if has("bind") and (.bind | type) != "string" then "run.bind must be a string" else empty end)
-              end ] ) | first // "" end' "$f" 2>&1) || { echo "reference $f: $err"; return 1; }
-    if [ -n "$err" ]; then
-        echo "reference $f: $err"
-        return 1
-    fi
-    local bench
+    local f="$1" err bench rc=0
+    err=$(ms_analyse ref-check "$f") || rc=$?
+    case "$rc" in
+        0) ;;
+        2) printf '%s\n' "$err"; return 1 ;;
+        *) echo "cannot validate the reference $f: the analyser failed (exit $rc)"; return 3 ;;
+    esac
     bench=$(jq -r '.run.bench // empty' "$f")
     [ -n "$bench" ] || return 0
     if ! err=$(ms_bench_split "$bench"); then
@@ -102,6 +48,13 @@ ms_ref_validate() {
     fi
 }
 
+# ms_ref_refuse STATUS WHY: exits as ms_ref_validate's STATUS says: 2 for
+# a bad reference, 3 when it could not be judged.
+ms_ref_refuse() {
+    [ "$1" = 3 ] && ms_die "$MS_EX_ENV" "$2"
+    ms_usage_error "$2"
+}
+
 ms_ref_run_get() { jq -r --arg k "$2" '.run[$k] // empty | tostring' "$1"; }
 
 # ms_ref_metrics FILE: "record<TAB>metric<TAB>unit<TAB>expected<TAB>lower<TAB>upper"
@@ -109,225 +62,4 @@ ms_ref_run_get() { jq -r --arg k "$2" '.run[$k] // empty | tostring' "$1"; }
 ms_ref_metrics() {
     jq -r '.metrics[] | [.record, .metric, (.unit // ""), .expected, .lower_pct,
            (if .upper_pct == null then "-" else .upper_pct end)] | @tsv' "$1"
-}
-
-# ms_ref_evaluate REF RESULT PREFIX: one text line per metric on stdout
-# ("PASS  Triad.best_rate_mbps  ..."), then for each metric a line
-#   #row<TAB>prefix<TAB>record<TAB>metric<TAB>unit<TAB>expected<TAB>lower_pct
-#       <TAB>upper_pct ("-": none)<TAB>low<TAB>high ("-")<TAB>value ("-")
-#       <TAB>pass (1|0)<TAB>why (empty when it passed)
-# (what --format json/prom are made from), and last
-#   #summary<TAB>metrics<TAB>failures<TAB>what failed
-# Returns non-zero when jq cannot read the documents (no verdict then).
-ms_ref_evaluate() {
-    local ref="$1" res="$2" prefix="$3"
-    # One jq call for every metric (a 500-metric reference is no slower to
-    # read than a 4-metric one); awk -F '\t' keeps an empty unit field in
-    # place (bash's read would collapse it and shift the columns).
-    jq -r --slurpfile res "$res" "$MS_JQ_LIB"'
-        $res[0] as $doc
-        | .metrics[]
-        | (.unit // "" | tostring) as $unit
-        | .record as $r | .metric as $k | ($doc | value_unit($r; $k)) as $vu
-        | [.record, .metric, $unit, .expected, .lower_pct,
-           (if .upper_pct == null then "-" else .upper_pct end), $vu[0], $vu[1]] | @tsv' "$ref" | awk -F '\t' -v pre="$prefix" '
-        function row(low, high, v, pass, why) {
-            rows = rows sprintf("#row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", pre, $1, $2, $3, $4, $5, $6, sprintf("%.3f", low), (high == "" || high == "-" ? "-" : sprintf("%.3f", high)), v, pass, why)
-        }
-        BEGIN {     # a value that is no number (value_unit, results.sh)
-            novalue["MISSING"] = "missing from the result"
-            novalue["NA"] = "reported unavailable"
-            novalue["NAN"] = "not a number in the result"
-        }
-        {
-            # shown: the unit of the reference, else that of the result
-            name = $1 "." $2; unit = ($3 != "" ? " " $3 : ($8 != "" ? " " $8 : ""))
-            low = $4 * (1 - $5 / 100)
-            if ($6 == "-") { high = ""; band = sprintf("-%g%%/+inf: >= %.1f", $5, low) }
-            else { high = $4 * (1 + $6 / 100); band = sprintf("-%g%%/+%g%%: %.1f..%.1f", $5, $6, low, high) }
-            if ($7 in novalue) {
-                why = novalue[$7]
-                printf "%sFAIL  %-28s %s (expected %.1f%s)\n", pre, name, why, $4, unit
-                fails++; failed = failed (failed == "" ? "" : "; ") pre name " " why
-                row(low, high, "-", 0, why)
-                next
-            }
-            # A value in another unit than the reference expects is not
-            # comparable (MB/s against GB/s): a FAIL, never a number.
-            if ($3 != "" && $8 != "" && $3 != $8) {
-                printf "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)\n", pre, name, $8, $3, $4, unit
-                fails++; failed = failed (failed == "" ? "" : "; ") pre name " unit " $8 " vs reference " $3
-                row(low, high, "-", 0, "unit " $8 " in the result, " $3 " in the reference")
-                next
-            }
-            v = $7 + 0
-            ok = (v >= low && (high == "" || v <= high))
-            printf "%s%s  %-28s %.1f%s  expected %.1f (%s)\n", pre, (ok ? "PASS" : "FAIL"), name, v, unit, $4, band
-            if (!ok) { fails++; failed = failed (failed == "" ? "" : "; ") sprintf("%s%s %.1f %s %.1f", pre, name, v, (v < low ? "<" : ">"), (v < low ? low : high)) }
-            row(low, high, $7, ok, ok ? "" : sprintf("%.1f %s %.1f", v, (v < low ? "<" : ">"), (v < low ? low : high)))
-            n++
-        }
-        END { printf "%s#summary\t%d\t%d\t%s\n", rows, NR, fails, failed }'
-}
-
-# ms_ref_record OUT FLOOR CAP UPPER RUNJSON MADEWITH RESULT...: write a
-# reference from the median of each headline metric over the results.
-# The spread of a metric is its observed range (max - min) in % of the
-# median; its tolerance on the slow side is max(FLOOR, 1.5 x spread):
-# lower_pct for rates (higher is better), upper_pct for times (units s,
-# ms, us, ns; lower is better; their lower_pct is 100, no bound).  The
-# fast side is unbounded (null) unless UPPER (a percentage) is given: a
-# faster node is no fault.  A tolerance over CAP means the runs vary too
-# much to judge a node by (a busy or unstable node): prints why, writes
-# nothing, returns 1.  Returns 2 for results unfit to record (see
-# ms_ref_headlines_check) and values that are no measurement, 3 when OUT
-# cannot be written.
-ms_ref_record() {
-    local out="$1" floor="$2" cap="$3" upper="$4" runjson="$5" madewith="$6" tmp
-    shift 6
-    local f
-    tmp=$(ms_mktemp)
-    # Each result's lines, after a "#file" line naming it (ENVIRON: awk -v
-    # would read backslashes in a file name as escapes).
-    for f in "$@"; do
-        ms_res_flatten "$f" | MS_REF_FILE="$f" awk 'BEGIN { f = ENVIRON["MS_REF_FILE"]; print f "\t#file" } { print f "\t" $0 }'
-    done >"$tmp"
-    local why
-    why=$(ms_ref_headlines_check "$tmp" "$#") || { printf '%s\n' "$why"; return 2; }
-    awk -F '\t' '$2 != "#file" && $9 == 1 { print $2 "\t" $3 "\t" $4 "\t" $5 }' "$tmp" >"$tmp.h"
-    mv -f -- "$tmp.h" "$tmp"
-    # Every value must be one a check could compare with: a number above 0
-    # and below MS_REF_VALUE_MAX (0, -5 or 1.8e308 would make a reference
-    # that passes or fails everything).  Exit 2: the inputs are bad.
-    local bad
-    bad=$(awk -F '\t' -v max="$MS_REF_VALUE_MAX" '
-        !($4 ~ /^[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$/) || $4 + 0 <= 0 || $4 + 0 >= max + 0 {
-            printf "%s.%s has the value %s; a reference needs a number above 0 and below %s\n", $1, $2, $4, max; exit }' "$tmp")
-    [ -z "$bad" ] || { printf '%s\n' "$bad"; return 2; }
-    local doc
-    doc=$(ms_mktemp)
-    jq -R -s --arg schema "$MS_REF_SCHEMA" --arg host "$(ms_hostname)" --arg created "$(ms_now_utc)" \
-        --argjson floor "$floor" --argjson cap "$cap" --argjson upper "${upper:-null}" \
-        --argjson run "$runjson" --argjson made "$madewith" --argjson n "$#" '
-        def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-        def r1: . * 10 | round / 10;
-        def lower_better: . as $u | ["s", "ms", "us", "ns"] | index([$u]) != null;
-        [ split("\n")[] | select(length > 0) | split("\t") | { record: .[0], metric: .[1], unit: .[2], v: (.[3] | tonumber) } ]
-        | group_by([.record, .metric]) as $groups
-        | { schema: $schema,
-            description: "recorded by memsuite check --record from \($n) run(s): expected = median; slow-side tolerance = max(\($floor)%, 1.5 x the observed range), at most \($cap)%; fast side \(if $upper == null then "unbounded" else "+\($upper)%" end)",
-            host: $host, created: $created, run: $run, made_with: $made,
-            metrics: [ $groups[] | (map(.v)) as $v | ($v | median) as $m
-                       | ((($v | max) - ($v | min)) / $m * 100) as $spread
-                       | ([$floor, 1.5 * $spread] | max | . * 10 | ceil / 10) as $tol
-                       | (.[0].unit | lower_better) as $lb
-                       | { record: .[0].record, metric: .[0].metric }
-                       + (if .[0].unit == "" then {} else { unit: .[0].unit } end)     # none: no key
-                       + { expected: ($m | r1),
-                           lower_pct: (if $lb then ($upper // 100 | if . > 100 then 100 else . end) else $tol end),
-                           upper_pct: (if $lb then $tol else $upper end),
-                           runs: ($v | length), observed_min: ($v | min), observed_max: ($v | max),
-                           spread_pct: ($spread | r1) } ] }' "$tmp" >"$doc" ||
-        { echo "jq failed writing the reference"; return 1; }
-    local wide
-    wide=$(jq -r --argjson cap "$cap" '[.metrics[] | select(.spread_pct * 1.5 > $cap)
-        | "\(.record).\(.metric) ranged \(.observed_min * 10 | round / 10)..\(.observed_max * 10 | round / 10) \(.unit) over \(.runs) runs (spread \(.spread_pct)% of the median)"] | join("; ")' "$doc")
-    if [ -n "$wide" ]; then
-        printf 'the runs vary too much to make a useful reference: %s; a tolerance of 1.5 x the spread would exceed the cap of %s%% (--cap). Is the node busy or unstable? Record on a quiet node (more --runs help); nothing recorded\n' "$wide" "$cap"
-        return 1
-    fi
-    # Never write a reference that check would refuse.
-    why=$(ms_ref_validate "$doc") || { printf 'check would refuse the reference these results make (%s); nothing recorded\n' "${why#reference "$doc": }"; return 1; }
-    # never renamed over a device, never through a link (outfile.sh)
-    ms_out_write "$out" cat -- "$doc" || { echo "cannot write the reference $MS_OUT_ERR"; return 3; }
-}
-
-# ms_ref_headlines_check FLAT N: 0 when the N results of FLAT ("file<TAB>"
-# before each ms_res_flatten line, a "file<TAB>#file" line first for each
-# result) can make one reference: every record has a headline metric, and
-# every headline metric (record.metric) is in all N results, measured
-# (not null), in one unit.  A median over fewer runs than the others, a
-# substitute headline or MB/s mixed with GB/s would be no reference.
-# Else prints the first problem and returns 1.
-ms_ref_headlines_check() {
-    awk -F '\t' -v n="$2" '
-        function fail(msg) { if (why == "") why = msg }
-        $2 == "#file" { files[++nf] = $1; next }
-        {
-            f = $1; r = $2; k = $3; u = $4; v = $5
-            if (!((f, r) in inrec)) { inrec[f, r] = 1; recs[f] = recs[f] SUBSEP r }
-            if ($9 != 1) next
-            g = r "." k
-            head[f, r] = k
-            if (!(g in count)) { order[++ng] = g; grec[g] = r; unit[g] = u; ufile[g] = f }
-            count[g]++
-            if (u != unit[g]) fail(sprintf("%s is in %s in %s but in %s in %s; record results in one unit", g, (unit[g] == "" ? "no unit" : unit[g]), ufile[g], (u == "" ? "no unit" : u), f))
-            if (v == "NA") fail(sprintf("%s is reported unavailable in %s", g, f))
-        }
-        END {
-            for (i = 1; i <= nf; i++) {
-                f = files[i]
-                if (recs[f] == "") { fail(sprintf("%s holds no record with a headline metric", f)); continue }
-                m = split(substr(recs[f], 2), rl, SUBSEP)
-                for (j = 1; j <= m; j++)
-                    if (!((f, rl[j]) in head))
-                        fail(sprintf("record %s of %s has no headline metric (no rate or latency metric)", rl[j], f))
-            }
-            for (j = 1; j <= ng; j++) {
-                g = order[j]
-                if (count[g] == n) continue
-                for (i = 1; i <= nf; i++) {
-                    f = files[i]
-                    if ((f, grec[g]) in head && grec[g] "." head[f, grec[g]] == g) continue
-                    if ((f, grec[g]) in head)
-                        fail(sprintf("the results disagree on the headline metric of %s: %s in %s, %s.%s in %s", grec[g], g, ufile[g], grec[g], head[f, grec[g]], f))
-                    else
-                        fail(sprintf("%s is in %d of the %d results: %s lacks it", g, count[g], n, f))
-                    break
-                }
-            }
-            if (why != "") { print why; exit 1 }
-        }' "$1"
-}
-
-# ms_ref_made_with RESULT: the "made_with" block a reference keeps from a
-# result: memsuite's version, the tool and its version, and the result's
-# sysinfo facts that change a memory figure (plain values only).
-MS_REF_ENV_KEYS='["cpu_model", "sockets", "cores", "cpus_online", "numa_nodes", "smt", "thp_enabled", "hugepages_total", "hugepage_size_kib", "compiler", "cflags", "kernel", "mem_total_bytes"]'
-# Differences in these are reported, not refused (a kernel update or a
-# DIMM's worth of firmware reservation leave the node's class unchanged).
-MS_REF_ENV_INFO='["kernel", "mem_total_bytes"]'
-ms_ref_made_with() {
-    jq -c --arg ms "$MS_VERSION" --argjson keys "$MS_REF_ENV_KEYS" '
-        { memsuite: $ms, tool: (.tool // "unknown" | tostring), version: (.version // "unknown" | tostring),
-          env: ((.sysinfo // {}) as $s | [ $keys[] | select(($s[.] | type) as $t | $t == "string" or $t == "number" or $t == "boolean")
-                 | { key: ., value: $s[.] } ] | from_entries) }' "$1"
-}
-
-# ms_ref_settings REF RESULT: compares the run and the made_with block of
-# REF with RESULT.  Prints "refuse<TAB>what" for a difference that makes
-# the reference the wrong yardstick (another run: tool, size, threads,
-# reps; another tool (made_with.tool) or tool version; another kind of node: CPU model, cores,
-# NUMA nodes, THP, build), "note<TAB>what" for one that does not
-# (kernel, memory total).  Nothing for a reference without those blocks.
-ms_ref_settings() {
-    local ref="$1" res="$2" run made
-    run=$(ms_res_run_block "$res")
-    made=$(ms_ref_made_with "$res")
-    jq -r --argjson run "$run" --argjson made "$made" --argjson info "$MS_REF_ENV_INFO" '
-        def show: if type == "string" then "\"\(.)\"" else tostring end;
-        (.run // {}) as $r
-        | ( ["size_bytes", "threads", "reps"][] as $k
-            | select(($r | has($k)) and ($run | has($k)) and $r[$k] != $run[$k])
-            | "refuse\trun.\($k) \($r[$k]) in the reference, \($run[$k]) in the result" ),
-          ( select(($r.bench // "") != "" and ($run.bench // "") != "" and ($r.bench | split(":")[0]) != ($run.bench | split(":")[0]))
-            | "refuse\trun.bench \($r.bench) in the reference, \($run.bench) in the result" ),
-          ( (.made_with // null) as $m | select($m != null)
-            | ( select(($m.tool // "") != "" and $m.tool != $made.tool)
-                | "refuse\ttool \($m.tool | show) in the reference, \($made.tool | show) in the result" ),
-              ( select(($m.version // "") != "" and $m.version != $made.version)
-                | "refuse\t\($m.tool // "tool") version \($m.version) in the reference, \($made.version) in the result" ),
-              ( ($m.env // {}) | to_entries[] | . as $e | select($made.env | has($e.key)) | select($e.value != $made.env[$e.key])
-                | (if ($info | index([$e.key])) != null then "note" else "refuse" end)
-                  + "\t\(.key) \(.value | show) in the reference, \($made.env[.key] | show) here" ) )' "$ref"
 }

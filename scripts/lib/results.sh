@@ -287,35 +287,3 @@ ms_res_latency_points() {
         | select(.size_bytes != null and (.latency // .latency_ns) != null)
         | [.size_bytes, (.latency // .latency_ns)] | @tsv' "$1" | sort -n
 }
-
-# ms_res_paging FILE: how the result's memory was paged, one TSV line
-#   hugepages<TAB>thp_share_pct<TAB>dtlb_miss_pct<TAB>thp_enabled<TAB>walk_ns
-#   hugepages      the tool's huge-page mode (stream config.hugepages.mode,
-#                  mencal config.hugepages)
-#   thp_share_pct  % of the buffer in AnonHugePages (stream
-#                  config.hugepages.thp.share, mencal records[].buffer.thp_share,
-#                  the first record that has one), x 100
-#   dtlb_miss_pct  dTLB misses in % of loads: the first record's
-#                  counters.hardware.rates.dtlb_load_miss_pct (.value; a bare
-#                  number in results written before the rate objects), else mencal's
-#                  dtlb_miss_rate metric (misses/load) x 100
-#   thp_enabled    sysinfo.thp_enabled (the system policy the tool saw)
-#   walk_ns        the figure page walks weigh on most: mencal randread's
-#                  latency_full_random (ns per load, hops across the whole
-#                  slice), from the first record that has one
-# A field is empty when the document does not have it (or has null).
-ms_res_paging() {
-    jq -r "$MS_JQ_LIB"'
-        def num: if type == "number" then . else null end;
-        [ (.config.hugepages | if type == "object" then .mode else . end) // "",
-          (((.config.hugepages | if type == "object" then .thp.share? else null end)
-            // first(.records[]? | (.buffer | if type == "object" then .thp_share else null end) | num) // null)
-           | if . == null then "" else . * 100 end),
-          ((first(.records[]?.counters.hardware.rates.dtlb_load_miss_pct?
-                  | if type == "object" then .value else . end | num)
-            // (first(.records[]? | metrics_of | .dtlb_miss_rate.value | num) | if . == null then null else . * 100 end)
-            // null) | if . == null then "" else . end),
-          (.sysinfo.thp_enabled // ""),
-          (first(.records[]? | metrics_of | .latency_full_random.value | num) // "") ] | map(tostring) | @tsv' "$1" 2>/dev/null ||
-        printf '\t\t\t\t\n'   # five empty fields: the columns stay in place
-}

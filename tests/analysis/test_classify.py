@@ -4,13 +4,13 @@ reference check, from summaries built in memory."""
 import unittest
 
 import _path  # noqa: F401
-from memsuite_analysis import classify, model
+from memsuite_analysis import classify, model, reference
 
 
 class Ref:
     def __init__(self, metrics):
         self.id = "sha256:good"
-        self.metrics = [model.RefMetric(m) for m in metrics]
+        self.metrics = [reference.RefMetric(m) for m in metrics]
         self.units = {m.name: m.unit for m in self.metrics}
 
 

@@ -212,3 +212,14 @@ C="$FIXTURES/memsuite-check"
     run grep -c -- ' -q -n 2 --threads 2 --format json ' "$FAKE_LOG"
     assert_output 2
 }
+
+@test "the analyser missing: exit 3 (not a bad reference), and a --prom file is not left with the last PASS" {
+    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom p.prom
+    assert_success
+    grep -q '^memsuite_check_pass{host="[^"]*"} 1$' p.prom
+    MEMSUITE_PYTHON="$SANDBOX/no-python" run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom p.prom
+    assert_failure 3
+    assert_output --partial "cannot validate the reference $C/ref-stream.json: the analyser failed"
+    assert_output --partial "removed the previous p.prom"
+    [ ! -e p.prom ]
+}

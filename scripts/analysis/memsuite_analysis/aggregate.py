@@ -14,7 +14,7 @@ import argparse
 import itertools
 import sys
 
-from . import classify, exitcodes, model, render
+from . import classify, exitcodes, model, reference, render
 
 SUMMARY = "the cluster report from a directory of node reports"
 SHOW_MAX = 10       # messages listed one by one, then a count
@@ -87,7 +87,7 @@ def run(args):
     if k <= 0:
         msg.die(exitcodes.USAGE, "--k: must be more than 0")
     try:
-        ref = model.Reference(args.ref, args.ref_id)
+        ref = reference.Reference(args.ref, args.ref_id)
     except (OSError, ValueError, KeyError, TypeError) as e:
         msg.die(exitcodes.USAGE, "cannot read the reference %s: %s" % (args.ref, getattr(e, "strerror", None) or e))
     expected = _expected(args.expected, msg)

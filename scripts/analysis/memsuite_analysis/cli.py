@@ -5,14 +5,20 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import aggregate, docs_summary, exitcodes, plotcmd, report, summary
+from . import (aggregate, check, compare, docs_summary, exitcodes, plotcmd, record, ref_check,
+               report, summary, verdict)
 
 COMMANDS = (
     ("aggregate", aggregate),
-    ("report", report),
-    ("summary", summary),
+    ("check", check),
+    ("compare", compare),
     ("docs-summary", docs_summary),
     ("plot", plotcmd),
+    ("record", record),
+    ("ref-check", ref_check),
+    ("report", report),
+    ("summary", summary),
+    ("verdict", verdict),
 )
 
 

@@ -1,4 +1,4 @@
-"""The results model: reading a reference (memsuite/ref/1) and a directory
+"""The results model: reading a directory
 of node reports (memsuite/cluster-node/1, written by `memsuite cluster
 --node-run`) into small summaries.
 
@@ -54,36 +54,6 @@ def _no_constant(name):
 def loads(data):
     """Strict JSON: NaN and Infinity are refused, as in RFC 8259."""
     return json.loads(data, parse_constant=_no_constant)
-
-
-class RefMetric:
-    """One metric of a reference: record.metric, unit, expected value and
-    the tolerance band [low, high] (high None: no upper bound)."""
-
-    __slots__ = ("name", "unit", "expected", "low", "high")
-
-    def __init__(self, m):
-        self.name = "%s.%s" % (m["record"], m["metric"])
-        self.unit = m.get("unit") or ""
-        self.expected = float(m["expected"])
-        self.low = self.expected * (1 - float(m.get("lower_pct") or 0) / 100)
-        up = m.get("upper_pct")
-        self.high = None if up is None else self.expected * (1 + float(up) / 100)
-
-
-class Reference:
-    """A reference as the aggregation needs it: path, id (computed by the
-    caller, the same function the nodes use), created, metrics in order."""
-
-    def __init__(self, path, ref_id):
-        with open(path, "rb") as f:
-            doc = loads(f.read())
-        self.path = path
-        self.id = ref_id
-        created = doc.get("created")
-        self.created = "" if created is None else one_line(created)
-        self.metrics = [RefMetric(m) for m in doc.get("metrics") or []]
-        self.units = {m.name: m.unit for m in self.metrics}
 
 
 class Report:

@@ -64,6 +64,15 @@ def number(x, digits=None):
     return x
 
 
+def number_text(x):
+    """A number as the JSON text of a document shows it: integral values
+    without a fraction (20600, not 20600.0), others as short as they read
+    back (18660.7)."""
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e17:
+        return str(int(x))
+    return repr(x) if isinstance(x, float) else str(x)
+
+
 # ---- the report --------------------------------------------------------------
 
 class View:
