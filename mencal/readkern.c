@@ -12,33 +12,11 @@
 
 #include "isa.h"
 
+/* NAME_passes: `passes` passes over w[0, n), the sums kept in acc (ACC
+ * vectors, carried from call to call in registers within one); NAME: one
+ * pass from zero, the sum of every word (the same loop). */
 #define MC_READ_FN(NAME, VBYTES, ACC, PF)                                            \
     typedef uint64_t NAME##_vec_t __attribute__((vector_size(VBYTES)));              \
-    MB_HOT_LOOP static uint64_t NAME(const uint64_t *w, size_t n)                    \
-    {                                                                                \
-        enum { LANES = (VBYTES) / 8 };                                               \
-        const NAME##_vec_t *v = (const NAME##_vec_t *)(const void *)w;               \
-        const size_t nv = n / LANES;                                                 \
-        size_t i = 0;                                                                \
-        NAME##_vec_t a[ACC];                                                         \
-        _Pragma("GCC unroll 8") for (int k = 0; k < (ACC); k++) a[k] = (NAME##_vec_t){ 0 }; \
-        for (; i + (ACC) <= nv; i += (ACC)) {                                        \
-            if (PF) {                                                                \
-                _Pragma("GCC unroll 8") for (unsigned b = 0; b < (ACC) * (VBYTES); b += 64) \
-                    __builtin_prefetch((const char *)(v + i) + (PF) + b, 0, 0);      \
-            }                                                                        \
-            _Pragma("GCC unroll 8") for (int k = 0; k < (ACC); k++) a[k] += v[i + k]; \
-        }                                                                            \
-        for (; i < nv; i++)                                                          \
-            a[0] += v[i];                                                            \
-        uint64_t s = 0;                                                              \
-        for (int k = 0; k < (ACC); k++)                                              \
-            for (int l = 0; l < LANES; l++)                                          \
-                s += a[k][l];                                                        \
-        for (size_t j = nv * LANES; j < n; j++)                                      \
-            s += w[j];                                                               \
-        return s;                                                                    \
-    }                                                                                \
     MB_HOT_LOOP static void NAME##_passes(const uint64_t *w, size_t n, uint64_t passes, \
                                           uint64_t *acc)                             \
     {                                                                                \
@@ -64,6 +42,14 @@
         }                                                                            \
         a[0][0] += tail;                                                             \
         memcpy(acc, a, sizeof a);                                                    \
+    }                                                                                \
+    static uint64_t NAME(const uint64_t *w, size_t n)                                \
+    {                                                                                \
+        uint64_t acc[(ACC) * (VBYTES) / 8] = { 0 }, s = 0;                           \
+        NAME##_passes(w, n, 1, acc);                                                 \
+        for (size_t k = 0; k < sizeof acc / sizeof acc[0]; k++)                      \
+            s += acc[k];                                                             \
+        return s;                                                                    \
     }
 
 /* name, vector bytes, accumulators, prefetch distance (bytes) */
