@@ -333,7 +333,7 @@ static void unavailable(mb_dimms_summary_t *s, const char *why, const char *peak
 
 void mb_dimms_read(mb_dimms_summary_t *s)
 {
-    char prog[4096], table[4096], cmd[4200], why[300];
+    char prog[4096], table[4096], cmd[8400], why[300];
     if (!mb_find_program("dmidecode", prog, sizeof prog)) {
         unavailable(s, "dmidecode is not installed", "no DIMM data (dmidecode not installed)");
         return;
@@ -353,7 +353,11 @@ void mb_dimms_read(mb_dimms_summary_t *s)
         unavailable(s, why, "no DIMM data");
         return;
     }
-    snprintf(cmd, sizeof cmd, "timeout %d '%s' -t memory 2>/dev/null", DMIDECODE_TIMEOUT_S, prog);
+    char timeout[4096];
+    if (mb_find_program("timeout", timeout, sizeof timeout) && !strchr(timeout, '\''))
+        snprintf(cmd, sizeof cmd, "'%s' %d '%s' -t memory 2>/dev/null", timeout, DMIDECODE_TIMEOUT_S, prog);
+    else
+        snprintf(cmd, sizeof cmd, "'%s' -t memory 2>/dev/null", prog);
     FILE *p = popen(cmd, "r");
     if (!p) {
         snprintf(why, sizeof why, "cannot run dmidecode: %s", strerror(errno));

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The loader: ld.so on PATH (Debian, Fedora), else the usual paths. */
+#include "sysinfo.h"
+
+/* The loader: ld.so on PATH (Debian, Fedora), else the usual paths
+ * (loaders[0] is the PATH name). */
 static const char *const loaders[] = {
     "ld.so", "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "/lib64/ld64.so.2",
     "/lib/ld-linux-riscv64-lp64d.so.1",
@@ -34,7 +37,17 @@ void mb_tunables_list(mb_tunables_list_t *l)
 {
     memset(l, 0, sizeof *l);
     snprintf(l->version, sizeof l->version, "%s", gnu_get_libc_version());
-    for (size_t i = 0; i < sizeof loaders / sizeof loaders[0]; i++)
+    /* a loader on PATH is the one asked (a failing one means: not checked) */
+    char onpath[4096];
+    if (mb_find_program("ld.so", onpath, sizeof onpath)) {
+        if (read_list("ld.so", l))
+            l->ok = true;
+        else
+            snprintf(l->why, sizeof l->why, "ld.so --list-tunables gave no list (glibc %s; the list "
+                     "needs glibc 2.33 or later)", l->version);
+        return;
+    }
+    for (size_t i = 1; i < sizeof loaders / sizeof loaders[0]; i++)
         if (read_list(loaders[i], l)) {
             l->ok = true;
             return;

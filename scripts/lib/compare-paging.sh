@@ -73,7 +73,7 @@ ms_paging_policy() {
     # table's columns or forge a row (MS_PAGING_TEXT).
     v=$(jq -r --arg id "$2" "$MS_PAGING_TEXT"'.cell_env[$id].thp_policy // empty | text' "$1/run.json" 2>/dev/null)
     [ -n "$v" ] || v=$(cut -f 4 <<<"$3")
-    [ -n "$v" ] || v=$(jq -r "$MS_PAGING_TEXT"'[.facts[]? | select(.key == "thp") | .value][0] // empty | text' "$1/env.json" 2>/dev/null)
+    [ -n "$v" ] || v=$(jq -r "$MS_PAGING_TEXT"'[.facts[]? | select(.key == "thp_enabled" or .key == "thp") | .value][0] // empty | text' "$1/env.json" 2>/dev/null)
     printf '%s\n' "${v:-?}"
 }
 

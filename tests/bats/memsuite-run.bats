@@ -370,8 +370,8 @@ start_bg() {
     [ -f r/baseline/cells/stream-s1048576-t1.json ]
     [ -f r/tuned/cells/stream-s1048576-t1.json ]
     run cat r/compare.txt
-    assert_line --regexp '^  thp +madvise -> always$'
-    assert_line --regexp '^  vm.swappiness +60 -> 10$'
+    assert_line --regexp '^  thp_enabled +madvise -> always$'
+    assert_line --regexp '^  swappiness +60 -> 10$'
     assert_line --regexp '^  run.glibc_tunables +null -> glibc.malloc.tcache_count=1024$'
     run cat "$FAKE_LOG"
     assert_line --index 0 --partial "GLIBC_TUNABLES= --format"
@@ -565,7 +565,7 @@ esac'
     assert_success
     run cat study/compare.txt
     # the settings, before -> after
-    assert_line --regexp '^  thp +madvise -> always$'
+    assert_line --regexp '^  thp_enabled +madvise -> always$'
     assert_line --regexp '^  vm\.swappiness +60 -> 10$'
     assert_line --regexp '^  kernel\.numa_balancing +1 -> 0$'
     assert_line --regexp '^  run\.glibc_tunables +null -> glibc\.malloc\.tcache_count=1024$'
