@@ -90,3 +90,25 @@ int mb_tunables_unknown(const mb_tunables_list_t *l, const char *value, char *ou
     }
     return n;
 }
+
+int mb_tunables_parse(const char *v, mb_tunable_t *out, int max)
+{
+    int n = 0;
+    while (v && *v && n < max) {
+        size_t len = strcspn(v, ":");
+        if (len) {
+            mb_tunable_t *t = &out[n++];
+            size_t eq = strcspn(v, "=");
+            size_t klen = eq < len ? eq : len;
+            snprintf(t->key, sizeof t->key, "%.*s", (int)klen, v);
+            if (eq < len)
+                snprintf(t->value, sizeof t->value, "%.*s", (int)(len - eq - 1), v + eq + 1);
+            else
+                t->value[0] = '\0';
+        }
+        v += len;
+        if (*v == ':')
+            v++;
+    }
+    return n;
+}
