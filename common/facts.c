@@ -149,6 +149,57 @@ static bool cpu_online(int cpu)
 
 /* ---- groups ------------------------------------------------------------------- */
 
+/* The first "microcode" and "flags" lines of <procfs>/cpuinfo: microcode
+ * as written, flags reduced to those that shape a memory figure. */
+static void cpuinfo_rows(mb_facts_t *d)
+{
+    static const char *const wanted[] = { "sse2", "avx", "avx2", "fma", "avx512f", "avx512bw",
+                                          "avx512vl", "erms", "fsrm", "movdir64b", "hypervisor" };
+    char path[4096], line[8192], mc[128] = "", flags[512] = "", why[512];
+    bool have_flags = false;
+    mb_procfs_path(path, sizeof path, "/cpuinfo");
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        fmt(why, "cannot read %.300s: %s", path, strerror(errno));
+        add(d, "microcode", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
+        add(d, "cpu_flags", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
+        return;
+    }
+    while (fgets(line, sizeof line, f) && (!mc[0] || !have_flags)) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        char *v = colon + 1;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        v[strcspn(v, "\n")] = '\0';
+        if (!mc[0] && strncmp(line, "microcode", 9) == 0) {
+            snprintf(mc, sizeof mc, "%s", v);
+        } else if (!have_flags && strncmp(line, "flags", 5) == 0 && (line[5] == ' ' || line[5] == '\t')) {
+            have_flags = true;
+            size_t at = 0;
+            for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
+                size_t len = strlen(wanted[w]);
+                for (const char *p = v; (p = strstr(p, wanted[w])) != NULL; p += len)
+                    if ((p == v || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) {
+                        if (at < sizeof flags)
+                            at += (size_t)snprintf(flags + at, sizeof flags - at, "%s%s", at ? " " : "", wanted[w]);
+                        break;
+                    }
+            }
+        }
+    }
+    fclose(f);
+    if (mc[0])
+        add(d, "microcode", MB_VERDICT_OK, mc, NULL, NULL);
+    else
+        add(d, "microcode", MB_VERDICT_UNAVAILABLE, NULL, "no microcode line in cpuinfo (a VM may hide it)", NULL);
+    if (have_flags)
+        add(d, "cpu_flags", MB_VERDICT_OK, flags, NULL, NULL);
+    else
+        add(d, "cpu_flags", MB_VERDICT_UNAVAILABLE, NULL, "no flags line in cpuinfo (not x86?)", NULL);
+}
+
 static void g_host(mb_facts_t *d)
 {
     const mb_fact_t *f = sysinfo_row(d, "hostname", NULL);
@@ -156,6 +207,7 @@ static void g_host(mb_facts_t *d)
         snprintf(d->host, sizeof d->host, "%.255s", f->value);
     sysinfo_row(d, "kernel", NULL);
     sysinfo_row(d, "cpu_model", NULL);
+    cpuinfo_rows(d);
     sysinfo_row(d, "cpus_online", NULL);
     f = sysinfo_row(d, "cores", NULL);
     if (f->ok)

@@ -52,7 +52,7 @@
 # or every script succeeded; 1 a script failed, or no comparison could
 # run; 2 usage; 3 no script to run, or our tools are missing.
 
-ms_use outfile peers
+ms_use outfile peers envdoc
 
 # The directory holding peers-*.sh: MEMSUITE_PEERS_DIR, else scripts/ of
 # a source tree, else the installed PREFIX/share/memsuite/peers.
@@ -276,13 +276,13 @@ ms_pr_sysbench_peer() {
 
 # -- the machine --------------------------------------------------------------
 ms_pr_machine() {   # -> MS_PR_MACHINE_JSON: CPU, microcode, flags, LLC, memory
-    local f="$MS_PR_TMP/facts.json" cpuinfo="${MEMSUITE_PROCFS:-/proc}/cpuinfo" mc flags
+    local f="$MS_PR_TMP/facts.json" mc flags host
     "$MS_PR_MENCAL" run seqread --size 64KiB --allow-cache --reps 1 --threads 1 -q \
         --format json -O "$f" 2>/dev/null || echo '{}' >"$f"
-    mc=$(awk -F': *' '$1 ~ /^microcode/ { print $2; exit }' "$cpuinfo" 2>/dev/null)
-    flags=$(awk -F': *' '$1 ~ /^flags/ { print $2; exit }' "$cpuinfo" 2>/dev/null |
-            tr ' ' '\n' | grep -xE 'sse2|avx|avx2|fma|avx512f|avx512bw|avx512vl|erms|fsrm|movdir64b|hypervisor' |
-            paste -sd' ' -)
+    # microcode and the memory-relevant CPU flags: the C collector's
+    host=$(ms_facts --json --only host) || host='{"facts": []}'
+    mc=$(jq -r '.facts[] | select(.key == "microcode" and .verdict == "ok") | .value' <<<"$host")
+    flags=$(jq -r '.facts[] | select(.key == "cpu_flags" and .verdict == "ok") | .value' <<<"$host")
     MS_PR_MACHINE_JSON=$(jq -c --arg mc "$mc" --arg flags "$flags" '{
         cpu_model: (.sysinfo.cpu_model // null),
         microcode: (if $mc == "" then null else $mc end),
