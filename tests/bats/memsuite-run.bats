@@ -566,8 +566,8 @@ esac'
     run cat study/compare.txt
     # the settings, before -> after
     assert_line --regexp '^  thp_enabled +madvise -> always$'
-    assert_line --regexp '^  vm\.swappiness +60 -> 10$'
-    assert_line --regexp '^  kernel\.numa_balancing +1 -> 0$'
+    assert_line --regexp '^  swappiness +60 -> 10$'
+    assert_line --regexp '^  numa_balancing +1 -> 0$'
     assert_line --regexp '^  run\.glibc_tunables +null -> glibc\.malloc\.tcache_count=1024$'
     # the counters that explain the change, per cell
     assert_line --regexp '^  stream-s134217728-t1 +madvise -> always +thp +2\.0% -> 97\.0% +2\.10% -> 1\.40%$'
