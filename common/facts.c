@@ -229,6 +229,24 @@ static void g_host(mb_facts_t *d)
               "MEMSUITE_LLC=<size> memsuite run ... (if the value is wrong)");
 }
 
+/* MemTotal (sysinfo) and MemAvailable (MemFree + Cached on old kernels),
+ * in bytes: what the memory-fit checks of memsuite run ask. */
+static void g_memory(mb_facts_t *d)
+{
+    sysinfo_row(d, "mem_total_bytes", NULL);
+    size_t bytes;
+    char v[32], why[512], path[4096];
+    int rc = mb_mem_available(&bytes);
+    if (rc == 0) {
+        snprintf(v, sizeof v, "%zu", bytes);
+        add(d, "mem_available_bytes", MB_VERDICT_OK, v, NULL, NULL);
+    } else {
+        fmt(why, "no MemAvailable (or MemFree and Cached) in %.300s: %s",
+            mb_procfs_path(path, sizeof path, "/meminfo"), strerror(-rc));
+        add(d, "mem_available_bytes", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
+    }
+}
+
 static void g_virt(mb_facts_t *d)
 {
     mb_virt_t v;
@@ -566,7 +584,7 @@ static const struct {
     const char *name;
     void (*collect)(mb_facts_t *d);
 } groups[] = {
-    { "host", g_host },         { "virtualization", g_virt }, { "governor", g_governor },
+    { "host", g_host },         { "memory", g_memory },       { "virtualization", g_virt }, { "governor", g_governor },
     { "smt", g_smt },           { "thp", g_thp },             { "numa", g_numa },
     { "dimms", g_dimms },       { "counters", g_counters },   { "tunables", g_tunables },
 };
@@ -574,7 +592,7 @@ static const struct {
 
 const char *mb_facts_groups(void)
 {
-    return "host virtualization governor smt thp numa dimms counters tunables";
+    return "host memory virtualization governor smt thp numa dimms counters tunables";
 }
 
 /* `name` is one of the comma-separated words of `list`. */

@@ -43,7 +43,7 @@ typedef struct {
     char tunables[1024];   /* GLIBC_TUNABLES, "" unset */
 } mb_facts_t;
 
-/* The groups, in document order: host virtualization governor smt thp
+/* The groups, in document order: host memory virtualization governor smt thp
  * numa dimms counters tunables.  only: a comma-separated list of group
  * names, or NULL for all.  Returns 0, or -EINVAL naming the unknown group
  * in why.  Never fails for the machine's sake: an unreadable fact is a row

@@ -56,3 +56,10 @@ ms_tunables_warn() {
     [ -z "$why" ] || ms_warn "$1: GLIBC_TUNABLES names $why"
     return 0
 }
+
+# MemAvailable in bytes (the C collector's memory group); status 1 when unknown.
+ms_mem_available_bytes() {
+    local v
+    v=$(ms_facts --json --only memory | jq -r '.facts[] | select(.key == "mem_available_bytes" and .verdict == "ok") | .value')
+    [ -n "$v" ] && printf '%s\n' "$v"
+}

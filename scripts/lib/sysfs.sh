@@ -92,18 +92,6 @@ ms_numa_nodes() {
     if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
 }
 
-# MemAvailable in bytes from <procfs>/meminfo; status 1 when unknown.
-ms_mem_available_bytes() {
-    local f kb
-    f="$(ms_procfs /meminfo)"
-    [ -r "$f" ] || return 1
-    kb=$(awk '$1 == "MemAvailable:" { print $2; found = 1; exit }
-              $1 == "MemFree:" { free = $2 } $1 == "Cached:" { cached = $2 }
-              END { if (!found && free != "") print free + cached }' "$f")
-    [ -n "$kb" ] || return 1
-    printf '%s\n' "$((kb * 1024))"
-}
-
 # Last-level cache, as the C tools detect it (common/sizing through the
 # helper memsuite-size --llc): MEMSUITE_LLC, then the sysfs cache
 # directories (distinct instances summed), then sysconf x sockets.  Sets
