@@ -114,7 +114,7 @@ static void test_host_fixes(void)
     CHECK(!find("cores") && !find("dimms"), "--only smt,numa collects only those groups");
     mb_facts_free(&d);
     CHECK(mb_facts_collect(&d, "host,bogus", why, sizeof why) == -EINVAL && strstr(why, "'bogus'") &&
-              strstr(why, "host virtualization"),
+              strstr(why, "host memory virtualization"),
           "an unknown group is refused, naming it and the groups (%s)", why);
     mb_facts_free(&d);
 }
