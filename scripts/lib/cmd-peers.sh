@@ -431,9 +431,10 @@ ms_peers_report() {
             ms_pr_skip likwid "likwid-bench cannot run here: $(grep -v '^[-=]*$' <<<"$out" | tail -n 2 | tr '\n' ' ')"
         else
             # the variants it has, less those the CPU lacks
-            local cpuinfo="${MEMSUITE_PROCFS:-/proc}/cpuinfo" drop='^$'
-            grep -qw avx512f "$cpuinfo" 2>/dev/null || drop='_avx512$'
-            grep -qw avx "$cpuinfo" 2>/dev/null || drop='_avx(512)?$'
+            local flags drop='^$'
+            flags=" $(ms_facts --json --only host | jq -r '.facts[] | select(.key == "cpu_flags") | .value') "
+            [[ "$flags" == *" avx512f "* ]] || drop='_avx512$'
+            [[ "$flags" == *" avx "* ]] || drop='_avx(512)?$'
             MS_PR_LIKWID_KERNELS=$("$MS_PR_LIKWID" -a 2>/dev/null | awk '{ print $1 }' |
                 grep -xE '(load|sum|stream|stream_mem)(_sse|_avx|_avx512)?' | grep -vE "$drop" |
                 paste -sd' ' -)
