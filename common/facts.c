@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpufreq.h"
 #include "dimms.h"
 #include "json.h"
 #include "sizing.h"
@@ -244,6 +245,31 @@ static void g_memory(mb_facts_t *d)
         fmt(why, "no MemAvailable (or MemFree and Cached) in %.300s: %s",
             mb_procfs_path(path, sizeof path, "/meminfo"), strerror(-rc));
         add(d, "mem_available_bytes", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
+    }
+}
+
+/* One frequency sample (common/cpufreq): the mean current frequency in
+ * kHz and the summed thermal-throttle count; what memsuite run's
+ * throttle sampler records every interval. */
+static void g_frequency(mb_facts_t *d)
+{
+    mb_freq_sample_t s;
+    char v[64], dir[4096], why[512];
+    mb_freq_sample(&s);
+    mb_sysfs_path(dir, sizeof dir, "/devices/system/cpu");
+    if (s.freq_ok) {
+        snprintf(v, sizeof v, "%.0f", s.mhz * 1000);
+        add(d, "cpu_freq_khz", MB_VERDICT_OK, v, NULL, NULL);
+    } else {
+        fmt(why, "no cpuN/cpufreq/scaling_cur_freq under %.300s and no 'cpu MHz' in cpuinfo", dir);
+        add(d, "cpu_freq_khz", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
+    }
+    if (s.throttle_ok) {
+        snprintf(v, sizeof v, "%lld", s.throttle_count);
+        add(d, "throttle_count", MB_VERDICT_OK, v, NULL, NULL);
+    } else {
+        fmt(why, "no cpuN/thermal_throttle counters under %.300s", dir);
+        add(d, "throttle_count", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
     }
 }
 
@@ -587,12 +613,13 @@ static const struct {
     { "host", g_host },         { "memory", g_memory },       { "virtualization", g_virt }, { "governor", g_governor },
     { "smt", g_smt },           { "thp", g_thp },             { "numa", g_numa },
     { "dimms", g_dimms },       { "counters", g_counters },   { "tunables", g_tunables },
+    { "frequency", g_frequency },
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 
 const char *mb_facts_groups(void)
 {
-    return "host memory virtualization governor smt thp numa dimms counters tunables";
+    return "host memory virtualization governor smt thp numa dimms counters tunables frequency";
 }
 
 /* `name` is one of the comma-separated words of `list`. */

@@ -44,7 +44,7 @@ typedef struct {
 } mb_facts_t;
 
 /* The groups, in document order: host memory virtualization governor smt thp
- * numa dimms counters tunables.  only: a comma-separated list of group
+ * numa dimms counters tunables frequency.  only: a comma-separated list of group
  * names, or NULL for all.  Returns 0, or -EINVAL naming the unknown group
  * in why.  Never fails for the machine's sake: an unreadable fact is a row
  * with verdict unavailable. */

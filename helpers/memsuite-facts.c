@@ -7,8 +7,8 @@
  *                                                     "verdict key value", fix lines
  *   memsuite-facts --json [--only GROUP[,GROUP...]]   the memsuite/facts/1 document
  *
- * The groups: host memory virtualization governor smt thp numa dimms counters
- * tunables (--only collects just those: dmidecode, numactl and perf are
+ * The groups: host memory virtualization governor smt thp numa dimms
+ * counters tunables frequency (--only collects just those: dmidecode, numactl and perf are
  * not run for a `--only host` question).  MEMSUITE_SYSFS, MEMSUITE_PROCFS,
  * MEMSUITE_LLC and MEMSUITE_ASSUME_ROOT are honoured as by the tools.
  * Exit status: 0 the facts were printed (an unavailable fact is a line,
@@ -26,7 +26,7 @@ static const char usage[] =
     "Print the environment facts memsuite records, each with a verdict (ok, warn,\n"
     "unavailable), the reason and the command that fixes it; --json prints the\n"
     "memsuite/facts/1 document (docs/results-format.md).\n"
-    "Groups: host memory virtualization governor smt thp numa dimms counters tunables.\n"
+    "Groups: host memory virtualization governor smt thp numa dimms counters tunables frequency.\n"
     "A helper of scripts/memsuite.  Exit status: 0 printed, 2 usage, 3 write failed.\n";
 
 int main(int argc, char **argv)

@@ -92,7 +92,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
 @test "bad usage: an unknown group or argument is exit 2, naming it and the accepted form" {
     run --separate-stderr "$BIN/memsuite-facts" --only host,bogus
     assert_failure 2
-    [[ "$stderr" == *"unknown fact group 'bogus'; the groups are: host memory virtualization governor smt thp numa dimms counters tunables"* ]]
+    [[ "$stderr" == *"unknown fact group 'bogus'; the groups are: host memory virtualization governor smt thp numa dimms counters tunables frequency"* ]]
     [ -z "$output" ]
     run --separate-stderr "$BIN/memsuite-facts" --frobnicate
     assert_failure 2

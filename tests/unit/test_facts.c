@@ -52,6 +52,8 @@ static const want_t wants[] = {
     { "memsuite-host", "cpu_flags", MB_VERDICT_OK, "sse2 avx avx2" },
     { "memsuite-host", "microcode", MB_VERDICT_UNAVAILABLE, "no microcode line in cpuinfo" },
     { "memsuite-vm", "cpu_flags", MB_VERDICT_OK, "sse2 hypervisor" },
+    { "memsuite-host", "cpu_freq_khz", MB_VERDICT_OK, "2000000" },
+    { "memsuite-host", "throttle_count", MB_VERDICT_UNAVAILABLE, "no cpuN/thermal_throttle counters" },
     { "memsuite-host", "cpupower", MB_VERDICT_WARN, "not installed" },
     { "memsuite-host", "governor.cpu0", MB_VERDICT_WARN, "powersave" },
     { "memsuite-host", "governor.cpu3", MB_VERDICT_WARN, "powersave" },
