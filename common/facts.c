@@ -430,8 +430,14 @@ static void g_numa(mb_facts_t *d)
     d->nnodes = list_ids("/devices/system/node", "node", &ids);
     if (d->nnodes > MB_FACTS_MAX_NODES)
         d->nnodes = MB_FACTS_MAX_NODES;
-    for (int i = 0; i < d->nnodes; i++)
+    for (int i = 0; i < d->nnodes; i++) {
+        char rel[96], path[4096], cpus[64];
         d->nodes[i] = ids[i];
+        snprintf(rel, sizeof rel, "/devices/system/node/node%d/cpulist", ids[i]);
+        mb_sysfs_path(path, sizeof path, rel);
+        if (mb_read_line(path, cpus, sizeof cpus) < 0 || cpus[0])
+            d->cpunodes[d->ncpunodes++] = ids[i];
+    }
     free(ids);
 
     char prog[4096], seen[64], value[512], why[512];
@@ -735,6 +741,10 @@ int mb_facts_json(const mb_facts_t *d, FILE *f)
     mb_json_array_begin(&j, "numa_nodes");
     for (int i = 0; i < d->nnodes; i++)
         mb_json_int(&j, NULL, d->nodes[i]);
+    mb_json_array_end(&j);
+    mb_json_array_begin(&j, "numa_cpu_nodes");
+    for (int i = 0; i < d->ncpunodes; i++)
+        mb_json_int(&j, NULL, d->cpunodes[i]);
     mb_json_array_end(&j);
     if (d->peak_mbps > 0)
         mb_json_int(&j, "peak_mbps", d->peak_mbps);

@@ -36,6 +36,9 @@ typedef struct {
     int cores, sockets;
     int nnodes;
     int nodes[MB_FACTS_MAX_NODES]; /* every NUMA node id in sysfs, memory-only ones too */
+    int ncpunodes;
+    int cpunodes[MB_FACTS_MAX_NODES]; /* the nodes with CPUs (an unreadable cpulist counts):
+                                         the bind targets */
     long long peak_mbps;
     char peak_note[200];
     char hypervisor[32];   /* "" when unknown */

@@ -63,3 +63,8 @@ ms_mem_available_bytes() {
     v=$(ms_facts --json --only memory | jq -r '.facts[] | select(.key == "mem_available_bytes" and .verdict == "ok") | .value')
     [ -n "$v" ] && printf '%s\n' "$v"
 }
+
+# NUMA node numbers with CPUs, one a line (memory-only nodes are not bind targets).
+ms_numa_nodes() {
+    ms_facts --json --only numa | jq -r '.numa_cpu_nodes[]'
+}

@@ -79,19 +79,6 @@ ms_cpu_ranges() {
     printf '%s\n' "$out"
 }
 
-# NUMA node numbers with CPUs (memory-only nodes are not bind targets).
-ms_numa_nodes() {
-    local d n cpus
-    local -a seen=()
-    for d in "${MEMSUITE_SYSFS:-/sys}/devices/system/node"/node[0-9]*; do
-        n="${d##*/node}"
-        if [ ! -d "$d" ] || ! [[ "$n" =~ ^[0-9]+$ ]]; then continue; fi
-        ms_read_var cpus "$d/cpulist" || cpus="?"
-        if [ -n "$cpus" ]; then seen[n]=1; fi
-    done
-    if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
-}
-
 # Last-level cache, as the C tools detect it (common/sizing through the
 # helper memsuite-size --llc): MEMSUITE_LLC, then the sysfs cache
 # directories (distinct instances summed), then sysconf x sockets.  Sets

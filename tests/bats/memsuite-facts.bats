@@ -112,3 +112,12 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     run jq -r '.schema, (.memsuite_version | length > 0), ([.facts[] | select(.key == "profile")] | length)' e.json
     assert_output $'memsuite/env/1\ntrue\n1'
 }
+
+@test "a memory-only node: in numa_nodes, not in numa_cpu_nodes (the bind targets)" {
+    MEMSUITE_SYSFS="$ROOT/tests/fixtures/numa-cpuless/sys" run "$BIN/memsuite-facts" --json --only numa
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '(.numa_nodes | join(",")), (.numa_cpu_nodes | join(","))' f.json
+    assert_output $'0,1,2\n0,1'
+}
