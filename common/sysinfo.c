@@ -13,20 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buildinfo.h"
 #include "counters.h"
+#include "dimms.h"
 #include "tunables.h"
 #include "virt.h"
 #include "json.h"
 #include "memnodes.h"
 #include "numa.h"
 #include "sizing.h"
-
-#define DMIDECODE_TIMEOUT_S 5
 
 /* ---- setting a fact ------------------------------------------------------ */
 
@@ -384,6 +382,21 @@ static void get_cpus_online(mb_fact_t *f, mb_sysinfo_t *si)
     long n = -1;
     if (read_sys("/devices/system/cpu/online", path, sizeof path, line, sizeof line) == 0)
         n = count_cpu_list(line);
+    if (n <= 0) {
+        /* no online list (fixture trees, old kernels): the cpuN
+         * directories whose cpuN/online is absent (cpu0) or 1 */
+        char dir[4096];
+        int *ids;
+        int k = list_cpus(&ids, dir, sizeof dir);
+        n = 0;
+        for (int i = 0; i < k; i++) {
+            char rel[96], p[4096], on[16];
+            snprintf(rel, sizeof rel, "/devices/system/cpu/cpu%d/online", ids[i]);
+            if (read_sys(rel, p, sizeof p, on, sizeof on) < 0 || strcmp(on, "1") == 0)
+                n++;
+        }
+        free(ids);
+    }
     if (n <= 0) {
         long sc = sysconf(_SC_NPROCESSORS_ONLN);
         if (sc <= 0) {
@@ -770,10 +783,9 @@ static void get_allocator(mb_fact_t *f, mb_sysinfo_t *si)
     f->ok = true;
 }
 
-/* ---- DIMMs: dmidecode -t memory ------------------------------------------- */
+/* ---- DIMMs: common/dimms ---------------------------------------------------- */
 
-/* First executable `name` on PATH, then in the sbin directories. */
-static bool find_program(const char *name, char *out, size_t outlen)
+bool mb_find_program(const char *name, char *out, size_t outlen)
 {
     const char *path = getenv("PATH");
     char dirs[4096];
@@ -786,120 +798,17 @@ static bool find_program(const char *name, char *out, size_t outlen)
     return false;
 }
 
-typedef struct {
-    char size[32], type[32], speed[32];
-    int count;
-} dimm_kind_t;
-
-#define DIMM_KINDS 8
-
-/* Summarise `dmidecode -t memory` output: "4 of 8 slots populated: 4 x 16 GB DDR4 3200 MT/s". */
-static void summarise_dimms(FILE *in, mb_fact_t *f)
-{
-    dimm_kind_t kinds[DIMM_KINDS];
-    int nkinds = 0, slots = 0, populated = 0;
-    dimm_kind_t cur;
-    bool in_device = false, cur_present = false;
-    char line[512];
-    memset(&cur, 0, sizeof cur);
-
-    for (;;) {
-        char *got = fgets(line, sizeof line, in);
-        bool end_of_block = !got || strncmp(line, "Handle ", 7) == 0;
-        if (end_of_block && in_device) {
-            slots++;
-            if (cur_present) {
-                populated++;
-                int k = 0;
-                while (k < nkinds && (strcmp(kinds[k].size, cur.size) || strcmp(kinds[k].type, cur.type) ||
-                                      strcmp(kinds[k].speed, cur.speed)))
-                    k++;
-                if (k == nkinds && nkinds < DIMM_KINDS) {
-                    kinds[nkinds] = cur;
-                    kinds[nkinds++].count = 0;
-                }
-                if (k < nkinds)
-                    kinds[k].count++;
-            }
-            in_device = false;
-        }
-        if (!got)
-            break;
-        line[strcspn(line, "\n")] = '\0';
-        if (strcmp(line, "Memory Device") == 0) {
-            in_device = true;
-            cur_present = false;
-            memset(&cur, 0, sizeof cur);
-            continue;
-        }
-        if (!in_device)
-            continue;
-        const char *s = line;
-        while (*s == '\t' || *s == ' ')
-            s++;
-        if (strncmp(s, "Size: ", 6) == 0) {
-            s += 6;
-            cur_present = isdigit((unsigned char)*s);
-            snprintf(cur.size, sizeof cur.size, "%s", s);
-        } else if (strncmp(s, "Type: ", 6) == 0) {
-            snprintf(cur.type, sizeof cur.type, "%s", s + 6);
-        } else if (strncmp(s, "Speed: ", 7) == 0) {
-            snprintf(cur.speed, sizeof cur.speed, "%s", s + 7);
-        } else if (strncmp(s, "Configured Memory Speed: ", 25) == 0 &&
-                   isdigit((unsigned char)s[25])) {
-            snprintf(cur.speed, sizeof cur.speed, "%s", s + 25);   /* what it runs at */
-        }
-    }
-    if (slots == 0) {
-        fact_why(f, "dmidecode listed no Memory Device (no SMBIOS memory table; VM?)");
-        return;
-    }
-    size_t len = (size_t)snprintf(f->value, sizeof f->value, "%d of %d slots populated",
-                                  populated, slots);
-    for (int k = 0; k < nkinds && len < sizeof f->value; k++)
-        len += (size_t)snprintf(f->value + len, sizeof f->value - len, "%s %d x %s%s%s%s%s",
-                                k ? "," : ":", kinds[k].count, kinds[k].size,
-                                kinds[k].type[0] ? " " : "", kinds[k].type,
-                                kinds[k].speed[0] ? " " : "", kinds[k].speed);
-    f->ok = true;
-}
-
 static void get_dimms(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
-    char prog[4096], table[4096], cmd[4200];
-    if (!find_program("dmidecode", prog, sizeof prog)) {
-        fact_why(f, "dmidecode not installed (Debian/Ubuntu: apt-get install dmidecode)");
-        return;
-    }
-    mb_sysfs_path(table, sizeof table, "/firmware/dmi/tables/DMI");
-    if (access(table, F_OK) != 0) {
-        fact_why(f, "no DMI table at %s (VM or firmware without SMBIOS)", table);
-        return;
-    }
-    if (geteuid() != 0) {
-        fact_why(f, "dmidecode needs root; rerun as root to list DIMMs");
-        return;
-    }
-    if (strchr(prog, '\'')) {
-        fact_why(f, "dmidecode path %s contains a quote; not run", prog);
-        return;
-    }
-    snprintf(cmd, sizeof cmd, "timeout %d '%s' -t memory 2>/dev/null", DMIDECODE_TIMEOUT_S, prog);
-    FILE *p = popen(cmd, "r");
-    if (!p) {
-        fact_why(f, "cannot run dmidecode: %s", strerror(errno));
-        return;
-    }
-    summarise_dimms(p, f);
-    int st = pclose(p);
-    if (f->ok || st == 0)
-        return;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 124)
-        fact_why(f, "dmidecode did not answer within %d s", DMIDECODE_TIMEOUT_S);
-    else if (WIFEXITED(st))
-        fact_why(f, "dmidecode -t memory failed (exit %d) and listed no Memory Device",
-                 WEXITSTATUS(st));
+    mb_dimms_summary_t d;
+    mb_dimms_read(&d);
+    if (d.verdict == MB_DIMMS_UNAVAILABLE)
+        fact_why(f, "%s", d.why);
+    else if (d.verdict == MB_DIMMS_WARN)
+        fact_text(f, "%s: %s", d.text, d.why);
+    else
+        fact_text(f, "%s", d.text);
 }
 
 /* ---- the table ------------------------------------------------------------ */
@@ -966,6 +875,22 @@ void mb_sysinfo_collect(mb_sysinfo_t *si)
         if (!f->ok && !f->why[0])
             snprintf(f->why, sizeof f->why, "not determined");
     }
+}
+
+bool mb_sysinfo_one(const char *key, mb_fact_t *f)
+{
+    static mb_sysinfo_t scratch;   /* the typed copies nobody reads here */
+    for (size_t i = 0; i < sizeof fact_table / sizeof fact_table[0]; i++) {
+        if (strcmp(fact_table[i].key, key) != 0)
+            continue;
+        memset(f, 0, sizeof *f);
+        f->key = fact_table[i].key;
+        fact_table[i].collect(f, &scratch);
+        if (!f->ok && !f->why[0])
+            snprintf(f->why, sizeof f->why, "not determined");
+        return true;
+    }
+    return false;
 }
 
 const mb_fact_t *mb_sysinfo_get(const mb_sysinfo_t *si, const char *key)

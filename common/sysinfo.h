@@ -38,6 +38,9 @@ typedef struct {
  *   compiler cflags openmp libnuma papi glibc glibc_tunables glibc_tunables_check ld_preload
  *   allocator dimms virtualization (common/virt: "none|vm|<hypervisor> (evidence)") */
 void mb_sysinfo_collect(mb_sysinfo_t *si);
+/* Collect the one fact `key` of the table above into f; false when no
+ * fact has that key (memsuite-facts collects only what it shows). */
+bool mb_sysinfo_one(const char *key, mb_fact_t *f);
 /* Lookup by key; NULL when absent. */
 const mb_fact_t *mb_sysinfo_get(const mb_sysinfo_t *si, const char *key);
 
@@ -47,6 +50,9 @@ const mb_fact_t *mb_sysinfo_get(const mb_sysinfo_t *si, const char *key);
  * "glibc 2.36".  Returns the short name: "glibc", "jemalloc", "tcmalloc",
  * "mimalloc". */
 const char *mb_allocator_detect(char *buf, size_t buflen);
+
+/* First executable `name` on PATH, then in the sbin directories, into out. */
+bool mb_find_program(const char *name, char *out, size_t outlen);
 
 struct mb_json;
 /* Writes "<key>": { fact: value|null, "<fact>_unavailable": why, ... } */

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The loader: ld.so on PATH (Debian, Fedora), else the usual paths. */
+#include "sysinfo.h"
+
+/* The loader: ld.so on PATH (Debian, Fedora), else the usual paths
+ * (loaders[0] is the PATH name). */
 static const char *const loaders[] = {
     "ld.so", "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "/lib64/ld64.so.2",
     "/lib/ld-linux-riscv64-lp64d.so.1",
@@ -34,7 +37,17 @@ void mb_tunables_list(mb_tunables_list_t *l)
 {
     memset(l, 0, sizeof *l);
     snprintf(l->version, sizeof l->version, "%s", gnu_get_libc_version());
-    for (size_t i = 0; i < sizeof loaders / sizeof loaders[0]; i++)
+    /* a loader on PATH is the one asked (a failing one means: not checked) */
+    char onpath[4096];
+    if (mb_find_program("ld.so", onpath, sizeof onpath)) {
+        if (read_list("ld.so", l))
+            l->ok = true;
+        else
+            snprintf(l->why, sizeof l->why, "ld.so --list-tunables gave no list (glibc %s; the list "
+                     "needs glibc 2.33 or later)", l->version);
+        return;
+    }
+    for (size_t i = 1; i < sizeof loaders / sizeof loaders[0]; i++)
         if (read_list(loaders[i], l)) {
             l->ok = true;
             return;
@@ -70,6 +83,28 @@ int mb_tunables_unknown(const mb_tunables_list_t *l, const char *value, char *ou
             if (used < outlen)
                 used += (size_t)snprintf(out + used, outlen - used, "%s%.*s%s", used ? " " : "",
                                          fits ? (int)klen : 60, v, fits ? "" : "...");
+        }
+        v += len;
+        if (*v == ':')
+            v++;
+    }
+    return n;
+}
+
+int mb_tunables_parse(const char *v, mb_tunable_t *out, int max)
+{
+    int n = 0;
+    while (v && *v && n < max) {
+        size_t len = strcspn(v, ":");
+        if (len) {
+            mb_tunable_t *t = &out[n++];
+            size_t eq = strcspn(v, "=");
+            size_t klen = eq < len ? eq : len;
+            snprintf(t->key, sizeof t->key, "%.*s", (int)klen, v);
+            if (eq < len)
+                snprintf(t->value, sizeof t->value, "%.*s", (int)(len - eq - 1), v + eq + 1);
+            else
+                t->value[0] = '\0';
         }
         v += len;
         if (*v == ':')

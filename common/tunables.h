@@ -24,4 +24,13 @@ bool mb_tunables_known(const mb_tunables_list_t *l, const char *name);
  * space separated, into out; returns how many. */
 int mb_tunables_unknown(const mb_tunables_list_t *l, const char *value, char *out, size_t outlen);
 
+/* One "name=value" item of a GLIBC_TUNABLES value. */
+typedef struct {
+    char key[128], value[128];
+} mb_tunable_t;
+
+/* Split "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=2" into at
+ * most max items (an item without '=' has an empty value); the count. */
+int mb_tunables_parse(const char *value, mb_tunable_t *out, int max);
+
 #endif

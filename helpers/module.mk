@@ -2,9 +2,15 @@
 # so the bash side shares the tools' logic.  Installed under
 # PREFIX/libexec/memsuite (mk/install.mk), not on PATH.
 #   memsuite-size: the size grammar and the LLC detector (common/sizing)
+#   memsuite-facts: the environment facts (common/facts, sysinfo, dimms, virt)
 HELPERS :=
 
 $(BIN)/memsuite-size: $(BUILD)/helpers/memsuite-size.o $(LIBMB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 HELPERS += $(BIN)/memsuite-size
+
+$(BIN)/memsuite-facts: $(BUILD)/helpers/memsuite-facts.o $(LIBMB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+HELPERS += $(BIN)/memsuite-facts

@@ -1,8 +1,7 @@
 /* env: `mencal env`, the environment that changes a memory figure:
- * every mb_sysinfo fact, GLIBC_TUNABLES parsed into keys, the huge page
- * pools and the allocator actually in effect in this process. */
-#include <ctype.h>
-#include <dirent.h>
+ * every mb_sysinfo fact, GLIBC_TUNABLES parsed into keys (common/tunables),
+ * the huge page pools (common/hugepools) and the allocator actually in
+ * effect in this process.  Collection is common/'s; this file renders. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,100 +11,22 @@
 #include "env.h"
 #include "exitcodes.h"
 #include "outfile.h"
+#include "hugepools.h"
 #include "sysinfo.h"
+#include "tunables.h"
 
 #define MAX_TUNABLES 32
-#define MAX_POOLS 8
-
-typedef struct {
-    char key[128], value[128];
-} tunable_t;
-
-typedef struct {
-    long long size_kib, total, free_pages, surplus, reserved;
-} pool_t;
 
 typedef struct {
     const mb_sysinfo_t *si;
     bool tunables_set;
     int ntun;
-    tunable_t tun[MAX_TUNABLES];
+    mb_tunable_t tun[MAX_TUNABLES];
     int npool;
-    pool_t pool[MAX_POOLS];
+    mb_hugepool_t pool[MB_HUGEPOOLS_MAX];
     char pools_why[200];
     char alloc_name[32], alloc_detail[128];
 } env_t;
-
-/* "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=2" */
-static void parse_tunables(env_t *e)
-{
-    const char *v = getenv("GLIBC_TUNABLES");
-    e->tunables_set = v != NULL;
-    if (!v)
-        return;
-    while (*v && e->ntun < MAX_TUNABLES) {
-        size_t len = strcspn(v, ":");
-        if (len) {
-            tunable_t *t = &e->tun[e->ntun++];
-            size_t eq = strcspn(v, "=");
-            size_t klen = eq < len ? eq : len;
-            snprintf(t->key, sizeof t->key, "%.*s", (int)klen, v);
-            if (eq < len)
-                snprintf(t->value, sizeof t->value, "%.*s", (int)(len - eq - 1), v + eq + 1);
-            else
-                t->value[0] = '\0';
-        }
-        v += len;
-        if (*v == ':')
-            v++;
-    }
-}
-
-static long long read_ll(const char *dir, const char *name)
-{
-    char path[4400], line[64];
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-        return -1;
-    if (mb_read_line(path, line, sizeof line) != 0)
-        return -1;
-    return strtoll(line, NULL, 10);
-}
-
-/* <sysfs>/kernel/mm/hugepages/hugepages-<size>kB/{nr,free,surplus,resv}_hugepages */
-static void read_pools(env_t *e)
-{
-    char dir[4096];
-    mb_sysfs_path(dir, sizeof dir, "/kernel/mm/hugepages");
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (snprintf(e->pools_why, sizeof e->pools_why, "%s: cannot open", dir) < 0)
-            e->pools_why[0] = '?';
-        return;
-    }
-    struct dirent *de;
-    while ((de = readdir(d)) && e->npool < MAX_POOLS) {
-        long long kib;
-        if (sscanf(de->d_name, "hugepages-%lldkB", &kib) != 1)
-            continue;
-        char sub[4400];
-        if (snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name) >= (int)sizeof sub)
-            continue;
-        pool_t *p = &e->pool[e->npool++];
-        p->size_kib = kib;
-        p->total = read_ll(sub, "nr_hugepages");
-        p->free_pages = read_ll(sub, "free_hugepages");
-        p->surplus = read_ll(sub, "surplus_hugepages");
-        p->reserved = read_ll(sub, "resv_hugepages");
-    }
-    closedir(d);
-    /* smallest page size first */
-    for (int i = 1; i < e->npool; i++)
-        for (int k = i; k > 0 && e->pool[k].size_kib < e->pool[k - 1].size_kib; k--) {
-            pool_t t = e->pool[k];
-            e->pool[k] = e->pool[k - 1];
-            e->pool[k - 1] = t;
-        }
-}
 
 static void ll_or_unavailable(mb_json_t *j, const char *key, long long v)
 {
@@ -136,7 +57,7 @@ static void env_config_json(mb_json_t *j, const void *ctx)
     } else {
         mb_json_array_begin(j, "hugepage_pools");
         for (int i = 0; i < e->npool; i++) {
-            const pool_t *p = &e->pool[i];
+            const mb_hugepool_t *p = &e->pool[i];
             mb_json_object_begin(j, NULL);
             mb_json_int(j, "page_size_kib", p->size_kib);
             ll_or_unavailable(j, "total", p->total);
@@ -168,7 +89,7 @@ static void env_text(FILE *f, const env_t *e)
     if (e->pools_why[0])
         fprintf(f, "%-24s unavailable: %s\n", "hugepage_pools", e->pools_why);
     for (int i = 0; i < e->npool; i++) {
-        const pool_t *p = &e->pool[i];
+        const mb_hugepool_t *p = &e->pool[i];
         fprintf(f, "%-24s %lld kB pages: total %lld, free %lld, surplus %lld, reserved %lld\n",
                 i ? "" : "hugepage_pools", p->size_kib, p->total, p->free_pages, p->surplus,
                 p->reserved);
@@ -181,8 +102,12 @@ int mc_env_main(const mc_config_t *cfg, const mc_cmdline_t *cmd)
     static env_t e;
     mb_sysinfo_collect(&si);
     e.si = &si;
-    parse_tunables(&e);
-    read_pools(&e);
+    const char *tun = getenv("GLIBC_TUNABLES");
+    e.tunables_set = tun != NULL;
+    e.ntun = mb_tunables_parse(tun, e.tun, MAX_TUNABLES);
+    e.npool = mb_hugepools_read(e.pool, MB_HUGEPOOLS_MAX, e.pools_why, sizeof e.pools_why);
+    if (e.npool < 0)
+        e.npool = 0;
     const char *name = mb_allocator_detect(e.alloc_detail, sizeof e.alloc_detail);
     snprintf(e.alloc_name, sizeof e.alloc_name, "%s", name ? name : "unknown");
 

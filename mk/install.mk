@@ -13,9 +13,9 @@
 #                                 own names: put it first on PATH (module
 #                                 load memsuite) for drop-in STREAM and mbw
 #   lib/memsuite/man/man1/        TOOL.1, for that PATH (the module's MANPATH)
-#   libexec/memsuite/             memsuite-size (helpers/: the bash side's C logic)
+#   libexec/memsuite/             memsuite-size, memsuite-facts (helpers/: the bash side's C logic)
 #   share/man/man1/               memsuite.1 and memsuite-TOOL.1
-#   share/memsuite/               result.schema.json, result-v1.schema.json, plan.schema.json
+#   share/memsuite/               result.schema.json, result-v1.schema.json, plan.schema.json, facts.schema.json
 #   share/memsuite/lib/           the memsuite script's library
 #   share/memsuite/analysis/      the analyser: memsuite-analyse and its
 #                                 package memsuite_analysis/ (found as
@@ -63,7 +63,7 @@ install: all
 	for t in $(INST_TOOL_NAMES); do \
 	  $(call ms_man_install,docs/$$t.1,$(D_MAN1)/memsuite-$$t.1) && \
 	  $(call ms_man_install,docs/$$t.1,$(D_TMAN1)/$$t.1) || exit 1; done
-	install -m 0644 docs/result.schema.json docs/result-v1.schema.json docs/plan.schema.json $(D_SHARE)/
+	install -m 0644 docs/result.schema.json docs/result-v1.schema.json docs/plan.schema.json docs/facts.schema.json $(D_SHARE)/
 	install -m 0644 $(addprefix scripts/lib/,$(INST_LIB)) $(D_SHARE)/lib/
 	install -m 0755 scripts/analysis/memsuite-analyse $(D_ANALYSIS)/
 	install -m 0644 $(addprefix scripts/analysis/memsuite_analysis/,$(INST_PY)) $(D_ANALYSIS)/memsuite_analysis/
@@ -81,7 +81,7 @@ uninstall:
 	rm -f $(addprefix $(D_TOOLS)/,$(INST_ALL_TOOLS)) $(addprefix $(D_TMAN1)/,$(addsuffix .1,$(INST_ALL_TOOLS)))
 	rm -f $(addprefix $(D_LIBEXEC)/,$(notdir $(HELPERS)))
 	rm -f $(D_MAN1)/memsuite.1 $(addprefix $(D_MAN1)/memsuite-,$(addsuffix .1,$(INST_ALL_TOOLS)))
-	rm -f $(D_SHARE)/result.schema.json $(D_SHARE)/result-v1.schema.json $(D_SHARE)/plan.schema.json
+	rm -f $(D_SHARE)/result.schema.json $(D_SHARE)/result-v1.schema.json $(D_SHARE)/plan.schema.json $(D_SHARE)/facts.schema.json
 	rm -f $(addprefix $(D_SHARE)/lib/,$(INST_LIB))
 	rm -f $(D_ANALYSIS)/memsuite-analyse $(addprefix $(D_ANALYSIS)/memsuite_analysis/,$(INST_PY))
 	rm -f $(D_ANALYSIS)/memsuite_analysis/units.def

@@ -110,7 +110,7 @@
 # --per-node, benchmark out of resources, the verdict cannot be written),
 # 5 the node is busy (nothing measured).
 
-ms_use sysfs lists bench results ref lock enforce idle verdict
+ms_use sysfs lists bench results ref lock enforce idle verdict envdoc
 
 MS_EX_BUSY=5        # check only: the node is busy, nothing was measured
 

@@ -12,10 +12,12 @@
 #
 #   --json    the same facts as a JSON document (schema memsuite/env/1)
 #
+# The facts come from the C collector, the helper memsuite-facts (keys and
+# values as in the tools' sysinfo; docs/results-format.md).
 # MEMSUITE_SYSFS and MEMSUITE_PROCFS point at other sysfs/procfs roots.
 # Always exits 0 once the facts are printed; a "warn" is advice.
 
-ms_use facts
+ms_use envdoc
 
 cmd_env() {
     local json=0
@@ -27,10 +29,9 @@ cmd_env() {
         esac
         shift
     done
-    ms_facts_collect
     if [ "$json" = 1 ]; then
-        ms_facts_json
+        ms_env_json
     else
-        ms_facts_text
+        ms_env_text
     fi
 }

@@ -52,7 +52,7 @@
 # or every script succeeded; 1 a script failed, or no comparison could
 # run; 2 usage; 3 no script to run, or our tools are missing.
 
-ms_use outfile peers
+ms_use outfile peers envdoc
 
 # The directory holding peers-*.sh: MEMSUITE_PEERS_DIR, else scripts/ of
 # a source tree, else the installed PREFIX/share/memsuite/peers.
@@ -301,13 +301,13 @@ ms_pr_sysbench_peer() {
 
 # -- the machine --------------------------------------------------------------
 ms_pr_machine() {   # -> MS_PR_MACHINE_JSON: CPU, microcode, flags, LLC, memory
-    local f="$MS_PR_TMP/facts.json" cpuinfo="${MEMSUITE_PROCFS:-/proc}/cpuinfo" mc flags
+    local f="$MS_PR_TMP/facts.json" mc flags host
     "$MS_PR_MENCAL" run seqread --size 64KiB --allow-cache --reps 1 --threads 1 -q \
         --format json -O "$f" 2>/dev/null || echo '{}' >"$f"
-    mc=$(awk -F': *' '$1 ~ /^microcode/ { print $2; exit }' "$cpuinfo" 2>/dev/null)
-    flags=$(awk -F': *' '$1 ~ /^flags/ { print $2; exit }' "$cpuinfo" 2>/dev/null |
-            tr ' ' '\n' | grep -xE 'sse2|avx|avx2|fma|avx512f|avx512bw|avx512vl|erms|fsrm|movdir64b|hypervisor' |
-            paste -sd' ' -)
+    # microcode and the memory-relevant CPU flags: the C collector's
+    host=$(ms_facts --json --only host) || host='{"facts": []}'
+    mc=$(jq -r '.facts[] | select(.key == "microcode" and .verdict == "ok") | .value' <<<"$host")
+    flags=$(jq -r '.facts[] | select(.key == "cpu_flags" and .verdict == "ok") | .value' <<<"$host")
     MS_PR_MACHINE_JSON=$(jq -c --arg mc "$mc" --arg flags "$flags" '{
         cpu_model: (.sysinfo.cpu_model // null),
         microcode: (if $mc == "" then null else $mc end),
@@ -461,9 +461,10 @@ ms_peers_report() {
             ms_pr_skip likwid "likwid-bench cannot run here: $(grep -v '^[-=]*$' <<<"$out" | tail -n 2 | tr '\n' ' ')"
         else
             # the variants it has, less those the CPU lacks
-            local cpuinfo="${MEMSUITE_PROCFS:-/proc}/cpuinfo" drop='^$'
-            grep -qw avx512f "$cpuinfo" 2>/dev/null || drop='_avx512$'
-            grep -qw avx "$cpuinfo" 2>/dev/null || drop='_avx(512)?$'
+            local flags drop='^$'
+            flags=" $(ms_facts --json --only host | jq -r '.facts[] | select(.key == "cpu_flags") | .value') "
+            [[ "$flags" == *" avx512f "* ]] || drop='_avx512$'
+            [[ "$flags" == *" avx "* ]] || drop='_avx(512)?$'
             MS_PR_LIKWID_KERNELS=$("$MS_PR_LIKWID" -a 2>/dev/null | awk '{ print $1 }' |
                 grep -xE '(load|sum|stream|stream_mem)(_sse|_avx|_avx512)?' | grep -vE "$drop" |
                 paste -sd' ' -)

@@ -83,7 +83,7 @@
 # unwritable directory).  Interrupted: 130 (SIGINT) or 143 (SIGTERM), with
 # the results directory marked incomplete.
 
-ms_use sysfs lists bench results rundir lock enforce knobs throttle tunables
+ms_use sysfs lists bench results rundir lock enforce knobs throttle envdoc
 
 MS_RUN_BENCHES=()   # "name<TAB>scenario"
 MS_RUN_SIZES=()
@@ -356,7 +356,6 @@ ms_run_plan_tsv() {   # PLAN: plan.tsv, with its header, on stdout
 # Write the marker, env.json and plan, then run every cell.
 ms_run_new() {
     local d="$1" plan="$2"
-    ms_use facts
     MS_RUN_DIR="$d"
     ms_at_exit ms_run_mark_stopped
     ms_run_write "$d/plan.tsv" ms_run_plan_tsv "$plan"
@@ -389,8 +388,7 @@ ms_run_new() {
                     profile: (if $profile == "" then null else $profile end),
                     tool_args: $toolargs },
           cells_total: ($cells | tonumber), cells_done: 0, failed: [] }'
-    ms_facts_collect 2>/dev/null
-    ms_run_write "$d/env.json" ms_facts_json
+    ms_run_write "$d/env.json" ms_env_json
     # created here (a link planted at the name is replaced), appended below
     ms_run_write "$d/commands.txt" printf '# memsuite %s run; every command ran from this directory:\n# cwd: %s\n' "$MS_VERSION" "$(pwd)"
     ms_run_matrix "$d"
@@ -436,9 +434,7 @@ ms_run_resume() {
         ms_die "$MS_EX_ENV" "results directory $d is not writable"
     rm -f -- "$probe"
     [ "$enforce" = 1 ] && ms_enforce_apply "$strict" "$thp"
-    ms_use facts
-    ms_facts_collect 2>/dev/null
-    ms_run_write "$d/env-resume.json" ms_facts_json
+    ms_run_write "$d/env-resume.json" ms_env_json
     local wrote
     wrote=$(ms_run_json_get "$d" '.memsuite_version // "unknown"')
     if [ "$wrote" != "$MS_VERSION" ]; then

@@ -142,21 +142,27 @@ ms_tool_require() {  # ms_tool_require NAME -> prints the path or dies (3)
     printf '%s\n' "$p"
 }
 
-# memsuite-size, the C size grammar and LLC detector (helpers/): the one
-# installed or built with this script first (PREFIX/libexec/memsuite when
-# installed, bin/ in the source tree), then MEMSUITE_BIN, then PATH.
-# Prints its path; status 1 when absent (say MS_SIZE_HELPER_MISSING).
+# The helpers (helpers/: memsuite-size, the C size grammar and LLC
+# detector; memsuite-facts, the environment facts): the one installed or
+# built with this script first (PREFIX/libexec/memsuite when installed,
+# bin/ in the source tree), then MEMSUITE_BIN, then PATH.
+# ms_helper NAME prints its path; status 1 when absent (say
+# ms_helper_missing NAME).
+ms_helper_missing() {
+    printf "helper '%s' not found in libexec/memsuite, bin/, MEMSUITE_BIN or on PATH; build it with 'make'\n" "$1"
+}
 MS_SIZE_HELPER_MISSING="helper 'memsuite-size' not found in libexec/memsuite, bin/, MEMSUITE_BIN or on PATH; build it with 'make'"
-ms_size_helper() {
+ms_helper() {
     local dir
     for dir in "$MS_SCRIPTS_DIR/../libexec/memsuite" "$MS_SCRIPTS_DIR/../bin" "${MEMSUITE_BIN:-}"; do
-        if [ -n "$dir" ] && [ -x "$dir/memsuite-size" ] && [ -f "$dir/memsuite-size" ]; then
-            printf '%s\n' "$dir/memsuite-size"
+        if [ -n "$dir" ] && [ -x "$dir/$1" ] && [ -f "$dir/$1" ]; then
+            printf '%s\n' "$dir/$1"
             return 0
         fi
     done
-    command -v memsuite-size 2>/dev/null
+    command -v "$1" 2>/dev/null
 }
+ms_size_helper() { ms_helper memsuite-size; }
 
 # Numbers and words used by the option parsers.
 ms_is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }

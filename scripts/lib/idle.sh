@@ -38,7 +38,7 @@
 # shares, MemAvailable, the load average.  A look that cannot be taken (no
 # such file, as in a fixture tree) is skipped and said so, never guessed.
 
-ms_use sysfs
+ms_use sysfs envdoc
 
 MS_IDLE_WINDOW_DEFAULT=1        # seconds
 MS_IDLE_PRESSURE_DEFAULT=20     # % of the window

@@ -21,7 +21,7 @@ smt                      knob   enum:on,off
 glibc.tunables           env    tunables
 '
 
-ms_use sysfs knobs tunables
+ms_use sysfs knobs envdoc
 
 MS_PROF_NAME="" MS_PROF_FILE=""
 MS_PROF_KEYS=() MS_PROF_VALS=()

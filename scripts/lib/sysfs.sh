@@ -1,5 +1,8 @@
 # shellcheck shell=bash
-# sysfs: paths under the sysfs/procfs roots and the topology read from them.
+# sysfs: paths under the sysfs/procfs roots, the CPUs and NUMA nodes the
+# orchestration acts on (enforce, binding) and the LLC through the helper.
+# Machine facts (topology, DIMMs, virtualization, tunables) are the C
+# collector's: helpers/memsuite-facts, read through envdoc.sh.
 # MEMSUITE_SYSFS (default /sys) and MEMSUITE_PROCFS (default /proc) are
 # prefixed to every path, so tests run against fixture trees.
 
@@ -74,65 +77,6 @@ ms_cpu_ranges() {
         if [ "$s" = "$p" ]; then out+="${out:+,}$s"; else out+="${out:+,}$s-$p"; fi
     fi
     printf '%s\n' "$out"
-}
-
-# ms_topology: MS_TOPO_CORES (distinct package:core_id pairs of online
-# CPUs; nproc when sysfs has no topology) and MS_TOPO_SOCKETS.
-MS_TOPO_CORES="" MS_TOPO_SOCKETS=""
-ms_topology() {
-    [ -n "$MS_TOPO_CORES" ] && return 0
-    local c root pkg core
-    local -A cores=() pkgs=()
-    root="${MEMSUITE_SYSFS:-/sys}/devices/system/cpu"
-    while IFS= read -r c; do
-        ms_read_var pkg "$root/cpu$c/topology/physical_package_id" || continue
-        ms_read_var core "$root/cpu$c/topology/core_id" || continue
-        cores["$pkg:$core"]=1
-        pkgs["$pkg"]=1
-    done < <(ms_cpu_online_list)
-    MS_TOPO_CORES=${#cores[@]}
-    MS_TOPO_SOCKETS=${#pkgs[@]}
-    [ "$MS_TOPO_CORES" -gt 0 ] || MS_TOPO_CORES=$(nproc 2>/dev/null || echo 1)
-    [ "$MS_TOPO_SOCKETS" -gt 0 ] || MS_TOPO_SOCKETS=1
-    return 0
-}
-ms_physical_cores() { ms_topology; printf '%s\n' "$MS_TOPO_CORES"; }
-
-# NUMA node numbers with CPUs (memory-only nodes are not bind targets).
-ms_numa_nodes() {
-    local d n cpus
-    local -a seen=()
-    for d in "${MEMSUITE_SYSFS:-/sys}/devices/system/node"/node[0-9]*; do
-        n="${d##*/node}"
-        if [ ! -d "$d" ] || ! [[ "$n" =~ ^[0-9]+$ ]]; then continue; fi
-        ms_read_var cpus "$d/cpulist" || cpus="?"
-        if [ -n "$cpus" ]; then seen[n]=1; fi
-    done
-    if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
-}
-
-# Every NUMA node number, memory-only nodes (CXL, HBM: empty cpulist)
-# included; what reports count.
-ms_numa_all_nodes() {
-    local d n
-    local -a seen=()
-    for d in "${MEMSUITE_SYSFS:-/sys}/devices/system/node"/node[0-9]*; do
-        n="${d##*/node}"
-        if [ -d "$d" ] && [[ "$n" =~ ^[0-9]+$ ]]; then seen[n]=1; fi
-    done
-    if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
-}
-
-# MemAvailable in bytes from <procfs>/meminfo; status 1 when unknown.
-ms_mem_available_bytes() {
-    local f kb
-    f="$(ms_procfs /meminfo)"
-    [ -r "$f" ] || return 1
-    kb=$(awk '$1 == "MemAvailable:" { print $2; found = 1; exit }
-              $1 == "MemFree:" { free = $2 } $1 == "Cached:" { cached = $2 }
-              END { if (!found && free != "") print free + cached }' "$f")
-    [ -n "$kb" ] || return 1
-    printf '%s\n' "$((kb * 1024))"
 }
 
 # Last-level cache, as the C tools detect it (common/sizing through the

@@ -15,30 +15,15 @@
 # percent (default 10) below the first sample, or a throttle count that
 # rose, is a warning naming the sample.
 
-ms_use sysfs
+ms_use sysfs envdoc
 
 MS_THR_PID=""
 
-ms_throttle_freq_khz() {
-    local cpu f
-    cpu=$(ms_sysfs /devices/system/cpu)
-    f=$(cat "$cpu"/cpu[0-9]*/cpufreq/scaling_cur_freq 2>/dev/null |
-        awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%d\n", s / n }')
-    if [ -z "$f" ] && [ -r "$(ms_procfs /cpuinfo)" ]; then
-        f=$(awk -F: '/^cpu MHz/ { v = $2 + 0; if (v > 0) { s += v; n++ } } END { if (n) printf "%d\n", s / n * 1000 }' "$(ms_procfs /cpuinfo)")
-    fi
-    printf '%s\n' "$f"
-}
-
-ms_throttle_count() {
-    local cpu
-    cpu=$(ms_sysfs /devices/system/cpu)
-    cat "$cpu"/cpu[0-9]*/thermal_throttle/*_throttle_count 2>/dev/null |
-        awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) print s }'
-}
-
-ms_throttle_sample() {   # ms_throttle_sample T0 -> one sample line
-    printf '%s\t%s\t%s\n' "$((EPOCHSECONDS - $1))" "$(ms_throttle_freq_khz)" "$(ms_throttle_count)"
+# ms_throttle_sample T0 -> "seconds<TAB>kHz<TAB>throttle count" (empty
+# fields when unknown), the sample from the C collector (common/cpufreq).
+ms_throttle_sample() {
+    printf '%s\t%s\n' "$((EPOCHSECONDS - $1))" "$(ms_facts --json --only frequency |
+        jq -r '[.facts[] | select(.key == "cpu_freq_khz" or .key == "throttle_count") | .value] | @tsv')"
 }
 
 # ms_throttle_start FILE: one sample now, then one per interval until stop.

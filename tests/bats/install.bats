@@ -25,9 +25,9 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     make_target install
     local f
     for f in lib/memsuite/bin/stream lib/memsuite/bin/mbw lib/memsuite/bin/mencal bin/memsuite \
-             libexec/memsuite/memsuite-size lib/memsuite/man/man1/stream.1 lib/memsuite/man/man1/mbw.1 \
+             libexec/memsuite/memsuite-size libexec/memsuite/memsuite-facts lib/memsuite/man/man1/stream.1 lib/memsuite/man/man1/mbw.1 \
              share/man/man1/memsuite-stream.1 share/man/man1/memsuite-mbw.1 share/man/man1/memsuite-mencal.1 share/man/man1/memsuite.1 \
-             share/memsuite/result.schema.json share/memsuite/result-v1.schema.json share/memsuite/plan.schema.json share/memsuite/lib/common.sh \
+             share/memsuite/result.schema.json share/memsuite/result-v1.schema.json share/memsuite/plan.schema.json share/memsuite/facts.schema.json share/memsuite/lib/common.sh \
              share/memsuite/analysis/memsuite-analyse share/memsuite/analysis/memsuite_analysis/aggregate.py \
              share/memsuite/profiles/tuned.profile share/memsuite/peers/peers-stream.sh \
              share/bash-completion/completions/memsuite share/modulefiles/memsuite/0.1.0.lua; do
@@ -103,6 +103,16 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     [ ! -e x ]
     run env PATH=/usr/bin:/bin MEMSUITE_DEBUG=1 "$P/bin/memsuite" run --sizes 64M,12Q --out x
     assert_output --partial "$P/bin/../libexec/memsuite/memsuite-size 12Q"
+}
+
+@test "installed memsuite: env through PREFIX/libexec/memsuite/memsuite-facts" {
+    make_target install
+    unset MEMSUITE_BIN
+    [ -x "$P/libexec/memsuite/memsuite-facts" ]
+    run env PATH=/usr/bin:/bin "$P/bin/memsuite" env --json
+    assert_success
+    run jq -r '.schema, ([.facts[].key] | index("cores") != null)' <<<"$output"
+    assert_output $'memsuite/env/1\ntrue'
 }
 
 @test "installed memsuite: cluster --aggregate through the analyser in PREFIX/share/memsuite/analysis" {

@@ -75,11 +75,11 @@ setup_file() {
 @test "environment and run differences are listed above the table" {
     run "$MS" compare "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/tuned"
     assert_success
-    assert_line --regexp '^  thp +madvise -> always$'
-    assert_line --regexp '^  vm\.swappiness +60 -> 10$'
+    assert_line --regexp '^  thp_enabled +madvise -> always$'
+    assert_line --regexp '^  swappiness +60 -> 10$'
     assert_line --regexp '^  run\.bind +spread -> close$'
     local env table
-    env=$(grep -n '^  thp ' <<<"$output" | cut -d: -f1)
+    env=$(grep -n '^  thp_enabled ' <<<"$output" | cut -d: -f1)
     table=$(grep -n '^bench ' <<<"$output" | cut -d: -f1)
     [ "$env" -lt "$table" ]
 }

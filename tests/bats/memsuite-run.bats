@@ -397,8 +397,8 @@ start_bg() {
     [ -f r/baseline/cells/stream-s1048576-t1.json ]
     [ -f r/tuned/cells/stream-s1048576-t1.json ]
     run cat r/compare.txt
-    assert_line --regexp '^  thp +madvise -> always$'
-    assert_line --regexp '^  vm.swappiness +60 -> 10$'
+    assert_line --regexp '^  thp_enabled +madvise -> always$'
+    assert_line --regexp '^  swappiness +60 -> 10$'
     assert_line --regexp '^  run.glibc_tunables +null -> glibc.malloc.tcache_count=1024$'
     run cat "$FAKE_LOG"
     assert_line --index 0 --partial "GLIBC_TUNABLES= --format"
@@ -592,9 +592,9 @@ esac'
     assert_success
     run cat study/compare.txt
     # the settings, before -> after
-    assert_line --regexp '^  thp +madvise -> always$'
-    assert_line --regexp '^  vm\.swappiness +60 -> 10$'
-    assert_line --regexp '^  kernel\.numa_balancing +1 -> 0$'
+    assert_line --regexp '^  thp_enabled +madvise -> always$'
+    assert_line --regexp '^  swappiness +60 -> 10$'
+    assert_line --regexp '^  numa_balancing +1 -> 0$'
     assert_line --regexp '^  run\.glibc_tunables +null -> glibc\.malloc\.tcache_count=1024$'
     # the counters that explain the change, per cell
     assert_line --regexp '^  stream-s134217728-t1 +madvise -> always +thp +2\.0% -> 97\.0% +2\.10% -> 1\.40%$'

@@ -50,5 +50,15 @@ int main(void)
               "this loader lists %zu tunables, arena_max among them", l.n);
     else
         CHECK(strstr(l.why, "--list-tunables") != NULL, "no list, with why: %s", l.why);
+
+    /* parsing a value into items (mencal env's glibc_tunables_parsed) */
+    mb_tunable_t t[3];
+    int n = mb_tunables_parse("glibc.malloc.tcache_count=0::glibc.malloc.arena_max=2:novalue", t, 3);
+    CHECK(n == 3 && strcmp(t[0].key, "glibc.malloc.tcache_count") == 0 && strcmp(t[0].value, "0") == 0 &&
+              strcmp(t[1].key, "glibc.malloc.arena_max") == 0 && strcmp(t[1].value, "2") == 0 &&
+              strcmp(t[2].key, "novalue") == 0 && t[2].value[0] == '\0',
+          "parse: empty items skipped, a name without '=' has an empty value (n %d)", n);
+    CHECK(mb_tunables_parse("a=1:b=2:c=3", t, 2) == 2, "parse: at most max items");
+    CHECK(mb_tunables_parse(NULL, t, 3) == 0 && mb_tunables_parse("", t, 3) == 0, "parse: unset or empty is none");
     return check_done();
 }

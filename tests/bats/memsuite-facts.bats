@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# helpers/memsuite-facts: the one C collector of environment facts, on the
+# fixture machines (bare metal with DIMMs, a QEMU VM without cpufreq, a
+# machine without cache directories), its document validated against
+# docs/facts.schema.json with a real validator.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+load ../fixtures/memsuite-bats/helpers
+
+FACTS_SCHEMA="$ROOT/docs/facts.schema.json"
+
+facts_valid() {     # facts_valid FILE
+    jq -e . "$1" >/dev/null || { echo "not JSON: $1"; return 1; }
+    /usr/bin/jsonschema -i "$1" "$FACTS_SCHEMA"
+}
+
+fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
+    jq -r --arg k "$2" '.facts[] | select(.key == $k) | [.verdict, .value, .why] | @tsv' "$1"
+}
+
+@test "bare metal as root: DIMMs, peak, topology, NUMA and LLC in a valid memsuite/facts/1 document" {
+    MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$BIN/memsuite-facts" --json
+    assert_success
+    [ -z "$stderr" ]
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '.schema, .cores, .sockets, .llc_bytes, .llc_source, (.numa_nodes | join(",")), .peak_mbps, .virtualization.hypervisor' f.json
+    assert_output $'memsuite/facts/1\n2\n2\n33554432\nsysfs\n0,1\n204800\nnone'
+    run fact f.json dimms
+    assert_output $'ok\t8/16 slots populated, DDR4, 16 GB each, 3200 MT/s (socket 0 4/8, socket 1 4/8)\t'
+    run fact f.json numa
+    assert_output $'ok\t2 node(s): node0 cpus 0,2 32000 MB; node1 cpus 1,3 32000 MB\t'
+    # one key per fact
+    run jq -r '[.facts[].key] | length == (unique | length)' f.json
+    assert_output true
+}
+
+@test "the QEMU VM: virtualization named, no cpufreq, no DMI table: each unavailable with its reason" {
+    use_tree memsuite-vm
+    MEMSUITE_ASSUME_ROOT=1 run "$BIN/memsuite-facts" --json
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '.virtualization.hypervisor, .peak_mbps' f.json
+    assert_output $'qemu\nnull'
+    run fact f.json governor
+    assert_output --regexp $'^unavailable\t\tno cpufreq under .*/cpu\\*/cpufreq \\(VM, or no cpufreq driver loaded\\)$'
+    run fact f.json dimms
+    assert_output --regexp $'^unavailable\t\tno DMI table at .*/firmware/dmi/tables/DMI'
+    run fact f.json smt
+    assert_output $'ok\tnotsupported (no SMT siblings)\t'
+    run jq -r '[.facts[].key | select(startswith("governor.cpu"))] | length' f.json
+    assert_output 0
+}
+
+@test "no cache directories: the LLC is not claimed from sysfs" {
+    export MEMSUITE_SYSFS="$FIXTURES/llc-nocache/sys" MEMSUITE_PROCFS="$FIXTURES/llc-nocache/proc"
+    run "$BIN/memsuite-facts" --json --only host
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '.llc_source' f.json
+    refute_output sysfs
+    run jq -r '.facts[] | select(.key == "llc") | .verdict' f.json
+    assert_output --regexp '^(warn|unavailable)$'
+    # --only host: nothing of the other groups was collected
+    run jq -r '[.facts[].key] | map(select(. == "dimms" or . == "numa" or . == "counters")) | length' f.json
+    assert_output 0
+}
+
+@test "env-vm, env-mixed and env-uniform trees: documents valid, the physical cores of each (sysinfo's count)" {
+    local t
+    for t in env-vm:2 env-mixed:8 env-uniform:2; do
+        export MEMSUITE_SYSFS="$FIXTURES/${t%%:*}/sys" MEMSUITE_PROCFS="$FIXTURES/${t%%:*}/proc"
+        "$BIN/memsuite-facts" --json --only host,virtualization,smt,thp >f.json
+        facts_valid f.json
+        run jq -r '.cores' f.json
+        [ "$output" = "${t#*:}" ] || { echo "$t: cores $output"; return 1; }
+    done
+}
+
+@test "text form: verdict, key, value; fix lines under warnings" {
+    run "$BIN/memsuite-facts" --only smt,numa
+    assert_success
+    assert_line --regexp '^warn +smt +on: SMT siblings share'
+    assert_line --regexp "^ +fix: echo off > $MEMSUITE_SYSFS/devices/system/cpu/smt/control"
+    assert_line --regexp '^warn +numa_balancing +1: '
+    refute_line --regexp '^(ok|warn|unavailable) +(hostname|dimms) '
+}
+
+@test "bad usage: an unknown group or argument is exit 2, naming it and the accepted form" {
+    run --separate-stderr "$BIN/memsuite-facts" --only host,bogus
+    assert_failure 2
+    [[ "$stderr" == *"unknown fact group 'bogus'; the groups are: host memory virtualization governor smt thp numa dimms counters tunables frequency"* ]]
+    [ -z "$output" ]
+    run --separate-stderr "$BIN/memsuite-facts" --frobnicate
+    assert_failure 2
+    [[ "$stderr" == *"unknown argument '--frobnicate'; accepted: --json, --only GROUP[,GROUP...], --help"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --only
+    assert_failure 2
+    run "$BIN/memsuite-facts" --help
+    assert_success
+    assert_output --partial "Usage: memsuite-facts"
+}
+
+@test "memsuite env --json is the facts document plus version and profile, valid against the same schema" {
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" env --json
+    assert_success
+    echo "$output" >e.json
+    facts_valid e.json
+    run jq -r '.schema, (.memsuite_version | length > 0), ([.facts[] | select(.key == "profile")] | length)' e.json
+    assert_output $'memsuite/env/1\ntrue\n1'
+}
+
+@test "a memory-only node: in numa_nodes, not in numa_cpu_nodes (the bind targets)" {
+    MEMSUITE_SYSFS="$ROOT/tests/fixtures/numa-cpuless/sys" run "$BIN/memsuite-facts" --json --only numa
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '(.numa_nodes | join(",")), (.numa_cpu_nodes | join(","))' f.json
+    assert_output $'0,1,2\n0,1'
+}
