@@ -255,6 +255,9 @@ def check(chk, rc, out, w):
     text = out.decode("utf-8", "replace")
     if kind == "exit_in":
         return None if rc in args[0] else "exit %s, expected %s" % (rc, "/".join(map(str, args[0])))
+    if kind in ("named", "fails_or_named"):      # in the output, or in an HTML report the case wrote
+        for f in glob.glob(w + "/*.html"):
+            text += open(f, encoding="utf-8", errors="replace").read()
     if kind == "named":
         return None if args[0] in text else "the output does not name %r" % args[0]
     if kind == "fails_or_named":
@@ -288,8 +291,9 @@ def check(chk, rc, out, w):
 
 def classify(case, rc, out, err, canary, w):
     """(outcome, reason)."""
-    if os.path.lexists(canary):
-        return "CODE-EXEC", "the canary %s exists" % canary
+    for c in (canary, os.path.join(w, "hostile-canary")):
+        if os.path.lexists(c):
+            return "CODE-EXEC", "the canary %s exists" % c
     if rc is None:
         return "HANG", "still running after the timeout"
     both = out + b"\n" + err
@@ -352,7 +356,7 @@ def run_case(case, work, fx, base_env, timeout, keep):
     shutil.rmtree(w, ignore_errors=True)      # a rerun with --keep
     os.makedirs(w)
     canary = os.path.join(work, "canary", case["id"])
-    tok = {"{M}": os.path.join(REPO, "scripts", "memsuite"), "{BIN}": os.path.join(REPO, "bin"),
+    tok = {"{CANARY_REL}": "hostile-canary", "{M}": os.path.join(REPO, "scripts", "memsuite"), "{BIN}": os.path.join(REPO, "bin"),
            "{FX}": fx, "{W}": w, "{CANARY}": canary, "{REPO}": REPO}
     cmd = subst(case["cmd"], tok)
     env = dict(base_env, MEMSUITE_LOCK=w + "/lock", MEMSUITE_STATE_DIR=w + "/state", TMPDIR=w)
@@ -395,7 +399,8 @@ def run_case(case, work, fx, base_env, timeout, keep):
     wall = time.monotonic() - t0
     with open(w + "/.stdout", "rb") as fo, open(w + "/.stderr", "rb") as fe:
         out, err = fo.read(MAX_READ), fe.read(MAX_READ)
-    outcome, reason = classify(case, rc, out, err, canary, w)
+    done = dict(case, expect=subst(case["expect"], tok))
+    outcome, reason = classify(done, rc, out, err, canary, w)
     res = dict(case, outcome=outcome, reason=reason, rc=rc, cmdline=cmd, out=out, err=err, wall=wall, env_used=case["env"])
     if not keep:
         shutil.rmtree(w, ignore_errors=True)
