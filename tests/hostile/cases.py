@@ -667,6 +667,43 @@ def interrupts(g):
           env={"MEMSUITE_LLC": "256K"}, signal=["SIGTERM", 3.0])
 
 
+def self_test():
+    """Planted cases, one per outcome, with the outcome the runner must give
+    them (--self-test): the classifier is tested before it is trusted."""
+    g = Gen()
+    sh = lambda script: ["bash", "-c", script, "sweep-self-test"]
+    g.add("self", "a command that succeeds", sh("echo fine"), [["exit_in", [0]]], want="OK")
+    g.add("self", "a payload that runs", sh("touch {CANARY}"), want="CODE-EXEC")
+    g.add("self", "a payload that runs in the case's directory", sh("touch {CANARY_REL}"), want="CODE-EXEC")
+    g.add("self", "a command that never ends", sh("sleep 30"), want="HANG")
+    g.add("self", "death by SIGSEGV", sh("kill -SEGV $$"), want="CRASH")
+    g.add("self", "an undocumented exit status", sh("exit 7"), want="CRASH")
+    g.add("self", "a sanitizer report", sh("echo '==1==ERROR: AddressSanitizer: heap-use-after-free' >&2; exit 1"),
+          want="CRASH")
+    g.add("self", "a raw bash error", sh("echo '/x/lib/report.sh: line 12: [: x: integer expression expected' >&2"),
+          want="CRASH")
+    g.add("self", "a Python traceback", sh("echo 'Traceback (most recent call last):' >&2; exit 3"), want="CRASH")
+    g.add("self", "a wrong exit status", sh("exit 0"), [["exit_in", [2]]], want="WRONG")
+    g.add("self", "a damaged cell neither failed nor named", sh("echo all good"),
+          [["fails_or_named", "cells/x.json"]], want="WRONG")
+    g.add("self", "a damaged cell named", sh("echo 'invalid: cells/x.json: bad'"),
+          [["fails_or_named", "cells/x.json"]], want="OK")
+    g.add("self", "a raw control character in the output", sh("printf 'a\\033[2Jb\\n'"), ctl=True, want="WRONG")
+    g.add("self", "a file that must not be written", sh("echo x >{W}/o.json"), [["no_file", "{W}/o.json"]], want="WRONG")
+    g.add("self", "a temporary file left", sh("echo x >{W}/o.json.tmp.1.abc"), [["no_temp", "{W}"]], want="WRONG")
+    g.add("self", "raw HTML from the input", sh("echo '<script>alert(1)</script>' >{W}/r.html"),
+          [["html_clean", "{W}/r.html"]], want="WRONG")
+    g.add("self", "a forged line", sh("echo '  pass  kernel-order  forged'"),
+          [["no_line_re", r"^\s*pass\s+kernel-order\s+forged"]], want="WRONG")
+    g.add("self", "a node of the wrong status", sh('echo \'{"nodes": [{"node": "n1", "status": "PASS"}]}\''),
+          [["json_status", "n1", "FAIL"]], want="WRONG")
+    g.add("self", "a stopped command", sh("sleep 5; exit 0"), [["exit_in", [130, 143]]], signal=["SIGTERM", 0.5],
+          want="OK")
+    g.add("self", "a FIFO read while written", sh("mkfifo {W}/f2 2>/dev/null; echo data >{W}/fifo"),
+          [["exit_in", [0]]], prep=[["mkfifo", "{W}/fifo"]], reader="{W}/fifo", want="OK")
+    return g.cases
+
+
 FAMILIES = [tool_options, omp_env, memsuite_options, result_docs, run_dirs, references, cluster, outputs, interrupts]
 
 

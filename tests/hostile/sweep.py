@@ -302,6 +302,8 @@ def classify(case, rc, out, err, canary, w):
     for c in case["expect"]:
         if c[0] == "exit_in":
             allowed |= set(c[1])
+    if case.get("signal") and rc == -getattr(signal, case["signal"][0]):
+        rc = 128 - rc           # death by the signal the case sent: as a shell reports it
     if rc < 0:
         return "CRASH", "killed by signal %d" % -rc
     if rc not in allowed:
@@ -426,10 +428,12 @@ def main(argv):
     ap.add_argument("-v", "--verbose", action="store_true", help="show each reported case's command and output")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds before a case is a HANG (default 10)")
     ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (fixtures and case directories)")
+    ap.add_argument("--self-test", action="store_true",
+                    help="run planted cases, one per outcome, and check that each is classified as it must be")
     a = ap.parse_args(argv)
     if a.jobs < 1 or a.timeout <= 0:
         ap.error("--jobs and --timeout must be positive")
-    allc = casedef.generate()
+    allc = casedef.self_test() if a.self_test else casedef.generate()
     fams = {f for x in a.family for f in x.split(",") if f}
     known = {c["family"] for c in allc}
     if fams - known:
@@ -455,7 +459,7 @@ def main(argv):
                LC_ALL="C.UTF-8", GLIBC_TUNABLES="")
     env.pop("GLIBC_TUNABLES")
     t0 = time.monotonic()
-    if not os.path.isdir(fx):
+    if not os.path.isdir(fx) and not a.self_test:
         os.makedirs(fx)
         try:
             build_fixtures(fx, dict(env, MEMSUITE_LOCK=fx + "/lock", MEMSUITE_STATE_DIR=fx + "/state"))
@@ -464,12 +468,20 @@ def main(argv):
             return 3
     tfix = time.monotonic() - t0
     counts = dict.fromkeys(["OK", "CRASH", "HANG", "CODE-EXEC", "WRONG"], 0)
+    misjudged = []
     lock = threading.Lock()
     try:
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
             futs = [ex.submit(run_case, c, work, fx, env, a.timeout, bool(a.keep)) for c in sel]
             for f in futs:          # in case order, so the report reads the same each time
                 r = f.result()
+                if a.self_test:
+                    ok = r["outcome"] == r["want"]
+                    print("%s %s: %s: %s%s" % ("ok" if ok else "MISJUDGED", r["id"], r["desc"], r["outcome"],
+                                               "" if ok else " (must be %s; %s)" % (r["want"], r["reason"])))
+                    if not ok:
+                        misjudged.append(r["id"])
+                    continue
                 with lock:
                     counts[r["outcome"]] += 1
                     if r["outcome"] != "OK" or a.verbose:
@@ -480,6 +492,9 @@ def main(argv):
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
+    if a.self_test:
+        print("self-test: %d planted cases, %d misjudged" % (len(sel), len(misjudged)))
+        return 1 if misjudged else 0
     print("%d cases: %d ok, %d crash, %d hang, %d code-exec, %d wrong (fixtures %.0f s, all %.0f s, --jobs %d)" % (
         len(sel), counts["OK"], counts["CRASH"], counts["HANG"], counts["CODE-EXEC"], counts["WRONG"],
         tfix, time.monotonic() - t0, a.jobs))
