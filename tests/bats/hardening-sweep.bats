@@ -91,3 +91,24 @@ no_raw_control() {
     [ "$status" -eq 1 ]
     [[ "$output" == *"Failed Validation on array a[]"* ]]
 }
+
+@test "memsuite: a control character in an option's value reaches the terminal in caret notation (opt-memsuite: --sizes, --retries, --k, unknown options, ...)" {
+    local -a cases=(
+        "run --dry-run --sizes"  "run --dry-run --threads"  "run --dry-run --bench"
+        "check --ref /nonexistent --retries"  "cluster --aggregate . --ref /nonexistent --k"  "env"
+    )
+    local c
+    for c in "${cases[@]}"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$ROOT/scripts/memsuite" $c $'1\e[31m\a'
+        [ "$status" -eq 2 ] || { echo "$c: exit $status: $stderr"; return 1; }
+        no_raw_control "$stderr"
+        [[ "$stderr" == *'1^[[31m^G'* || "$stderr" == *'1\x1b[31m\x07'* || "$stderr" == *"\$'1\\E[31m\\a'"* ]] ||
+            { echo "$c: $stderr"; return 1; }
+    done
+    # plain messages keep their tabs and UTF-8 as they are
+    run bash -c '. "$1/scripts/lib/common.sh"; ms_msg_line "$2"' _ "$ROOT" $'a\tb \xc3\xa9'
+    [ "$output" = $'a\tb \xc3\xa9' ]
+    run bash -c '. "$1/scripts/lib/common.sh"; ms_msg_line "$2"' _ "$ROOT" $'x\xc2\x9b31m\x7f'
+    [ "$output" = 'xM-^[31m^?' ]
+}
