@@ -28,9 +28,14 @@ cmd_env() {
         shift
     done
     ms_facts_collect
+    # made first, then written by ms_stdout: a failed write (stdout on a
+    # full disk, /dev/full) is exit 3 with a message, not jq's exit 2 or
+    # a raw printf error with 1 (hostile sweep output-042)
+    local out
     if [ "$json" = 1 ]; then
-        ms_facts_json
+        out=$(ms_facts_json) || ms_die "$MS_EX_ENV" "cannot make the JSON document of the facts"
     else
-        ms_facts_text
+        out=$(ms_facts_text)
     fi
+    ms_stdout "$out"
 }

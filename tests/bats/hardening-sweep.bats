@@ -112,3 +112,13 @@ no_raw_control() {
     run bash -c '. "$1/scripts/lib/common.sh"; ms_msg_line "$2"' _ "$ROOT" $'x\xc2\x9b31m\x7f'
     [ "$output" = 'xM-^[31m^?' ]
 }
+
+@test "memsuite env with stdout on /dev/full: exit 3 with memsuite's message, not jq's exit 2 or a raw printf error (output-042)" {
+    local j
+    for j in "" --json; do
+        # shellcheck disable=SC2086
+        run --separate-stderr bash -c '"$1" env $2 >/dev/full' _ "$ROOT/scripts/memsuite" "$j"
+        [ "$status" -eq 3 ] || { echo "env $j: exit $status: $stderr"; return 1; }
+        [ "$stderr" = "memsuite: env: cannot write to standard output (disk full, /dev/full or a closed pipe?); the result is lost" ]
+    done
+}

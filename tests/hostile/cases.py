@@ -628,11 +628,12 @@ def outputs(g):
         ("check --record --ref", lambda t: ["{M}", "check", "--record", "--ref", t, "--result", "{FX}/result.json"]),
         ("report --html --output", lambda t: ["{M}", "report", "--html", "--output", t, "{FX}/run-stream"]),
         ("env --json >", lambda t: ["bash", "-c", "exec \"$0\" env --json > \"$1\"", "{M}", t]),
+        ("env >", lambda t: ["bash", "-c", "exec \"$0\" env > \"$1\"", "{M}", t]),
     ]
     for cname, mk in cmds:
         for tlabel, t, prep, fifo in targets:
             exp = [] if fifo else [["exit_in", [1, 2, 3]]]
-            if cname == "env --json >":
+            if cname.startswith("env "):
                 if t != "/dev/full" and not fifo:
                     continue    # the shell, not memsuite, would fail the redirection
                 exp = [["exit_in", [3]]] if not fifo else []
