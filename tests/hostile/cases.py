@@ -83,8 +83,21 @@ PAYLOADS = INJECT + CONTROL[1:4] + [
 
 # ---- helpers -----------------------------------------------------------------
 
+def _strings(x):
+    """Every string inside X (lists and dicts walked)."""
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, (list, tuple)):
+        for i in x:
+            yield from _strings(i)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _strings(k)
+            yield from _strings(v)
+
+
 def _has_ctl(*texts):
-    return any(ch in t for t in texts for ch in "\x01\x02\x07\x08\x0b\x0c\x0d\x1b\x7f")
+    return any(ch in t for t in _strings(texts) for ch in "\x01\x02\x07\x08\x0b\x0c\x0d\x1b\x7f")
 
 
 def _short(v, n=24):
@@ -102,7 +115,7 @@ class Gen:
         n = self.count.get(family, 0) + 1
         self.count[family] = n
         if ctl is None:
-            ctl = _has_ctl(*cmd, *(env or {}).values(), *[str(p) for p in prep])
+            ctl = _has_ctl(cmd, env or {}, prep)
         c = dict(id="%s-%03d" % (family, n), family=family, desc=desc, cmd=list(cmd),
                  env=dict(env or {}), prep=[list(p) for p in prep], expect=list(expect), ctl=ctl)
         c.update(kw)
