@@ -110,8 +110,8 @@ int mb_numa_parse_nodes(const char *text, uint64_t all, uint64_t *mask,
     }
     *mask = m;
     return 0;
-bad:
-    char shown[96];
+bad:;
+    char shown[96];             /* the list as the message shows it (escaped, cut) */
     snprintf(msg, msglen, "invalid node list '%s': %s; " NODE_LIST_HINT,
              mb_shown(text, 40, shown, sizeof shown), why);
     return -EINVAL;
