@@ -11,6 +11,8 @@
 #   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
 #   make check-cluster    a real Slurm + Open MPI cluster of 4 namespace hosts (tests/cluster):
 #                         memsuite cluster, check as Prolog/Epilog/health check, stream_mpi
+#   make check-hostile    the hostile sweep: ~1,900 generated cases of hostile options, files and
+#                         signals, each classified ok/crash/hang/code-exec/wrong (scripts/sweep-hostile.sh)
 #   make check-packages   .deb (debian/) and .rpm (contrib/rpm) built from a copy of the tree,
 #                         lintian, installed tools smoke-tested from the unpacked packages,
 #                         then installed and removed beside ImageMagick and Debian's mbw in
@@ -131,6 +133,10 @@ check-cluster: deps all
 check-packages: deps
 	@scripts/check-packages.sh
 
+# The hostile sweep (tests/hostile): HOSTILE_ARGS="--jobs 4" or "--family ref".
+check-hostile: all
+	@scripts/sweep-hostile.sh $(HOSTILE_ARGS)
+
 tests-build: all $(UNIT_TESTS)
 
 lint: all
@@ -139,6 +145,6 @@ lint: all
 clean:
 	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize check-topology check-cluster check-packages tests-build lint clean FORCE
+.PHONY: all deps run test check-sanitize check-topology check-cluster check-packages check-hostile tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

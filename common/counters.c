@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "counter_names.h"
+#include "log.h"
 #include "sizing.h"
 
 #if HAVE_PAPI
@@ -55,21 +56,25 @@ static int parse_list(const char *list, char names[MB_COUNTERS_MAX][NAME_MAX_LEN
         size_t len = (size_t)(e - b);
         pos++;
         if (len == 0) {
+            char shown[96];
             snprintf(msg, msglen, "invalid counter list '%s': empty event name at "
-                     "position %d; " LIST_HINT, list, pos);
+                     "position %d; " LIST_HINT, mb_shown(list, 40, shown, sizeof shown), pos);
             return -EINVAL;
         }
         if (n == MB_COUNTERS_MAX) {
             int total = pos;
             for (const char *q = end; *q; q++)
                 total += *q == ',';
+            char shown[96];
             snprintf(msg, msglen, "invalid counter list '%s': %d event names, at most %d "
-                     "fit in one event set; drop some", list, total, MB_COUNTERS_MAX);
+                     "fit in one event set; drop some", mb_shown(list, 40, shown, sizeof shown),
+                     total, MB_COUNTERS_MAX);
             return -EINVAL;
         }
         if (len >= NAME_MAX_LEN) {
-            snprintf(msg, msglen, "invalid counter list: event name '%.*s...' is longer "
-                     "than %d characters", 24, b, NAME_MAX_LEN - 1);
+            char shown[128];
+            snprintf(msg, msglen, "invalid counter list: event name '%s' is longer "
+                     "than %d characters", mb_shown(b, 24, shown, sizeof shown), NAME_MAX_LEN - 1);
             return -EINVAL;
         }
         for (const char *q = b; q < e; q++) {
@@ -80,8 +85,12 @@ static int parse_list(const char *list, char names[MB_COUNTERS_MAX][NAME_MAX_LEN
                 snprintf(shown, sizeof shown, "'%c'", *q);
             else
                 snprintf(shown, sizeof shown, "\\x%02x", (unsigned char)*q);
-            snprintf(msg, msglen, "invalid counter list: event name '%.*s' contains %s; "
-                     "names use letters, digits and _ : . = + - / @", (int)len, b, shown);
+            char name[NAME_MAX_LEN], name_shown[4 * NAME_MAX_LEN + 8];
+            memcpy(name, b, len);
+            name[len] = '\0';
+            snprintf(msg, msglen, "invalid counter list: event name '%s' contains %s; "
+                     "names use letters, digits and _ : . = + - / @",
+                     mb_shown(name, 0, name_shown, sizeof name_shown), shown);
             return -EINVAL;
         }
         memcpy(names[n], b, len);

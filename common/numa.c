@@ -27,15 +27,28 @@ static const char unbuilt_text[] = "built without libnuma; install libnuma-dev a
 
 /* ---- node lists ------------------------------------------------------ */
 
+/* C as a message shows it: 'c' when printable ASCII, else \xNN (never a
+ * raw control byte on a terminal). */
+static const char *shown_char(char c, char buf[8])
+{
+    unsigned char u = (unsigned char)c;
+    if (u >= 0x20 && u < 0x7f)
+        snprintf(buf, 8, "'%c'", c);
+    else
+        snprintf(buf, 8, "\\x%02x", u);
+    return buf;
+}
+
 /* One node number at *p; advances *p.  0 or -EINVAL with why. */
 static int parse_node(const char **p, unsigned *node, char *why, size_t whylen)
 {
     const char *s = *p;
+    char c[8];
     if (!isdigit((unsigned char)*s)) {
         if (*s == '\0' || *s == ',')
             snprintf(why, whylen, "missing node number");
         else
-            snprintf(why, whylen, "'%c' is not part of a node number", *s);
+            snprintf(why, whylen, "%s is not part of a node number", shown_char(*s, c));
         return -EINVAL;
     }
     unsigned long v = 0;
@@ -89,15 +102,18 @@ int mb_numa_parse_nodes(const char *text, uint64_t all, uint64_t *mask,
         if (*p == '\0')
             break;
         if (*p != ',') {
-            snprintf(why, sizeof why, "unexpected '%c' after node %u", *p, hi);
+            char c[8];
+            snprintf(why, sizeof why, "unexpected %s after node %u", shown_char(*p, c), hi);
             goto bad;
         }
         p++;
     }
     *mask = m;
     return 0;
-bad:
-    snprintf(msg, msglen, "invalid node list '%s': %s; " NODE_LIST_HINT, text, why);
+bad:;
+    char shown[96];             /* the list as the message shows it (escaped, cut) */
+    snprintf(msg, msglen, "invalid node list '%s': %s; " NODE_LIST_HINT,
+             mb_shown(text, 40, shown, sizeof shown), why);
     return -EINVAL;
 }
 

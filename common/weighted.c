@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "numa.h"
 #include "sizing.h"
 #include "weighted.h"
@@ -24,6 +25,8 @@ int mb_weights_parse(const char *text, uint64_t allowed, mb_weights_t *w, char *
         snprintf(msg, msglen, "--interleave-weights: empty list; %s", form);
         return -EINVAL;
     }
+    char shown[96];             /* the list as messages show it (escaped, cut) */
+    const char *tx = mb_shown(text, 40, shown, sizeof shown);
     const char *s = text;
     unsigned total = 0;
     for (;;) {
@@ -40,20 +43,23 @@ int mb_weights_parse(const char *text, uint64_t allowed, mb_weights_t *w, char *
             }
         }
         if (node < 0 || weight < 0 || node >= MB_WEIGHTS_MAX || weight > MB_WEIGHT_MAX) {
-            snprintf(msg, msglen, "--interleave-weights '%s': '%.*s' is not NODE:WEIGHT with NODE "
-                     "0 to %d; %s", text, (int)len, item, MB_WEIGHTS_MAX - 1, form);
+            char one[40], one_shown[96];
+            snprintf(one, sizeof one, "%.*s", (int)len, item);
+            snprintf(msg, msglen, "--interleave-weights '%s': '%s' is not NODE:WEIGHT with NODE "
+                     "0 to %d; %s", tx, mb_shown(one, 0, one_shown, sizeof one_shown),
+                     MB_WEIGHTS_MAX - 1, form);
             return -EINVAL;
         }
         for (int k = 0; k < w->n; k++)
             if (w->node[k] == node) {
-                snprintf(msg, msglen, "--interleave-weights '%s': node %ld is listed twice", text,
+                snprintf(msg, msglen, "--interleave-weights '%s': node %ld is listed twice", tx,
                          node);
                 return -EINVAL;
             }
         if (!(allowed >> node & 1)) {
             char ok[256];
             snprintf(msg, msglen, "--interleave-weights '%s': node %ld is not a memory node this "
-                     "process may use (those are %s)", text, node,
+                     "process may use (those are %s)", tx, node,
                      mb_numa_format_nodes(allowed, ok, sizeof ok));
             return -EINVAL;
         }
@@ -67,7 +73,7 @@ int mb_weights_parse(const char *text, uint64_t allowed, mb_weights_t *w, char *
     }
     if (total == 0) {
         snprintf(msg, msglen, "--interleave-weights '%s': every weight is 0; give at least one "
-                 "node a weight above 0", text);
+                 "node a weight above 0", tx);
         return -EINVAL;
     }
     return 0;

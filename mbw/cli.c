@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,36 @@ static int mbw_check_combination(mbw_cfg_t *cfg, int *exit_code)
     return 0;
 }
 
+/* getopt's own message for a refused option, in getopt's words (mbw's
+ * users and tests know them), with the user's bytes shown escaped: getopt
+ * itself prints them raw, so a control character in an option reached
+ * the terminal.  prev is the argument getopt was reading. */
+static void getopt_message(const char *prog, const char *prev, int opt, const char *optstring,
+                           const struct option *lo)
+{
+    char shown[160];
+    if (opt == 0 || opt >= MBW_LONG_BASE) {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(prev, "="), prev);
+        mb_shown(opt >= MBW_LONG_BASE ? name : prev, 120, shown, sizeof shown);
+        if (opt >= MBW_LONG_BASE && lo[opt - MBW_LONG_BASE].has_arg == required_argument &&
+            !strchr(prev, '='))
+            fprintf(stderr, "%s: option '%s' requires an argument\n", prog, shown);
+        else if (opt >= MBW_LONG_BASE)
+            fprintf(stderr, "%s: option '%s' doesn't allow an argument\n", prog, shown);
+        else
+            fprintf(stderr, "%s: unrecognized option '%s'\n", prog, shown);
+        return;
+    }
+    char c[2] = { (char)opt, '\0' };
+    mb_shown(c, 0, shown, sizeof shown);
+    const char *known = opt != ':' ? strchr(optstring, opt) : NULL;
+    if (known && known[1] == ':')
+        fprintf(stderr, "%s: option requires an argument -- '%s'\n", prog, shown);
+    else
+        fprintf(stderr, "%s: invalid option -- '%s'\n", prog, shown);
+}
+
 int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
 {
     struct option lo[MBW_NLONG + 1];
@@ -338,7 +369,7 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
     lo[MBW_NLONG] = (struct option){ NULL, 0, NULL, 0 };
 
     optind = 1;
-    opterr = 1;
+    opterr = 0;                 /* getopt_message() speaks instead */
     int c;
     while ((c = getopt_long(argc, argv, optstring, lo, NULL)) != -1) {
         if (c >= MBW_LONG_BASE) {
@@ -358,7 +389,8 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
             continue;
         }
         if (c == '?') {
-            /* getopt has printed its message.  optopt 0: an unknown long
+            getopt_message(argv[0], argv[optind > 1 ? optind - 1 : 0], optopt, optstring, lo);
+            /* getopt's message is printed.  optopt 0: an unknown long
              * option; >= base: a long option missing or refusing its
              * argument; otherwise a short one (mbw carries on). */
             if (optopt == 0 || optopt >= MBW_LONG_BASE) {
@@ -392,8 +424,9 @@ int mbw_cli_parse(int argc, char **argv, mbw_cfg_t *cfg, int *exit_code)
         return 1;
     }
     if (cfg->strict && optind + 1 < argc) {
+        char shown[96];
         mb_error("unexpected argument '%s' after the array size (--strict); "
-                 "mbw takes one size in MiB", argv[optind + 1]);
+                 "mbw takes one size in MiB", mb_shown(argv[optind + 1], 60, shown, sizeof shown));
         *exit_code = MB_EXIT_USAGE;
         return 1;
     }

@@ -13,6 +13,7 @@
 
 #include "exitcodes.h"
 #include "json.h"
+#include "log.h"
 #include "memnodes.h"
 #include "scenario.h"
 #include "subrun.h"
@@ -56,12 +57,16 @@ static int parse_ratios(weights_conf_t *c, const char *text, char *msg, size_t m
         if (len == 0 || len > 16 || sscanf(item, "%u:%u%n", &a, &b, &used) != 2 ||
             (size_t)used != len || a > 1000 || b > 1000 || (a == 0 && b == 0) ||
             item[0] == '-' || strchr(item, '-') || strchr(item, '+') || strchr(item, ' ')) {
+            char tx[96], one[96];
             snprintf(msg, msglen, "--ratios '%s': '%s' is not N:M with N and M from 0 to 1000, "
-                     "not both 0 (e.g. 3:1)", text, item);
+                     "not both 0 (e.g. 3:1)", mb_shown(text, 40, tx, sizeof tx),
+                     mb_shown(item, 0, one, sizeof one));
             return MB_EXIT_USAGE;
         }
         if (c->nratios == MAX_RATIOS) {
-            snprintf(msg, msglen, "--ratios '%s': more than %d ratios", text, MAX_RATIOS);
+            char tx[96];
+            snprintf(msg, msglen, "--ratios '%s': more than %d ratios", mb_shown(text, 40, tx, sizeof tx),
+                     MAX_RATIOS);
             return MB_EXIT_USAGE;
         }
         c->ratio[c->nratios][0] = a;

@@ -2,6 +2,7 @@
  * (generated from kernels_tmpl.h once for double, once for float). */
 #include "kernels.h"
 #include "isa.h"
+#include "log.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -93,15 +94,18 @@ int st_kernels_parse(const char *list, int *ids, size_t *count, char *msg, size_
         const st_kernel_t *k;
 
         if (len == 0 || len >= sizeof word) {
+            char shown[96];
             snprintf(msg, msglen, "--kernels: invalid list '%s': empty or overlong entry; "
-                     "use a comma-separated subset of %s", list, names);
+                     "use a comma-separated subset of %s", mb_shown(list, 40, shown, sizeof shown), names);
             return -EINVAL;
         }
         memcpy(word, p, len);
         word[len] = '\0';
         k = st_kernel_find(word);
         if (!k) {
-            snprintf(msg, msglen, "--kernels: unknown kernel '%s'; known kernels: %s", word, names);
+            char shown[160];
+            snprintf(msg, msglen, "--kernels: unknown kernel '%s'; known kernels: %s",
+                     mb_shown(word, 0, shown, sizeof shown), names);
             return -EINVAL;
         }
         for (size_t i = 0; i < n; i++) {

@@ -38,9 +38,13 @@ static int cb_inject(void *cfg, const char *arg, char *msg, size_t msglen)
 {
     st_options_t *o = cfg;
     static const char *const ok[] = { "a", "b", "c", "dot" };
-    if (!arg || !*arg) {
+    if (!arg) {                 /* --inject-error alone: array a */
         o->inject = "a";
         return 0;
+    }
+    if (!*arg) {                /* "--inject-error=" is no way to say "a" (as --counters=) */
+        snprintf(msg, msglen, "invalid value '': empty; give a, b, c or dot, or leave out '='");
+        return MB_EXIT_USAGE;
     }
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         if (strcmp(arg, ok[i]) == 0) {

@@ -29,9 +29,14 @@ cmd_env() {
         esac
         shift
     done
+    # made first, then written by ms_stdout: a failed write (stdout on a
+    # full disk, /dev/full) is exit 3 with a message, not jq's exit 2 or
+    # a raw printf error with 1 (hostile sweep output-042)
+    local out
     if [ "$json" = 1 ]; then
-        ms_env_json
+        out=$(ms_env_json) || ms_die "$MS_EX_ENV" "cannot make the JSON document of the facts"
     else
-        ms_env_text
+        out=$(ms_env_text)
     fi
+    ms_stdout "$out"
 }

@@ -32,9 +32,23 @@ MS_TMP=""                   # session temp directory (ms_tmpdir)
 ms_prefix() {
     if [ -n "$MS_CMD" ]; then printf 'memsuite: %s: ' "$MS_CMD"; else printf 'memsuite: '; fi
 }
-ms_error() { { ms_prefix; printf '%s\n' "$*"; } >&2 2>/dev/null || true; }
-ms_warn()  { { ms_prefix; printf 'warning: %s\n' "$*"; } >&2 2>/dev/null || true; }
-ms_note()  { { ms_prefix; printf '%s\n' "$*"; } >&2 2>/dev/null || true; }
+ms_error() { { ms_prefix; ms_msg_line "$*"; } >&2 2>/dev/null || true; }
+ms_warn()  { { ms_prefix; ms_msg_line "warning: $*"; } >&2 2>/dev/null || true; }
+ms_note()  { { ms_prefix; ms_msg_line "$*"; } >&2 2>/dev/null || true; }
+# ms_msg_line TEXT: TEXT and a newline, with its control characters in
+# caret notation (ms_printable) when it holds any but newline and tab: a
+# value a message quotes (an option's value, a name from a file) cannot
+# drive the terminal.  Plain text costs no process.
+MS_CTL_GLOB=$'*[\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f]*'
+MS_C1_GLOB=$'*\xc2[\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f\x90\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9d\x9e\x9f]*'
+ms_msg_line() {
+    # shellcheck disable=SC2053  # the right side is a pattern
+    if [[ "$1" == $MS_CTL_GLOB || "$1" == $MS_C1_GLOB ]]; then
+        printf '%s\n' "$1" | ms_printable
+    else
+        printf '%s\n' "$1"
+    fi
+}
 # ms_die CODE MESSAGE...
 ms_die() {
     local code="$1"

@@ -81,6 +81,26 @@ class Judge(unittest.TestCase):
         self.assertTrue(j.ok())
         self.assertEqual(j.counts()["PASS"], 3)
 
+    def test_a_report_that_contradicts_itself_is_error(self):
+        # hostile sweep cluster-035..038: both were counted as PASS
+        nodes = [entry("a"), entry("b"), entry("odd", verdict="MAYBE"), entry("num", verdict=7),
+                 entry("pass1", exit=1), entry("passs", exit="2"), entry("fail", verdict="FAIL", exit=1)]
+        _, j = judge(nodes)
+        rows = {r.node: r for r in j.rows}
+        table = (("a", "PASS", ""), ("b", "PASS", ""),
+                 ("odd", "ERROR", "memsuite: report not trusted: the report's verdict MAYBE is not PASS, FAIL or ERROR"),
+                 ("num", "ERROR", "memsuite: report not trusted: the report's verdict 7 is not PASS, FAIL or ERROR"),
+                 ("pass1", "ERROR", "memsuite: report not trusted: the report says PASS but check exited 1"),
+                 ("passs", "ERROR", "memsuite: report not trusted: the report says PASS but check exited 2"),
+                 ("fail", "FAIL", None))
+        for node, status, reason in table:
+            with self.subTest(node=node):
+                self.assertEqual(rows[node].status, status)
+                if reason is not None:
+                    self.assertEqual(rows[node].reason, reason)
+        self.assertEqual(j.counts()["ERROR"], 4)
+        self.assertFalse(j.ok())
+
 
 class Refs(unittest.TestCase):
     def test_one_reference(self):

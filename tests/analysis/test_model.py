@@ -38,6 +38,7 @@ class ReadDirectory(unittest.TestCase):
         self.put("nan.json", '{"schema": "%s", "node": "nan", "exit": NaN}' % model.NODE_SCHEMA)
         self.put("other.json", {"schema": "memsuite/result/1"})
         self.put("list.json", [1, 2])
+        self.put("deep.json", "[" * 100000 + "]" * 100000)     # hostile sweep cluster-015: RecursionError
         self.put("noname.json", dict(REPORT, node=""))
         self.put("notes.txt", "x")
         self.put(".n3.json", REPORT)
@@ -52,6 +53,7 @@ class ReadDirectory(unittest.TestCase):
             ("nan.json", "unreadable", "nan", "is not valid JSON ("),
             ("other.json", "other", "other", "is not a node report (schema memsuite/result/1)"),
             ("list.json", "other", "list", "is not a node report (schema array)"),
+            ("deep.json", "unreadable", "deep", "is not valid JSON (nested too deeply to read)"),
             ("noname.json", "unreadable", "noname", "has no node name"),
             ("notes.txt", "ignored", None, "is not named NODE.json"),
             (".n3.json", "hidden", "n3", "is a hidden file (not read)"),

@@ -4,8 +4,8 @@
  * --kernels (stream/kernels.c).
  * Input: the first byte picks the parser, the rest is the text.
  * Contract: each returns only its documented codes, a refusal always
- * has a message, and the messages quote hostile bytes escaped (counters,
- * threads); an accepted node list has only nodes the caller allows; an
+ * has a message, and the messages quote hostile bytes escaped (every
+ * parser: a control byte never reaches the terminal raw); an accepted node list has only nodes the caller allows; an
  * accepted kernel list has no repeat. */
 #include <errno.h>
 
@@ -23,7 +23,7 @@ static void counters_list(const char *text)
     int rc = mb_counters_check_list(text, msg, sizeof msg);
     if (rc != 0 && rc != -EINVAL)
         fuzz_fail("mb_counters_check_list returned %d", rc);
-    fuzz_check_msg(msg, sizeof msg, rc != 0, false);
+    fuzz_check_msg(msg, sizeof msg, rc != 0, true);
 }
 
 static void omp_env(const char *name, const char *text)
@@ -58,7 +58,7 @@ static void numa_nodes(const char *text)
     int rc = mb_numa_parse_nodes(text, all, &mask, msg, sizeof msg);
     if (rc != 0 && rc != -EINVAL)
         fuzz_fail("mb_numa_parse_nodes returned %d", rc);
-    fuzz_check_msg(msg, sizeof msg, rc != 0, false);
+    fuzz_check_msg(msg, sizeof msg, rc != 0, true);
     if (rc == 0) {
         char back[512];
         mb_numa_format_nodes(mask, back, sizeof back);
@@ -76,7 +76,7 @@ static void kernels(const char *text)
     int rc = st_kernels_parse(text, ids, &n, msg, sizeof msg);
     if (rc != 0 && rc != -EINVAL)
         fuzz_fail("st_kernels_parse returned %d", rc);
-    fuzz_check_msg(msg, sizeof msg, rc != 0, false);
+    fuzz_check_msg(msg, sizeof msg, rc != 0, true);
     for (size_t i = 0; rc == 0 && i < n; i++)
         for (size_t k = i + 1; k < n; k++)
             if (ids[i] == ids[k])

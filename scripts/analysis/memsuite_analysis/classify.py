@@ -154,6 +154,18 @@ def _join(*parts):
     return "; ".join(p for p in parts if p)
 
 
+
+def _untrusted(rep):
+    """Why a report's verdict cannot be taken as it stands, or "": a verdict
+    check never writes (it writes PASS, FAIL or ERROR), or a PASS whose
+    exit status is not 0 (check exits 0 exactly when it passes).  Before,
+    both were counted as PASS."""
+    if rep.verdict not in ("PASS", "FAIL", "ERROR"):
+        return "the report's verdict %s is not PASS, FAIL or ERROR" % rep.verdict
+    if rep.verdict == "PASS" and rep.exit is not None and rep.exit != 0:
+        return "the report says PASS but check exited %g" % rep.exit
+    return ""
+
 class Judgement:
     """Every node's row, in report order, and per reference metric the
     number of slow and high outliers."""
@@ -189,6 +201,10 @@ class Judgement:
 
     def _judge(self, rep, ref, spread):
         node = rep.stem
+        untrusted = _untrusted(rep)
+        if untrusted:
+            return Row(SORT_ERROR, "ERROR", node, _join(untrusted, self._stray(node)),
+                       "memsuite: report not trusted: " + untrusted[:120])
         if rep.verdict == "ERROR":
             if is_busy(rep):
                 return Row(SORT_ERROR, "ERROR", node,

@@ -52,8 +52,13 @@ def _no_constant(name):
 
 
 def loads(data):
-    """Strict JSON: NaN and Infinity are refused, as in RFC 8259."""
-    return json.loads(data, parse_constant=_no_constant)
+    """Strict JSON: NaN and Infinity are refused, as in RFC 8259.  A
+    document nested past Python's recursion limit is refused as well
+    (ValueError, like any other bad document; it was an internal error)."""
+    try:
+        return json.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
 
 
 class Report:
