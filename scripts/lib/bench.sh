@@ -77,7 +77,7 @@ ms_bench_list_parse() {
     local list="$1" item line
     local -a items out=()
     if ! ms_list_shape_ok "$list"; then
-        printf "invalid benchmark list '%s'; use e.g. stream,mbw,mencal:randread\n" "$list"
+        printf "invalid benchmark list %s; use e.g. stream,mbw,mencal:randread\n" "$(ms_shown "$list")"
         return 1
     fi
     IFS=, read -r -a items <<<"$list"

@@ -56,8 +56,8 @@ ms_scale_bytes() {
     printf '%s\n' "$out"
 }
 
-ms_list_shape_ok() {  # no empty items
-    [ -n "$1" ] && [[ "$1" != ,* ]] && [[ "$1" != *, ]] && [[ "$1" != *,,* ]]
+ms_list_shape_ok() {  # no empty items, no control character (a newline would end the list early)
+    [ -n "$1" ] && [[ "$1" != ,* ]] && [[ "$1" != *, ]] && [[ "$1" != *,,* ]] && [[ "$1" != *[[:cntrl:]]* ]]
 }
 
 # ms_parse_size_list LIST LLC_BYTES -> one byte count per line (in order,
@@ -132,8 +132,10 @@ ms_parse_uint_opt() {
 # ms_parse_decimal NAME VALUE -> "70", "7.5" (a trailing % is accepted)
 ms_parse_decimal() {
     local name="$1" v="${2%\%}"
-    if ! [[ "$v" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
-        printf "%s: invalid number '%s'; use e.g. 10 or 7.5\n" "$name" "$2"
+    # at most 9 digits before the point: 18446744073709551616 is refused
+    # here, as 1e308 is, instead of reaching awk or Python as a float
+    if ! [[ "$v" =~ ^[0-9]{1,9}([.][0-9]{1,9})?$ ]]; then
+        printf "%s: invalid number '%s'; use e.g. 10 or 7.5 (below 1000000000)\n" "$name" "$2"
         return 1
     fi
     printf '%s\n' "$v"

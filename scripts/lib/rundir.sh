@@ -59,6 +59,7 @@ ms_rundir_check() {
     local why
     why=$(jq -r '
         if (.config // {} | type) != "object" then "\"config\" is not an object"
+        elif (.complete | type) != "boolean" then "complete is \(.complete | tojson | .[0:40]), not true or false"
         elif (.config.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "config.llc_bytes is not a byte count"
         elif (.config.bind // "none" | type == "string" and test("^(none|close|spread|node:[0-9]{1,9})$") | not) then
             "config.bind is \(.config.bind | tojson | .[0:40]), not none, close, spread or node:N"

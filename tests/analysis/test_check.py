@@ -34,8 +34,8 @@ JUDGED = (
      "FAIL  Triad.best_rate_mbps         20713.4 MB/s  expected 15000.0 (-10%/+25%: 13500.0..18750.0)"),
     (metric("Triad", "best_rate_mbps", 20600, 10, None, unit=None), True,
      "PASS  Triad.best_rate_mbps         20713.4 MB/s  expected 20600.0 (-10%/+inf: >= 18540.0)"),
-    (metric("Triad", "best_rate_mbps", 20.6, 10, None, unit="GB/s"), False,
-     "FAIL  Triad.best_rate_mbps         unit MB/s in the result, GB/s in the reference (expected 20.6 GB/s)"),
+    (metric("Triad", "best_rate_mbps", 20.6, 10, None, unit="GB/s"), True,     # converted
+     "PASS  Triad.best_rate_mbps         20.7 GB/s  expected 20.6 (-10%/+inf: >= 18.5)"),
     (metric("Copy", "best_rate_mbps", 18500, 10, 25), False,
      "FAIL  Copy.best_rate_mbps          reported unavailable (expected 18500.0 MB/s)"),
     (metric("Add", "best_rate_mbps", 18500, 10, 25), False,
@@ -44,6 +44,8 @@ JUDGED = (
      "PASS  Lat.latency                  90.0 ns  expected 80.0 (-100%/+20%: 0.0..96.0)"),
     (metric("Lat", "latency", 70, 100, 20, unit="ns"), False,
      "FAIL  Lat.latency                  90.0 ns  expected 70.0 (-100%/+20%: 0.0..84.0)"),
+    (metric("Triad", "best_rate_mbps", 20.6, 10, None, unit="ns"), False,      # another quantity
+     "FAIL  Triad.best_rate_mbps         unit MB/s in the result, ns in the reference (expected 20.6 ns)"),
 )
 
 

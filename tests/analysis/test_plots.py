@@ -255,7 +255,8 @@ class Command(unittest.TestCase):
             empty = os.path.join(d, "e.json")
             with open(empty, "w") as f:
                 json.dump({"schema": "memsuite/result/1", "tool": "stream", "complete": True,
-                           "records": []}, f)
+                           "records": [{"name": "Copy", "metrics": {
+                               "best_rate_mbps": {"value": None, "unit": "MB/s"}}}]}, f)
             cases = (
                 (["--result", os.path.join(d, "nope.json"), "--out", "x.png"], 2, b"nope.json"),
                 (["--result", fifo, "--out", "x.png"], 2, b"FIFO"),

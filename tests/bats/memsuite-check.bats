@@ -179,14 +179,24 @@ C="$FIXTURES/memsuite-check"
     assert_output --partial '"upper_pct" is missing; give a number, or null for no upper bound'
 }
 
-@test "a reference in another unit than the result is a FAIL, not a comparison of raw numbers" {
+@test "a reference in another unit of the same quantity is converted; another quantity is a FAIL, never raw numbers" {
     # Fixed bug: GB/s expected 20.6 against 20713.4 MB/s printed "20713.4 GB/s".
+    # The result's MB/s are converted into the reference's GB/s (20.7 GB/s).
     jq '.metrics[3].unit = "GB/s" | .metrics[3].expected = 20.6' "$C/ref-stream.json" >gb.json
     run "$MS" check --ref gb.json --result "$C/result-node.json"
-    assert_failure 1
-    assert_line --index 3 --regexp '^FAIL  Triad\.best_rate_mbps +unit MB/s in the result, GB/s in the reference'
-    assert_line --index 4 --partial 'FAIL 1/4 metrics out of tolerance'
+    assert_success
+    assert_line --index 3 --regexp '^PASS  Triad\.best_rate_mbps +20\.7 GB/s  expected 20\.6 '
     refute_output --partial '20713.4 GB/s'
+    # the same number in GB/s, not scaled: converted, it is 1000x too high a reference
+    jq '.metrics[3].unit = "GB/s"' "$C/ref-stream.json" >gb-raw.json
+    run "$MS" check --ref gb-raw.json --result "$C/result-node.json"
+    assert_failure 1
+    assert_line --index 3 --regexp '^FAIL  Triad\.best_rate_mbps +20\.7 GB/s  expected 2[0-9]{4}\.[0-9] '
+    # another quantity (ns against MB/s): not comparable, a FAIL
+    jq '.metrics[3].unit = "ns"' "$C/ref-stream.json" >ns.json
+    run "$MS" check --ref ns.json --result "$C/result-node.json"
+    assert_failure 1
+    assert_line --index 3 --regexp '^FAIL  Triad\.best_rate_mbps +unit MB/s in the result, ns in the reference'
 }
 
 @test "--record writes a reference other users and nodes can read" {

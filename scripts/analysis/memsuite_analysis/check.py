@@ -22,7 +22,7 @@ failed, 2 the reference is unusable or was made with other settings (the
 reason on stdout, one line, instead), 3 the files cannot be read/written.
 """
 
-from . import exitcodes, reference, results
+from . import exitcodes, reference, results, units
 from .model import one_line
 from .render import printable
 
@@ -65,6 +65,11 @@ def _lookup(result, rec, met):
     return ("na" if x.value is None else x.value), x.unit
 
 
+def _convertible(a, b):
+    """Both units are in the table and measure the same quantity."""
+    return a in units.UNITS and b in units.UNITS and units.base(a)[0] == units.base(b)[0]
+
+
 def judge(m, result, prefix):
     """The Row of reference metric m against result."""
     value, runit = _lookup(result, m.record, m.metric)
@@ -74,8 +79,13 @@ def judge(m, result, prefix):
         why = NOVALUE[value]
         line = "%sFAIL  %-28s %s (expected %.1f%s)" % (prefix, name, why, m.expected, shown)
         return Row(m, None, False, why, line, "%s%s %s" % (prefix, name, why))
-    # A value in another unit than the reference expects is not comparable
-    # (MB/s against GB/s): a FAIL, never a number.
+    # A value in another unit of the same quantity is converted into the
+    # reference's (MB/s -> GB/s, through the one unit table); one that
+    # cannot be converted (another quantity, a unit the table does not
+    # know) is a FAIL, never a comparison of raw numbers.
+    if m.unit and runit and m.unit != runit and not isinstance(value, str) and _convertible(runit, m.unit):
+        value = units.convert(float(value), runit, m.unit)
+        runit = m.unit
     if m.unit and runit and m.unit != runit:
         line = "%sFAIL  %-28s unit %s in the result, %s in the reference (expected %.1f%s)" % (
             prefix, name, runit, m.unit, m.expected, shown)

@@ -19,6 +19,7 @@ question (it knows the tools); everything else is checked here.
 """
 
 import json
+import math
 import os
 import stat
 
@@ -52,7 +53,8 @@ class RefError(Exception):
 
 
 def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    """A finite JSON number (bool is not one; NaN and Infinity are not)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _pos(x):
@@ -190,8 +192,8 @@ def load(path):
     if not data.strip():
         raise RefError("reference %s is empty: no JSON document (a truncated or unrecorded reference?)" % shown)
     try:
-        # NaN and Infinity are no JSON numbers: read as null and as an
-        # infinite number, they are refused by the value checks, named
+        # NaN and Infinity are no JSON numbers: read as non-finite
+        # numbers, they are refused by the value checks, named
         doc = json.loads(data, parse_constant=_constant)
     except (ValueError, RecursionError) as e:
         raise RefError("reference %s is not a JSON object (exactly one document is expected): %s"
@@ -205,7 +207,9 @@ def load(path):
 
 
 def _constant(name):
-    return None if name == "NaN" else float(name.replace("Infinity", "inf"))
+    """NaN and +-Infinity as non-finite floats: never null (null means
+    "no upper bound" for upper_pct), so the value checks refuse them."""
+    return float(name.replace("Infinity", "inf"))
 
 
 def _json_why(e):

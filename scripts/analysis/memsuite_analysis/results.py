@@ -55,12 +55,23 @@ VALUE_MAX = 1e15
 
 STAT_KEYS = ("n", "min", "max", "mean", "median", "stddev", "cv", "mad")
 
+# The base units of measured quantities: a value in one is >= 0.
+MEASURED_BASES = ("B/s", "s")
+
+# The largest byte count a size fact may hold (1 EiB): more is no machine.
+BYTES_MAX = 1 << 60
+
 # Facts that reach plots and tables as numbers: (where, getter).
 _NUMERIC_FACTS = (
     ("config.caches.l1d_bytes", lambda d: _dig(d, "config", "caches", "l1d_bytes")),
     ("config.caches.l2_bytes", lambda d: _dig(d, "config", "caches", "l2_bytes")),
     ("llc.total_bytes", lambda d: _dig(d, "llc", "total_bytes")),
     ("config.llc_bytes", lambda d: _dig(d, "config", "llc_bytes")),
+)
+# The working-set sizes a tool reports: a positive byte count.
+_SIZE_FACTS = (
+    ("config.array_bytes", lambda d: _dig(d, "config", "array_bytes")),
+    ("config.size_bytes", lambda d: _dig(d, "config", "size_bytes")),
 )
 _TABLE_NUMBERS = ("size", "size_bytes", "threads", "bandwidth", "latency", "latency_p99")
 
@@ -72,6 +83,11 @@ class Invalid(Exception):
 def is_number(x):
     """A JSON number (bool is not), finite."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _close(a, b):
+    """Equal but for rounding in the last printed digits."""
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
 
 
 def _dig(d, *keys):
@@ -136,6 +152,14 @@ class Metric:
             if k in st and st[k] is not None and not is_number(st[k]):
                 raise Invalid("%s.stats.%s is %s, not a number" % (where, k, _short(st[k])))
         self.stats = {k: st[k] for k in STAT_KEYS if is_number(st.get(k))}
+        # A bandwidth or a time is never below 0 nor beyond VALUE_MAX; a
+        # spread (cv, stddev, mad) and a count neither.
+        measured = self.base_unit in MEASURED_BASES
+        for k, x in [("value", v)] + [("stats." + k, x) for k, x in self.stats.items()]:
+            spread = k in ("stats.n", "stats.cv", "stats.stddev", "stats.mad")
+            if x is not None and (measured or spread) and not (0 <= x < VALUE_MAX):
+                raise Invalid("%s.%s is %s, not a measured value (a number from 0 to below %g)"
+                              % (where, k, _short(x), VALUE_MAX))
         why = m.get("value_unavailable") or m.get("unavailable")
         self.unavailable = one_line(why) if isinstance(why, str) else None
 
@@ -183,6 +207,7 @@ class Record:
         for k, m in pairs:
             self.metrics[k] = Metric(k, m, "%s.%s" % (where, one_line(k[:40])))
         self.headline = self._headline(r, v2, where)
+        self._best_not_below_average(where)
         for k, m in self.metrics.items():
             if m.bad_value is not None:
                 raise Invalid("%s.%s.value is %s, not a number" % (where, one_line(k[:40]), m.bad_value))
@@ -198,6 +223,21 @@ class Record:
                     if k in row and row[k] is not None and not is_number(row[k]):
                         raise Invalid("%s.tables.%s[].%s is %s, not a number"
                                       % (where, one_line(str(tname)[:40]), k, _short(row[k])))
+
+    def _best_not_below_average(self, where):
+        """best_X can never be worse than avg_X or mean_X of the same
+        repetitions (mbw's best_rate_mibps against avg_rate_mibps)."""
+        for k, m in self.metrics.items():
+            if not k.startswith("best_") or m.value is None or m.better is None:
+                continue
+            for pre in ("avg_", "mean_"):
+                a = self.metrics.get(pre + k[5:])
+                if a is None or a.value is None or a.base_unit != m.base_unit:
+                    continue
+                worse = m.base_value < a.base_value if m.better == "higher" else m.base_value > a.base_value
+                if worse and not _close(m.base_value, a.base_value):
+                    raise Invalid("%s.%s is %s, worse than %s %s of the same repetitions"
+                                  % (where, k, _short(m.value), pre + k[5:], _short(a.value)))
 
     def _headline(self, r, v2, where):
         h = r.get("headline") if v2 else None
@@ -348,6 +388,14 @@ def judge(path, doc, tool=None, scenario=None):
         x = get(doc)
         if x is not None and not is_number(x):
             return Result(path, "invalid", "%s is %s, not a number" % (where, _short(x)), doc)
+    for where, get in _NUMERIC_FACTS + _SIZE_FACTS:
+        x = get(doc)
+        positive = (where, get) in _SIZE_FACTS
+        if x is not None and not (is_number(x) and (x > 0 if positive else x >= 0) and x <= BYTES_MAX):
+            return Result(path, "invalid", "%s is %s, not a byte count (%s to %d)"
+                          % (where, _short(x), "1" if positive else "0", BYTES_MAX), doc)
+    if not recs:
+        return Result(path, "invalid", "it has no records (a complete result measured nothing)", doc)
     v2 = schema == SCHEMAS[1]
     try:
         records = [Record(r, v2) for r in recs]
