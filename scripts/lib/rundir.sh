@@ -119,51 +119,6 @@ ms_rundir_cell_state() {
 # ms_rundir_cell_done DIR ID BENCH SCEN: 0 when the cell holds a valid result
 ms_rundir_cell_done() { [ "$(ms_rundir_cell_state "$@")" = complete ]; }
 
-# ms_rundir_audit DIR: one line per planned cell, "id<TAB>state<TAB>why":
-#   valid     cells/ID.json is a complete, trusted result of the planned
-#             bench (ms_rundir_cell_state)
-#   invalid   cells/ID.json exists but is empty, truncated, not JSON, not a
-#             regular file (a FIFO), of another schema, tool or scenario,
-#             failed its validation or holds a value that is no
-#             measurement: why says which
-#   missing   no cells/ID.json in a run that is complete (run.json): the
-#             cell ran and its file was removed since
-#   notrun    no cells/ID.json in an incomplete run (the cell did not run
-#             yet, or failed)
-ms_rundir_audit() {
-    local d="$1" id bench scen _ f s complete
-    complete=$(jq -r '.complete == true' "$d/run.json")
-    while IFS=$'\t' read -r id bench scen _; do
-        f="$d/cells/$id.json"
-        s=$(ms_rundir_cell_state "$d" "$id" "$bench" "$scen")
-        case "$s" in
-            complete) printf '%s\tvalid\t\n' "$id" ;;
-            absent)
-                if [ "$complete" = true ]; then
-                    printf '%s\tmissing\tthe run is complete (run.json), so the file was removed after it ran\n' "$id"
-                else
-                    printf '%s\tnotrun\t\n' "$id"
-                fi ;;
-            incomplete) printf '%s\tinvalid\tthe result says it is incomplete\n' "$id" ;;
-            invalid:*) printf '%s\tinvalid\t%s\n' "$id" "${s#invalid: }" ;;
-            "cannot read $f"*) printf '%s\tinvalid\tcannot read it%s\n' "$id" "${s#"cannot read $f"}" ;;
-            *) printf '%s\tinvalid\t%s\n' "$id" "${s#"$f" }" ;;
-        esac
-    done < <(ms_rundir_cells "$d")
-}
-
-# ms_rundir_audit_problems DIR AUDIT: "invalid: DIR/cells/ID.json: why" or
-# "missing: ...: why" for each cell of the audit (ms_rundir_audit) that
-# stands for no measurement though it should.
-ms_rundir_audit_problems() {
-    MS_DIR="$1" awk -F '\t' '$2 == "invalid" || $2 == "missing" { print $2 ": " ENVIRON["MS_DIR"] "/cells/" $1 ".json: " $3 }' "$2"
-}
-
-# ms_rundir_valid_files DIR AUDIT: the path of each valid cell's file
-ms_rundir_valid_files() {
-    MS_DIR="$1" awk -F '\t' '$2 == "valid" { print ENVIRON["MS_DIR"] "/cells/" $1 ".json" }' "$2"
-}
-
 # Rebuild summary.csv from the plan and every finished cell; with OUT,
 # write there instead (report and compare read the cells afresh, and may
 # not be able to write to DIR).  The rows are the analyser's

@@ -8,6 +8,7 @@
  * parser: a control byte never reaches the terminal raw); an accepted node list has only nodes the caller allows; an
  * accepted kernel list has no repeat. */
 #include <errno.h>
+#include <omp.h>
 
 #include "counters.h"
 #include "fuzz.h"
@@ -15,6 +16,7 @@
 #include "numa.h"
 #include "threads.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void counters_list(const char *text)
@@ -91,6 +93,19 @@ static void (*const parsers[])(const char *) = {
     counters_list, omp_num_threads, omp_thread_limit, numa_nodes, kernels,
 };
 #define NPARSERS (sizeof parsers / sizeof parsers[0])
+
+/* The OpenMP runtime reads OMP_* once, when it starts, as every tool's
+ * does before main (libgomp at load time).  clang's libomp starts at the
+ * first omp_ call instead, and asserts (kmp_settings.cpp) when that call
+ * finds OMP_NUM_THREADS="" that omp_env() set: start it here, before any
+ * input, so the target exercises our checks and not libomp's start-up. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    (void)omp_get_max_threads();
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

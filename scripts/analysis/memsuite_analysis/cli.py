@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from . import (aggregate, check, compare, docs_summary, exitcodes, plotcmd, record, ref_check,
-               report, summary, verdict)
+               report, result_state, summary, verdict)
 
 COMMANDS = (
     ("aggregate", aggregate),
@@ -17,6 +17,7 @@ COMMANDS = (
     ("record", record),
     ("ref-check", ref_check),
     ("report", report),
+    ("result-state", result_state),
     ("summary", summary),
     ("verdict", verdict),
 )

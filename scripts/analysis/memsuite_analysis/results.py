@@ -354,7 +354,9 @@ def read_result(path, tool=None, scenario=None):
         return Result(path, "unreadable", "%s is too large to be a result document" % shown)
     try:
         doc = loads(data)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError) as e:
+        if getattr(e, "msg", "") == "Extra data":
+            return Result(path, "unreadable", "%s holds more than one JSON document, expected one" % shown)
         return Result(path, "unreadable", "%s is not valid JSON (empty, truncated, or nested too deeply)" % shown)
     return judge(path, doc, tool, scenario)
 
