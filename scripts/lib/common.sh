@@ -285,6 +285,10 @@ ms_state_dir() {
 
 # Source a helper file from scripts/lib once.
 declare -A MS_LOADED=()
+# MS_LIB: this library's directory (scripts/memsuite sets it; a script or
+# test that sources common.sh alone gets the directory common.sh is in).
+: "${MS_LIB:=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)}"
+
 ms_use() {
     local f
     for f in "$@"; do

@@ -253,8 +253,9 @@ cell_of() { grep -v '^#' "$1/plan.tsv" | awk -F '\t' -v b="$2" '$2 == b { print 
     # a unit with a comma is a string: kept, and it cannot shift summary.csv
     rm -rf b && cp -r r b
     jq '.records[0].metrics.best_rate_mbps.unit = "MB/s,1,2"' "r/cells/$s.json" >"b/cells/$s.json"
-    run bash -c ". '$ROOT/scripts/lib/common.sh'; . '$ROOT/scripts/lib/results.sh'; ms_res_flatten 'b/cells/$s.json' | head -n 1"
-    assert_output --regexp $'^Copy\tbest_rate_mbps\tMB/s 1 2\t'
+    /usr/bin/python3 "$ROOT/scripts/analysis/memsuite-analyse" summary --output - -- b >sum.csv
+    run awk -F, -v s="$s" '$1 == s && $7 == "Copy" && $8 == "best_rate_mbps" { print NF, $9 }' sum.csv
+    assert_output "$(head -n 1 sum.csv | awk -F, '{ print NF }') MB/s 1 2"
 }
 
 @test "1 (audit): text from env.json, run.json and cell facts cannot forge a health or environment row" {
