@@ -194,7 +194,7 @@ cmd_check() {
     MS_CK_IGNORE_BUSY="$ignore_load" MS_CK_MAX_BUSY="$max_busy" MS_CK_MAX_PRESSURE="$max_press"
     local f
     for f in "${results[@]}"; do
-        v=$(ms_res_check "$f") || ms_usage_error "--result: $v"
+        v=$(ms_res_check "$f") || { [ $? -eq 3 ] && ms_die "$MS_EX_ENV" "--result: $v"; ms_usage_error "--result: $v"; }
     done
     if [ "$record" = 1 ]; then
         if [ "$fmt" != text ] || [ -n "$prom" ]; then

@@ -18,18 +18,23 @@ ms_use analysis
 #                   scenario (config.scenarios must be [SCENARIO])
 #   anything else   why FILE is not a result document at all (a FIFO is
 #                   never waited on)
+# Returns 3 (and says so) when the analyser cannot run: an environment
+# problem, not a bad file.
 ms_res_state() {
     local s
-    s=$(ms_analyse result-state ${2:+--tool "$2"} ${3:+--scenario "$3"} -- "$1" 2>/dev/null) ||
-        s="cannot read $1: the analyser did not run (python3 missing?)"
+    if ! s=$(ms_analyse result-state ${2:+--tool "$2"} ${3:+--scenario "$3"} -- "$1" 2>/dev/null); then
+        printf 'cannot judge %s: the analyser did not run (python3 missing? MEMSUITE_PYTHON)\n' "$1"
+        return 3
+    fi
     printf '%s\n' "$s"
 }
 
 # ms_res_check FILE: 0 when FILE is a result document (complete or not,
-# trusted or not); else prints why.
+# trusted or not); else prints why and returns 1 (3: the analyser cannot
+# run).
 ms_res_check() {
     local s
-    s=$(ms_res_state "$1")
+    s=$(ms_res_state "$1") || { printf '%s\n' "$s"; return 3; }
     case "$s" in
         complete|incomplete|invalid:*) return 0 ;;
         *) printf '%s\n' "$s"; return 1 ;;
@@ -38,10 +43,10 @@ ms_res_check() {
 
 # ms_res_problem FILE: 0 when FILE (a result document, see ms_res_check)
 # may stand for a measurement (state complete); else prints why (one
-# line) and returns 1.
+# line) and returns 1 (3: the analyser cannot run).
 ms_res_problem() {
     local s
-    s=$(ms_res_state "$1")
+    s=$(ms_res_state "$1") || { printf '%s\n' "$s"; return 3; }
     case "$s" in
         complete) return 0 ;;
         incomplete) echo "the result is incomplete (an interrupted or failed run)" ;;

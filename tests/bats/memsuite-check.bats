@@ -229,7 +229,7 @@ C="$FIXTURES/memsuite-check"
     grep -q '^memsuite_check_pass{host="[^"]*"} 1$' p.prom
     MEMSUITE_PYTHON="$SANDBOX/no-python" run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom p.prom
     assert_failure 3
-    assert_output --partial "cannot validate the reference $C/ref-stream.json: the analyser failed"
+    assert_output --partial "the analyser did not run"
     assert_output --partial "removed the previous p.prom"
     [ ! -e p.prom ]
 }
