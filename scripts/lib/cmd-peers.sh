@@ -52,7 +52,7 @@
 # or every script succeeded; 1 a script failed, or no comparison could
 # run; 2 usage; 3 no script to run, or our tools are missing.
 
-ms_use outfile peers envdoc
+ms_use outfile peers analysis envdoc
 
 # The directory holding peers-*.sh: MEMSUITE_PEERS_DIR, else scripts/ of
 # a source tree, else the installed PREFIX/share/memsuite/peers.
@@ -318,64 +318,15 @@ ms_pr_machine() {   # -> MS_PR_MACHINE_JSON: CPU, microcode, flags, LLC, memory
         virtualization: (.sysinfo.virtualization // null) }' "$f")
 }
 
-# -- the summary: rows x rounds -> JSON, then text ----------------------------
+# -- the summary: rows x rounds -> JSON, then text (the analyser) -------------
 ms_pr_json() {
-    local rows
-    rows=$(printf '%s\n' "${MS_PR_ROWS[@]}")
-    jq -n --argjson machine "$MS_PR_MACHINE_JSON" --arg rows "$rows" \
-          --rawfile data "$MS_PR_DATA" --rawfile bad "$MS_PR_BAD" \
-          --arg notrun "$(printf '%s\n' "${MS_PR_NOTRUN[@]}")" \
-          --argjson rounds "$MS_PR_ROUNDS" --argjson threads "$MS_PR_THREADS" \
-          --argjson bytes "$MS_PR_BYTES" --arg date "$(ms_now_utc)" '
-        def median: sort | length as $n | if $n == 0 then null
-            elif $n % 2 == 1 then .[($n - 1) / 2] else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
-        def lines($s): $s | split("\n") | map(select(. != ""));
-        (lines($data) | map(split("\t") | {round: (.[0] | tonumber), row: .[1], side: .[2],
-                                           value: (.[3] | tonumber), detail: .[4]})) as $d
-        | (lines($bad) | map(split("\t") | {row: .[0], why: .[1]})) as $b
-        | { schema: "memsuite/peers/1", date: $date, machine: $machine, rounds: $rounds,
-            threads: $threads, size_bytes: $bytes,
-            rows: [ lines($rows)[] | split("|") as $r
-                | ($d | map(select(.row == $r[0]))) as $v
-                | ($v | map(select(.side == "ours")) | map({key: (.round | tostring), value: .value}) | from_entries) as $o
-                | ($v | map(select(.side == "peer")) | map({key: (.round | tostring), value: .value}) | from_entries) as $p
-                | [ $o | keys[] | select($p[.] != null) | $o[.] / $p[.] ] as $q
-                | select(($v | length) > 0 or ($b | map(select(.row == $r[0])) | length) > 0)
-                | { id: $r[0], group: $r[1], ours: $r[2], peer: $r[3], unit: $r[4], better: $r[5],
-                    target: (if $r[6] == "-" then null else $r[6] end),
-                    ours_median: ($o | [.[]] | median), peer_median: ($p | [.[]] | median),
-                    ratio: ($q | median), rounds_paired: ($q | length),
-                    peer_variants: ($v | map(select(.side == "peer" and .detail != "") | .detail) | unique),
-                    per_round: [ $o | keys[] | select($p[.] != null) | tonumber | . as $k
-                                 | {round: $k, first: (if $k % 2 == 1 then "ours" else "peer" end),
-                                    ours: $o[$k | tostring], peer: $p[$k | tostring],
-                                    ours_detail: ($v | map(select(.side == "ours" and .round == $k) | .detail) | first // "")} ]
-                               | sort_by(.round),
-                    unavailable: (if ($q | length) > 0 then null
-                                  else ($b | map(select(.row == $r[0]) | .why) | unique | join("; ")
-                                        | if . == "" then "no round with both figures" else . end) end) } ],
-            not_run: [ lines($notrun)[] | split("|") | {group: .[0], why: .[1]} ] }'
+    printf '%s\n' "${MS_PR_ROWS[@]}" >"$MS_PR_TMP/rows"
+    printf '%s\n' "${MS_PR_NOTRUN[@]}" >"$MS_PR_TMP/notrun"
+    ms_analyse peers json --rows "$MS_PR_TMP/rows" --data "$MS_PR_DATA" --bad "$MS_PR_BAD" \
+        --notrun "$MS_PR_TMP/notrun" --machine "$MS_PR_MACHINE_JSON" --rounds "$MS_PR_ROUNDS" \
+        --threads "$MS_PR_THREADS" --bytes "$MS_PR_BYTES" --date "$(ms_now_utc)"
 }
-ms_pr_text() {   # the table from the JSON on stdin
-    jq -r '
-        def f: if . == null then "-" elif . >= 100 then (. * 10 | round / 10 | tostring)
-               else (. * 1000 | round / 1000 | tostring) end;
-        def verdict: if .ratio == null or .target == null then "-"
-            else (.target | split("-")) as $t
-                | if (($t[0] == "" or .ratio >= ($t[0] | tonumber)) and ($t[1] == "" or .ratio <= ($t[1] | tonumber)))
-                  then "ok" else "OFF" end end;
-        .machine as $m
-        | "memsuite peers: \($m.cpu_model // "CPU unknown"); microcode \($m.microcode // ("unavailable: " + $m.microcode_unavailable)); flags \($m.flags | join(" ")); LLC \(if $m.llc_bytes then "\($m.llc_bytes / 1048576) MiB (\($m.llc_source))" else "unknown" end); memory \(if $m.mem_total_bytes then "\($m.mem_total_bytes / 1073741824 * 10 | round / 10) GiB" else "unknown" end)",
-          "\(.date); \(.rounds) rounds, alternating; bandwidth rows \(.threads) threads, \(.size_bytes) bytes",
-          (["comparison", "ours", "peer", "unit", "ours", "peer", "ratio", "target", ""] | @tsv),
-          (.rows[] | [.id, .ours, .peer + (if (.peer_variants | length) > 0 then " (" + (.peer_variants | join(",")) + ")" else "" end),
-                      .unit, (.ours_median | f), (.peer_median | f),
-                      (if .ratio == null then "unavailable: " + .unavailable else (.ratio * 1000 | round / 1000 | tostring) end),
-                      (.target // "-"), verdict] | @tsv),
-          (.not_run[] | "not run: \(.group): \(.why)"),
-          "ratio = median over rounds of ours / peer measured in the same round; medians over rounds"' |
-        awk -F'\t' 'NF < 3 { print; next } { printf "%-16s %-30s %-42s %-5s %10s %10s %8s %-9s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
-}
+ms_pr_text() { ms_analyse peers text; }   # the table from the JSON on stdin
 
 ms_peers_report() {
     local rounds=3 size=1GiB threads="" json="" skip="" g r plan

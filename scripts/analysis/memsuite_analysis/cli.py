@@ -5,19 +5,21 @@ and one row in COMMANDS."""
 import argparse
 import sys
 
-from . import (aggregate, check, compare, docs_summary, exitcodes, plotcmd, record, ref_check,
-               report, result_state, summary, verdict)
+from . import (aggregate, check, compare, docs_summary, exitcodes, peers, plotcmd, record, ref_check,
+               report, result_state, rundir_check, summary, verdict)
 
 COMMANDS = (
     ("aggregate", aggregate),
     ("check", check),
     ("compare", compare),
     ("docs-summary", docs_summary),
+    ("peers", peers),
     ("plot", plotcmd),
     ("record", record),
     ("ref-check", ref_check),
     ("report", report),
     ("result-state", result_state),
+    ("rundir-check", rundir_check),
     ("summary", summary),
     ("verdict", verdict),
 )

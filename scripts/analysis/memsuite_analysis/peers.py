@@ -1,0 +1,134 @@
+"""memsuite-analyse peers json|text: the peer report (memsuite peers)
+from the figures the orchestration collected, and its text table.
+
+  peers json --rows F --data F --bad F --notrun F --machine JSON
+             --rounds N --threads N --bytes N --date D
+      rows    one "id|group|ours|peer|unit|better|target" line per row
+      data    one "round<TAB>row<TAB>side<TAB>value<TAB>detail" line per
+              figure (side ours or peer; value a positive number)
+      bad     one "row<TAB>why" line per figure that could not be used
+      notrun  one "group|why" line per peer that did not run
+    prints the memsuite/peers/1 document: per row the medians over the
+    rounds of each side, and the ratio ours / peer as the median over the
+    rounds of the ratio measured within one round (pairing cancels the
+    drift of a shared machine), with every round's pair kept.
+  peers text < DOC
+    prints the table (the same columns as ever)."""
+
+import json
+import sys
+
+from . import exitcodes
+from .model import loads
+from .stats import median
+
+SUMMARY = "the peer report's document and table (memsuite peers)"
+SCHEMA = "memsuite/peers/1"
+
+
+def add_arguments(p):
+    p.add_argument("what", choices=("json", "text"))
+    for name in ("--rows", "--data", "--bad", "--notrun"):
+        p.add_argument(name, default=None, metavar="FILE")
+    p.add_argument("--machine", default="{}")
+    p.add_argument("--rounds", type=int, default=0)
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--bytes", type=int, default=0)
+    p.add_argument("--date", default="")
+
+
+def _lines(path):
+    if not path:
+        return []
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return [line for line in f.read().split("\n") if line]
+
+
+def _median(values):
+    return median(sorted(values)) if values else None
+
+
+def build(rows, data, bad, notrun, machine, rounds, threads, size_bytes, date):
+    """The peers document from the parsed inputs (lists of split lines)."""
+    figs = [{"round": int(d[0]), "row": d[1], "side": d[2], "value": float(d[3]),
+             "detail": d[4] if len(d) > 4 else ""} for d in data]
+    out = []
+    for r in rows:
+        rid = r[0]
+        v = [x for x in figs if x["row"] == rid]
+        why_bad = sorted({b[1] for b in bad if b[0] == rid})
+        if not v and not why_bad:
+            continue
+        ours = {x["round"]: x["value"] for x in v if x["side"] == "ours"}
+        peer = {x["round"]: x["value"] for x in v if x["side"] == "peer"}
+        paired = sorted(k for k in ours if k in peer)
+        ratios = [ours[k] / peer[k] for k in paired]
+        out.append({
+            "id": rid, "group": r[1], "ours": r[2], "peer": r[3], "unit": r[4], "better": r[5],
+            "target": None if r[6] == "-" else r[6],
+            "ours_median": _median(list(ours.values())), "peer_median": _median(list(peer.values())),
+            "ratio": _median(ratios), "rounds_paired": len(ratios),
+            "peer_variants": sorted({x["detail"] for x in v if x["side"] == "peer" and x["detail"]}),
+            "per_round": [{"round": k, "first": "ours" if k % 2 == 1 else "peer",
+                           "ours": ours[k], "peer": peer[k],
+                           "ours_detail": next((x["detail"] for x in v
+                                                if x["side"] == "ours" and x["round"] == k), "")}
+                          for k in paired],
+            "unavailable": None if ratios else ("; ".join(why_bad) or "no round with both figures"),
+        })
+    return {"schema": SCHEMA, "date": date, "machine": machine, "rounds": rounds, "threads": threads,
+            "size_bytes": size_bytes, "rows": out,
+            "not_run": [{"group": n[0], "why": n[1] if len(n) > 1 else ""} for n in notrun]}
+
+
+def _jq_number(x):
+    """A number as jq's tostring shows it (20, 1.1)."""
+    return str(int(x)) if x == int(x) and abs(x) < 1e17 else repr(x)
+
+
+def _fig(x):
+    if x is None:
+        return "-"
+    return _jq_number(round(x * 10) / 10) if x >= 100 else _jq_number(round(x * 1000) / 1000)
+
+
+def _verdict(row):
+    if row["ratio"] is None or row["target"] is None:
+        return "-"
+    lo, hi = (row["target"].split("-") + [""])[:2]
+    ok = (lo == "" or row["ratio"] >= float(lo)) and (hi == "" or row["ratio"] <= float(hi))
+    return "ok" if ok else "OFF"
+
+
+def text(doc):
+    """The table's lines."""
+    m = doc.get("machine") or {}
+    mc = m.get("microcode") or "unavailable: %s" % m.get("microcode_unavailable")
+    llc = "%s MiB (%s)" % (_jq_number(m["llc_bytes"] / 1048576), m.get("llc_source")) if m.get("llc_bytes") else "unknown"
+    mem = "%s GiB" % _jq_number(round(m["mem_total_bytes"] / 1073741824 * 10) / 10) if m.get("mem_total_bytes") else "unknown"
+    out = ["memsuite peers: %s; microcode %s; flags %s; LLC %s; memory %s" % (
+        m.get("cpu_model") or "CPU unknown", mc, " ".join(m.get("flags") or []), llc, mem),
+        "%s; %s rounds, alternating; bandwidth rows %s threads, %s bytes" % (
+            doc["date"], doc["rounds"], doc["threads"], doc["size_bytes"])]
+    fmt = "%-16s %-30s %-42s %-5s %10s %10s %8s %-9s %s"
+    out.append(fmt % ("comparison", "ours", "peer", "unit", "ours", "peer", "ratio", "target", ""))
+    for r in doc["rows"]:
+        peer = r["peer"] + (" (%s)" % ",".join(r["peer_variants"]) if r["peer_variants"] else "")
+        ratio = "unavailable: " + r["unavailable"] if r["ratio"] is None else _jq_number(round(r["ratio"] * 1000) / 1000)
+        out.append(fmt % (r["id"], r["ours"], peer, r["unit"], _fig(r["ours_median"]), _fig(r["peer_median"]),
+                          ratio, r["target"] or "-", _verdict(r)))
+    out += ["not run: %s: %s" % (n["group"], n["why"]) for n in doc["not_run"]]
+    out.append("ratio = median over rounds of ours / peer measured in the same round; medians over rounds")
+    return out
+
+
+def run(args):
+    if args.what == "text":
+        doc = loads(sys.stdin.buffer.read())
+        print("\n".join(text(doc)))
+        return exitcodes.OK
+    split = lambda path, sep: [line.split(sep) for line in _lines(path)]  # noqa: E731
+    doc = build(split(args.rows, "|"), split(args.data, "\t"), split(args.bad, "\t"),
+                split(args.notrun, "|"), loads(args.machine), args.rounds, args.threads, args.bytes, args.date)
+    print(json.dumps(doc, ensure_ascii=False))
+    return exitcodes.OK
