@@ -13,7 +13,9 @@
  * the answer is the grammar's).  Messages are one line (the grammar quotes
  * the text escaped).  Exit status (common/exitcodes.h): 0 all answered,
  * 2 a SIZE or MEMSUITE_LLC did not parse, or no argument. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buildinfo.h"
@@ -25,6 +27,7 @@ static const char usage[] =
     "Usage: memsuite-size SIZE...    print \"ok BYTES\" or \"error MESSAGE\" per SIZE\n"
     "       memsuite-size --llc      print the last-level cache: bytes, source, level,\n"
     "                                instances and note, one \"key value\" line each\n"
+    "       memsuite-size --human BYTES...  each byte count as people read it (1.5 GiB)\n"
     "A helper of scripts/memsuite: the tools' size grammar (512MiB, 2G, 64KB, 1e9)\n"
     "and LLC detection (MEMSUITE_LLC, then sysfs, then sysconf).\n"
     "Exit status: 0 ok, 2 a SIZE or MEMSUITE_LLC did not parse (or no argument).\n";
@@ -62,6 +65,20 @@ int main(int argc, char **argv)
     }
     if (argc == 2 && strcmp(argv[1], "--llc") == 0)
         return print_llc();
+    if (strcmp(argv[1], "--human") == 0) {   /* byte counts as people read them */
+        for (int i = 2; i < argc; i++) {
+            char *end, buf[32];
+            errno = 0;
+            unsigned long long b = strtoull(argv[i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end || errno) {
+                printf("error '%s' is not a byte count (digits only)\n", argv[i]);
+                rc = MB_EXIT_USAGE;
+                continue;
+            }
+            printf("%s\n", mb_format_bytes((size_t)b, buf, sizeof buf));
+        }
+        return rc;
+    }
     for (int i = 1; i < argc; i++) {
         size_t bytes;
         char err[512];

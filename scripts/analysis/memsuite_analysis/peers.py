@@ -16,6 +16,7 @@ from the figures the orchestration collected, and its text table.
     prints the table (the same columns as ever)."""
 
 import json
+import math
 import sys
 
 from . import exitcodes
@@ -86,10 +87,15 @@ def _jq_number(x):
     return str(int(x)) if x == int(x) and abs(x) < 1e17 else repr(x)
 
 
+def _round(x, scale):
+    """x rounded to 1/scale, halves away from zero (C's round(), as jq)."""
+    return math.copysign(math.floor(abs(x) * scale + 0.5), x) / scale
+
+
 def _fig(x):
     if x is None:
         return "-"
-    return _jq_number(round(x * 10) / 10) if x >= 100 else _jq_number(round(x * 1000) / 1000)
+    return _jq_number(_round(x, 10)) if x >= 100 else _jq_number(_round(x, 1000))
 
 
 def _verdict(row):
@@ -105,7 +111,7 @@ def text(doc):
     m = doc.get("machine") or {}
     mc = m.get("microcode") or "unavailable: %s" % m.get("microcode_unavailable")
     llc = "%s MiB (%s)" % (_jq_number(m["llc_bytes"] / 1048576), m.get("llc_source")) if m.get("llc_bytes") else "unknown"
-    mem = "%s GiB" % _jq_number(round(m["mem_total_bytes"] / 1073741824 * 10) / 10) if m.get("mem_total_bytes") else "unknown"
+    mem = "%s GiB" % _jq_number(_round(m["mem_total_bytes"] / 1073741824, 10)) if m.get("mem_total_bytes") else "unknown"
     out = ["memsuite peers: %s; microcode %s; flags %s; LLC %s; memory %s" % (
         m.get("cpu_model") or "CPU unknown", mc, " ".join(m.get("flags") or []), llc, mem),
         "%s; %s rounds, alternating; bandwidth rows %s threads, %s bytes" % (
@@ -114,7 +120,7 @@ def text(doc):
     out.append(fmt % ("comparison", "ours", "peer", "unit", "ours", "peer", "ratio", "target", ""))
     for r in doc["rows"]:
         peer = r["peer"] + (" (%s)" % ",".join(r["peer_variants"]) if r["peer_variants"] else "")
-        ratio = "unavailable: " + r["unavailable"] if r["ratio"] is None else _jq_number(round(r["ratio"] * 1000) / 1000)
+        ratio = "unavailable: " + r["unavailable"] if r["ratio"] is None else _jq_number(_round(r["ratio"], 1000))
         out.append(fmt % (r["id"], r["ours"], peer, r["unit"], _fig(r["ours_median"]), _fig(r["peer_median"]),
                           ratio, r["target"] or "-", _verdict(r)))
     out += ["not run: %s: %s" % (n["group"], n["why"]) for n in doc["not_run"]]
