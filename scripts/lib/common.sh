@@ -240,12 +240,11 @@ ms_stdout() {
         ms_die "$MS_EX_ENV" "cannot write to standard output (disk full, /dev/full or a closed pipe?); the result is lost"
 }
 
-# Human form of a byte count: 1.5 GiB, 512.0 KiB, 17 B.
+# Human form of a byte count: 1.5 GiB, 512.0 KiB, 17 B (the tools' own
+# formatter, mb_format_bytes, through the size helper).
 ms_human_bytes() {
-    awk -v b="$1" 'BEGIN {
-        split("B KiB MiB GiB TiB PiB", u, " "); i = 1
-        while (b >= 1024 && i < 6) { b /= 1024; i++ }
-        if (i == 1) printf "%d B\n", b; else printf "%.1f %s\n", b, u[i] }'
+    local h
+    h=$(ms_size_helper) && "$h" --human "$1" 2>/dev/null || printf '%s B\n' "$1"
 }
 
 ms_now_utc() { TZ=UTC printf '%(%Y-%m-%dT%H:%M:%SZ)T\n' -1; }

@@ -135,7 +135,7 @@ ms_parse_decimal() {
     # at most 9 digits before the point: 18446744073709551616 is refused
     # here, as 1e308 is, instead of reaching awk or Python as a float
     if ! [[ "$v" =~ ^[0-9]{1,9}([.][0-9]{1,9})?$ ]]; then
-        printf "%s: invalid number '%s'; use e.g. 10 or 7.5 (below 1000000000)\n" "$name" "$2"
+        printf "%s: invalid number '%s'; use e.g. 10 or 7.5\n" "$name" "$2"
         return 1
     fi
     printf '%s\n' "$v"

@@ -34,62 +34,18 @@ ms_rundir_create() {
     [ "${2:-}" = bare ] || mkdir -p -- "$d/cells" "$d/logs"
 }
 
-# ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version.
+# ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version
+# (memsuite-analyse rundir-check: run.json, plan.tsv and env.json hold
+# what the report and resume compute with; a FIFO is never waited on),
+# 3 when it cannot be read.
 ms_rundir_check() {
-    local d="$1" schema f
-    [ -d "$d" ] || ms_usage_error "no such results directory: $d"
-    # A FIFO would block its reader forever: every file read is regular.
-    for f in run.json plan.tsv env.json; do
-        if { [ -e "$d/$f" ] || [ -L "$d/$f" ]; } && [ ! -f "$d/$f" ]; then
-            ms_usage_error "$d/$f is not a regular file ($( [ -e "$d/$f" ] && ms_out_kind_name "$d/$f" || echo "a dangling symbolic link")); the directory is damaged"
-        fi
-    done
-    [ -f "$d/run.json" ] ||
-        ms_usage_error "$d is not a memsuite results directory (no run.json)"
-    [ -r "$d/run.json" ] ||
-        ms_die "$MS_EX_ENV" "cannot read $d/run.json (permission denied); run as its owner or make it readable"
-    schema=$(jq -r -s 'if length != 1 or (.[0] | type) != "object" then "" else .[0].schema // "none" | tostring end' \
-        "$d/run.json" 2>/dev/null) || schema=""
-    [ -n "$schema" ] ||
-        ms_usage_error "$d/run.json is not valid JSON (empty, truncated or not one object); the directory is damaged"
-    if [ "$schema" != "$MS_RUN_SCHEMA" ]; then
-        ms_usage_error "$d was written by another memsuite version (schema $(ms_shown "$schema"), this one reads '$MS_RUN_SCHEMA'); use that version or rerun"
-    fi
-    # The fields the report and resume do arithmetic or lookups with.
-    local why
-    why=$(jq -r '
-        if (.config // {} | type) != "object" then "\"config\" is not an object"
-        elif (.complete | type) != "boolean" then "complete is \(.complete | tojson | .[0:40]), not true or false"
-        elif (.config.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "config.llc_bytes is not a byte count"
-        elif (.config.bind // "none" | type == "string" and test("^(none|close|spread|node:[0-9]{1,9})$") | not) then
-            "config.bind is \(.config.bind | tojson | .[0:40]), not none, close, spread or node:N"
-        else "" end' "$d/run.json")
-    [ -z "$why" ] || ms_usage_error "$d/run.json: $why; the directory is damaged"
-    [ -f "$d/plan.tsv" ] || ms_usage_error "$d has no plan.tsv; it cannot be resumed or reported"
-    # Every field is a name or a number: they reach summary.csv (commas),
-    # awk and the analyser as they are.
-    why=$(awk -F '\t' -v known=" $(ms_bench_names | paste -sd ' ' -) " '/^#/ { next }
-        NF != 6 || $1 !~ /^[A-Za-z0-9._:-]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ {
-            printf "line %d is not \"id bench scenario size_bytes threads reps\"", NR; exit }
-        index(known, " " $2 " ") == 0 || $2 == "" {
-            k = known; gsub(/^ +| +$/, "", k); printf "line %d: bench is not one of: %s", NR, k; exit }
-        $3 !~ /^(-|[a-z][a-z0-9_-]*)$/ || length($3) > 32 {
-            printf "line %d: scenario is not - or a scenario name", NR; exit }' "$d/plan.tsv")
-    [ -z "$why" ] || ms_usage_error "$d/plan.tsv: $why; the directory is damaged"
-    if [ -e "$d/env.json" ] && ! jq -e -s 'length == 1 and (.[0] | type) == "object" and ((.[0].facts // []) | type) == "array"
-            and all(.[0].facts[]?; type == "object" and (.key | type) == "string")' \
-        "$d/env.json" >/dev/null 2>&1; then
-        ms_usage_error "$d/env.json is not a valid env.json (empty, truncated or not a memsuite/env/1 object); restore it or rerun 'memsuite env --json > $d/env.json'"
-    fi
-    # The figures the report computes with (the LLC when run.json has
-    # none, the theoretical peak): numbers, or the report would misread them.
-    if [ -e "$d/env.json" ]; then
-        why=$(jq -r '
-            if (.llc_bytes // 0 | (type == "number" and . >= 0 and . == floor and . < 1e18) | not) then "llc_bytes is not a byte count"
-            elif (.peak_mbps // null | . == null or (type == "number" and . > 0 and . < 1e15) | not) then "peak_mbps is not a rate in MB/s"
-            else "" end' "$d/env.json")
-        [ -z "$why" ] || ms_usage_error "$d/env.json: $why; restore it or rerun 'memsuite env --json > $d/env.json'"
-    fi
+    local d="$1" why rc=0
+    why=$(ms_analyse rundir-check --benches "$(ms_bench_names | paste -sd ' ' -)" -- "$d") || rc=$?
+    case "$rc" in
+        0) return 0 ;;
+        2) ms_usage_error "$why" ;;
+        *) ms_die "$MS_EX_ENV" "${why:-cannot check $d: the analyser did not run (python3 missing?)}" ;;
+    esac
 }
 
 # ms_run_json_update DIR FILTER [jq args]: rewrite run.json atomically.

@@ -90,7 +90,7 @@ rows_of() {
     for id in run environment health results plots; do grep -q "id=\"$id\"" "$f"; done
     [ "$(grep -c '<table class="bench"' "$f")" = 4 ]   # stream, mbw, mencal:randread, mencal:randread-sweep
     grep -q '<tr><td>tool arguments</td><td>stream: --nt-stores</td>' "$f"
-    grep -q '<tr><td>thp</td><td>' "$f"
+    grep -q '<tr><td>thp_enabled</td><td>' "$f"
     # the THP policy the cells ran under (run.json cell_env)
     grep -q "<tr><td>THP policy during the cells</td><td>$(jq -r '[.cell_env[].thp_policy] | unique | join(", ")' res/run.json)</td>" "$f"
     # how each tool was built, from its cells (the fakes give none)

@@ -155,10 +155,10 @@ class Metric:
         # A bandwidth or a time is never below 0 nor beyond VALUE_MAX; a
         # spread (cv, stddev, mad) and a count neither.
         measured = self.base_unit in MEASURED_BASES
-        for k, x in [("value", v)] + [("stats." + k, x) for k, x in self.stats.items()]:
-            spread = k in ("stats.n", "stats.cv", "stats.stddev", "stats.mad")
+        for k, x in [("", v)] + [(".stats." + k, x) for k, x in self.stats.items()]:
+            spread = k in (".stats.n", ".stats.cv", ".stats.stddev", ".stats.mad")
             if x is not None and (measured or spread) and not (0 <= x < VALUE_MAX):
-                raise Invalid("%s.%s is %s, not a measured value (a number from 0 to below %g)"
+                raise Invalid("%s%s is %s, not a measured value (a number from 0 to below %g)"
                               % (where, k, _short(x), VALUE_MAX))
         why = m.get("value_unavailable") or m.get("unavailable")
         self.unavailable = one_line(why) if isinstance(why, str) else None

@@ -1,0 +1,82 @@
+"""memsuite_analysis.peers: ratios paired within a round, medians over
+rounds, every pair kept; the table as memsuite peers prints it."""
+
+import unittest
+
+import _path  # noqa: F401
+from memsuite_analysis import peers, rundir_check
+
+ROWS = [["lat", "multichase", "randread", "multichase", "ns", "lower", "0.97-1.03"],
+        ["bw", "likwid", "seqread", "likwid", "GB/s", "higher", "0.97-"],
+        ["gone", "x", "ours", "peer", "ns", "lower", "-"]]
+# round 1: ours 100 vs 100; round 2: ours 110 vs 100; round 3: ours 90 vs 60 (a slow phase)
+DATA = [["1", "lat", "ours", "100", "median 104"], ["1", "lat", "peer", "100", ""],
+        ["2", "lat", "peer", "100", ""], ["2", "lat", "ours", "110", ""],
+        ["3", "lat", "ours", "90", ""], ["3", "lat", "peer", "60", ""],
+        ["1", "bw", "ours", "40", ""]]
+
+
+class Build(unittest.TestCase):
+    def doc(self):
+        return peers.build(ROWS, DATA, [["bw", "peer: no figure (read 'x')"]], [["sysbench", "not installed"]],
+                           {"cpu_model": "Fake"}, 3, 2, 1 << 30, "2026-12-02T00:00:00Z")
+
+    def test_pairs_within_a_round(self):
+        lat = self.doc()["rows"][0]
+        # per-round ratios 1.0, 1.1, 1.5: median 1.1 (the medians apart would give 100/100 = 1.0)
+        self.assertAlmostEqual(lat["ratio"], 1.1)
+        self.assertEqual((lat["ours_median"], lat["peer_median"], lat["rounds_paired"]), (100, 100, 3))
+        self.assertEqual([(p["round"], p["first"]) for p in lat["per_round"]], [(1, "ours"), (2, "peer"), (3, "ours")])
+        self.assertEqual(lat["per_round"][0]["ours_detail"], "median 104")
+
+    def test_unpaired_and_absent_rows(self):
+        d = self.doc()
+        bw = d["rows"][1]
+        self.assertIsNone(bw["ratio"])
+        self.assertEqual(bw["unavailable"], "peer: no figure (read 'x')")
+        self.assertEqual([r["id"] for r in d["rows"]], ["lat", "bw"])     # no figure at all: no row
+        self.assertEqual(d["not_run"], [{"group": "sysbench", "why": "not installed"}])
+
+    def test_text(self):
+        t = peers.text(self.doc())
+        self.assertTrue(t[0].startswith("memsuite peers: Fake; microcode unavailable: None"))
+        self.assertRegex(t[3], r"^lat +randread +multichase +ns +100 +100 +1\.1 +0\.97-1\.03 OFF$")
+        self.assertRegex(t[4], r"^bw .* 40 +- +unavailable: peer: no figure")
+        self.assertIn("not run: sysbench: not installed", t)
+
+    def test_rounding_as_jq(self):
+        self.assertEqual(peers._fig(46450.45), "46450.5")      # halves away from zero
+        self.assertEqual(peers._fig(20.0), "20")
+        self.assertEqual(peers._fig(1.0005), "1.001")
+
+
+class RundirCheck(unittest.TestCase):
+    def test_bad_directories(self):
+        import json
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(rundir_check.Bad) as e:
+                rundir_check.check(d, "stream")
+            self.assertIn("no run.json", str(e.exception))
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump({"schema": "memsuite/run/1", "complete": "yes", "config": {}}, f)
+            with self.assertRaises(rundir_check.Bad) as e:
+                rundir_check.check(d, "stream")
+            self.assertIn('complete is "yes", not true or false', str(e.exception))
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump({"schema": "memsuite/run/1", "complete": True, "config": {}}, f)
+            os.mkfifo(os.path.join(d, "plan.tsv"))
+            with self.assertRaises(rundir_check.Bad) as e:
+                rundir_check.check(d, "stream")
+            self.assertIn("plan.tsv is not a regular file (a FIFO)", str(e.exception))
+            os.unlink(os.path.join(d, "plan.tsv"))
+            with open(os.path.join(d, "plan.tsv"), "w") as f:
+                f.write("c1\tstream\t-\t100\t1\t2\nc2\tbogus\t-\t1\t1\t1\n")
+            with self.assertRaises(rundir_check.Bad) as e:
+                rundir_check.check(d, "stream mbw")
+            self.assertIn("line 2: bench is not one of: stream mbw", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
