@@ -117,23 +117,3 @@ ms_throttle_verdict() {
                 (nt ? "thermal throttle counts unchanged" : "no thermal_throttle counters (" cpu "/cpu*/thermal_throttle)")
         }' "$1"
 }
-
-# ms_throttle_health DIR -> health lines ("verdict<TAB>throttle<TAB>detail")
-# from run.json's cell_env: a warning per throttled cell, else one pass,
-# or a skip with the reason when no cell could be watched.
-ms_throttle_health() {
-    # Keys and details are text from run.json: a tab or newline in them
-    # would forge a health line of its own.
-    jq -r '
-        def clean: tostring | gsub("[\t\n\r]"; " ");
-        (.cell_env // {}) | to_entries as $e
-        | if ($e | length) == 0 then "skip\tthrottle\tno cell was watched (a run of an older memsuite)"
-          else
-            ([$e[] | select(.value.throttle.status == "warn") | "warn\tthrottle\tcell \(.key | clean): \(.value.throttle.detail | clean)"]) as $w
-            | ([$e[] | select(.value.throttle.status == "ok")] | length) as $ok
-            | ([$e[] | select(.value.throttle.status == "unavailable")]) as $na
-            | if ($w | length) > 0 then $w[]
-              elif $ok > 0 then "pass\tthrottle\t\($ok) cell(s) watched: no frequency drop or throttle event beyond the threshold"
-              else "skip\tthrottle\tunavailable: \($na[0].value.throttle.detail // "no sample" | clean)" end
-          end' "$1/run.json" 2>/dev/null
-}
