@@ -308,9 +308,11 @@ mkdir -p /tmp/profiles /tmp/wbin
 printf '# Summary: topology lab\nvm.swappiness=%s\nkernel.numa_balancing=%s\n' "$SW" "$NB" >/tmp/profiles/lab.profile
 export MEMSUITE_PROFILES=/tmp/profiles
 # A stream that records the knobs as the run sees them, then runs (or, with
-# LAB_HANG set, waits to be killed).
+# LAB_HANG set, waits to be killed).  memsuite run asks each tool for its
+# --plan before it enforces anything: that call is passed straight on.
 cat >/tmp/wbin/stream <<EOF
 #!/usr/bin/bash
+case " \$* " in *" --plan "*) exec $BIN/stream "\$@" ;; esac
 { cat $SYS/cpu/smt/control $SYS/cpu/online; grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled
   cat /proc/sys/kernel/numa_balancing /proc/sys/vm/swappiness; } >/tmp/inrun
 if [ -n "\${LAB_HANG:-}" ]; then echo \$\$ >/tmp/hang.pid; sleep 300; fi

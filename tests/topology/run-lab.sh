@@ -2,7 +2,7 @@
 # Summary: the topology lab: boot real kernels on emulated NUMA/SMT shapes
 # Usage: tests/topology/run-lab.sh BIN_DIR WORK_DIR [SHAPE...]
 #
-# Builds an initramfs (busybox, bash, jq, numactl, GNU coreutils and
+# Builds an initramfs (busybox, bash, jq, numactl, python3, GNU coreutils and
 # friends, every library ldd lists, the tools in BIN_DIR, scripts/memsuite
 # with its lib/ and profiles/, and tests/topology/guest-checks.sh), then
 # boots each shape of tests/topology/shapes.tsv (all when none is named)
@@ -25,7 +25,7 @@ die() { echo "check-topology: $2" >&2; exit "$1"; }
 bindir=$(cd -- "$1" && pwd) || die 2 "BIN_DIR '$1' is not a directory"
 work="$2"
 shift 2
-timeout_s="${LAB_TIMEOUT:-240}"
+timeout_s="${LAB_TIMEOUT:-480}"   # TCG; the analyser (python3) starts slowly there
 [[ "$timeout_s" =~ ^[0-9]+$ ]] || die 2 "LAB_TIMEOUT='$timeout_s': expected whole seconds"
 
 for t in qemu-system-x86_64 cpio busybox jq numactl ldd timeout; do
@@ -72,6 +72,28 @@ for b in "$bindir"/*; do
 done
 # libgomp/libnuma/PAPI may dlopen nothing else; glibc's NSS is not needed.
 cp -r "$root/scripts/memsuite" "$root/scripts/lib" "$root/scripts/profiles" "$rd/lab/scripts/"
+# The analyser (memsuite run, check and report start it): Debian's
+# python3, its standard library less tests, GUI and packaging (about
+# 14 MB), the analyser itself and the unit table it shares with the tools.
+py=/usr/bin/python3
+[ -x "$py" ] || die 3 "$py not found; run 'make deps' (python3)"
+copy_with_libs "$py" /usr/bin
+pylib=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+mkdir -p "$rd$pylib"
+(cd "$pylib" && tar --exclude=./test --exclude=./idlelib --exclude=./tkinter --exclude=./ensurepip \
+     --exclude=./lib2to3 --exclude=./pydoc_data --exclude=./dist-packages --exclude=./site-packages \
+     --exclude='__pycache__' --exclude='./config-*' -cf - .) | (cd "$rd$pylib" && tar -xf -)
+for so in "$rd$pylib"/lib-dynload/*.so; do
+    [ -f "$so" ] || continue
+    while read -r lib; do
+        [ -e "$rd$lib" ] && continue
+        mkdir -p "$rd$(dirname -- "$lib")"
+        cp -L -- "$lib" "$rd$lib"
+    done < <(ldd "$pylib/lib-dynload/${so##*/}" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
+done
+cp -r "$root/scripts/analysis" "$rd/lab/scripts/"
+mkdir -p "$rd/lab/common"
+cp "$root/common/units.def" "$rd/lab/common/"
 cp "$here/guest-checks.sh" "$rd/lab/"
 cp "$here/init" "$rd/init"
 chmod +x "$rd/init"
