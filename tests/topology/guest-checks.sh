@@ -43,6 +43,15 @@ t() {
 eq() { [ "$2" = "$3" ] || { printf '%s: got %q, want %q\n' "$1" "$2" "$3"; return 1; }; }
 
 node_cpus() { cat "$SYS/node/node$1/cpulist"; }
+# node_free: each node's MemFree (a node with no room spills its pages to
+# another, which a placement check then reports: this says whether it was
+# room or policy).
+node_free() {
+    local f
+    for f in "$SYS"/node/node*/meminfo; do
+        awk '$3 == "MemFree:" { printf "%s MemFree %d MiB\n", "node" $2, $4 / 1024 }' "$f"
+    done
+}
 expand() {     # expand "0-2,5" -> "0 1 2 5"
     local part out=()
     IFS=, read -r -a parts <<<"$1"
@@ -64,6 +73,7 @@ shape_sysfs() {
     if [ -n "$CPULESS" ]; then eq "node$CPULESS cpulist" "$(node_cpus "$CPULESS")" ""; fi
 }
 t "kernel shows the shape booted (${E[shape]}: nodes ${E[nodes]}, smt ${E[smt]})" shape_sysfs
+say "$(node_free)"
 
 # --- LLC detection ---
 llc_check() {
@@ -131,7 +141,8 @@ placed() {
                  and ([$on[]] | add) == .pages_sampled
                  and (if ($w | length) > 1 then (($on | keys | sort) == ($w | sort)) else true end)))' \
         <<<"$j" >/dev/null ||
-        { echo "wanted on node(s) $want; got $(jq -c '[.config.numa_placement, .numa] | map(select(. != null))' <<<"$j")"; return 1; }
+        { echo "wanted on node(s) $want; got $(jq -c '[.config.numa_placement, .numa] | map(select(. != null))' <<<"$j")"
+          node_free; return 1; }
 }
 run_json() {   # run_json CMD...: the JSON on stdout, exit 0 required
     local out rc=0

@@ -10,7 +10,7 @@
 # LAB_KERNEL).  The guest prints TAP between two marker lines on its
 # serial console; this script collects it, prefixes each test with the
 # shape, and ends with "N passed, N failed, N skipped".  A guest that does
-# not boot, runs past LAB_TIMEOUT seconds (default 240), or prints no plan
+# not boot, runs past LAB_TIMEOUT seconds (default 480), or prints no plan
 # or fewer results than its plan is a failure, never a skip.
 # Console logs stay in WORK_DIR/<shape>.console.
 # Exit: 0 all passed, 1 a failure, 2 usage, 3 a missing tool or kernel.
@@ -82,6 +82,8 @@ pylib=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 mkdir -p "$rd$pylib"
 (cd "$pylib" && tar --exclude=./test --exclude=./idlelib --exclude=./tkinter --exclude=./ensurepip \
      --exclude=./lib2to3 --exclude=./pydoc_data --exclude=./dist-packages --exclude=./site-packages \
+     --exclude='./lib-dynload/_tkinter*' --exclude='./lib-dynload/_sqlite3*' --exclude='./lib-dynload/_dbm*' \
+     --exclude='./lib-dynload/_gdbm*' \
      --exclude='__pycache__' --exclude='./config-*' -cf - .) | (cd "$rd$pylib" && tar -xf -)
 for so in "$rd$pylib"/lib-dynload/*.so; do
     [ -f "$so" ] || continue
