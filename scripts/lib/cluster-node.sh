@@ -17,7 +17,8 @@
 # The node name is the one Slurm knows it by (SLURMD_NODENAME under
 # srun), else `hostname -s`; MEMSUITE_NODE_NAME overrides both.
 # Values come from check's per-metric lines ("PASS  <record>.<metric>
-# <value> <unit> ..."), one decimal, as check prints them.
+# <value> <unit> ..."), one decimal, as check prints them
+# (memsuite-analyse node-report, scripts/analysis/.../node_report.py).
 
 ms_use cluster-hosts
 
@@ -56,7 +57,7 @@ ms_cluster_ref_id() {
 # 3 when it could not be.
 ms_cluster_node_run() {
     local ref="$1" dir="$2" run_id="$3" retries="$4"
-    local node host out err started finished rc=0 verdict summary s0 file tmp refid
+    local node host out err started finished rc=0 verdict s0 file doc refid
     node=$(ms_cluster_node_name)
     host=$(ms_hostname)
     if [ ! -d "$dir" ] || [ ! -w "$dir" ]; then
@@ -69,52 +70,18 @@ ms_cluster_node_run() {
     s0=$SECONDS
     "$MS_SCRIPTS_DIR/memsuite" check --ref "$ref" --retries "$retries" >"$out" 2>"$err" </dev/null || rc=$?
     finished=$(ms_now_utc)
-    case "$rc" in
-        0) verdict=PASS ;;
-        1) verdict=FAIL ;;
-        *) verdict=ERROR ;;
-    esac
-    summary=$(grep -E '^memsuite: (PASS|FAIL|ERROR) ' "$out" | tail -n 1 || true)
-    if [ -z "$summary" ]; then
-        summary=$(grep -v '^memsuite: check: running:' "$err" | tail -n 1 || true)
-        summary="memsuite check exited $rc${summary:+: $summary}"
-    fi
-
-    # check's metric lines -> "record.metric<TAB>value" (NA when not a number)
-    local vals
-    vals=$(ms_mktemp)
-    awk '$1 == "PASS" || $1 == "FAIL" {
-            if (NF >= 2 && $2 ~ /\./) print $2 "\t" (($3 ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) ? $3 : "NA")
-         }' "$out" >"$vals"
-
     file="$dir/$(ms_cluster_node_file "$node")"
-    tmp=$(ms_mktemp)     # put in place by ms_out_write below
-    if ! ms_ref_metrics "$ref" | jq -R -s -c \
-        --arg schema "$MS_CLUSTER_NODE_SCHEMA" --arg node "$node" --arg host "$host" \
-        --arg run_id "$run_id" --arg refid "$refid" --arg refpath "$ref" \
-        --arg created "$(jq -r '.created // ""' "$ref")" --arg verdict "$verdict" \
-        --argjson exit "$rc" --arg started "$started" --arg finished "$finished" \
-        --argjson seconds "$((SECONDS - s0))" --arg summary "$summary" \
-        --rawfile vals "$vals" --rawfile lines "$out" --rawfile errs "$err" '
-        def rows(s): s | split("\n") | map(select(length > 0));
-        (rows($vals) | map(split("\t") | {key: .[0], value: .[1]}) | from_entries) as $v
-        | { schema: $schema, node: $node, host: $host, run_id: $run_id,
-            ref: { id: $refid, path: $refpath, created: $created },
-            verdict: $verdict, exit: $exit, started: $started, finished: $finished,
-            seconds: $seconds, summary: $summary,
-            metrics: [ rows(.)[] | split("\t")
-                       | (.[0] + "." + .[1]) as $name
-                       | ($v[$name] // "NA") as $raw
-                       | { record: .[0], metric: .[1], unit: .[2], expected: (.[3] | tonumber),
-                           value: (if $raw == "NA" then null else ($raw | tonumber) end),
-                           pass: (($raw != "NA") and ($verdict != "ERROR")
-                                  and ((rows($lines) | map(select(startswith("PASS  " + $name + " "))) | length) > 0)) } ],
-            lines: rows($lines), stderr_tail: (rows($errs) | .[-5:]) }' >"$tmp" 2>/dev/null; then
-        rm -f -- "$tmp"
-        ms_die "$MS_EX_ENV" "node $node: cannot make the report (jq failed)"
-    fi
-    ms_out_write "$file" cat -- "$tmp" ||
-        { rm -f -- "$tmp"; ms_die "$MS_EX_ENV" "node $node: cannot write the report $MS_OUT_ERR (full or read-only shared directory?)"; }
+    # The document (verdict, summary, per-metric values from check's
+    # lines) is the analyser's (node_report.py); it goes in place atomically.
+    local -a a=(--ref "$ref" --ref-id "$refid" --node "$node" --host "$host" --run-id "$run_id"
+        --exit "$rc" --started "$started" --finished "$finished" --seconds "$((SECONDS - s0))"
+        --stdout "$out" --stderr "$err")
+    doc=$(ms_mktemp)
+    ms_analyse node-report "${a[@]}" >"$doc" ||
+        ms_die "$MS_EX_ENV" "node $node: cannot make the report (the analyser failed)"
+    verdict=$(jq -r .verdict "$doc")
+    ms_out_write "$file" cat -- "$doc" ||
+        ms_die "$MS_EX_ENV" "node $node: cannot write the report $MS_OUT_ERR (full or read-only shared directory?)"
     printf 'memsuite: cluster: node %s: %s (report %s)\n' "$node" "$verdict" "$file"
     return 0
 }

@@ -57,9 +57,3 @@ ms_ref_refuse() {
 
 ms_ref_run_get() { jq -r --arg k "$2" '.run[$k] // empty | tostring' "$1"; }
 
-# ms_ref_metrics FILE: "record<TAB>metric<TAB>unit<TAB>expected<TAB>lower<TAB>upper"
-# (upper "-" when unbounded)
-ms_ref_metrics() {
-    jq -r '.metrics[] | [.record, .metric, (.unit // ""), .expected, .lower_pct,
-           (if .upper_pct == null then "-" else .upper_pct end)] | @tsv' "$1"
-}

@@ -59,16 +59,8 @@ ms_res_problem() {
 ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
 
 # ms_res_run_block FILE: how the result was run, as a reference "run"
-# object {bench, size_bytes, threads, reps} (members that cannot be told
-# are left out).  stream: config.array_bytes, config.ntimes - 1; mbw:
-# config.array_bytes, config.runs; mencal: config.size_bytes, config.reps.
+# object {bench, size_bytes, threads, reps} (memsuite-analyse run-block:
+# members that cannot be told are left out; {} for no readable result).
 ms_res_run_block() {
-    jq -c '
-        # null, never empty: one empty member would make no object at all
-        { bench: (if .tool == "mencal" and (.config.scenarios | type) == "array"
-                  then "mencal:\(.config.scenarios[0])" else .tool end),
-          size_bytes: (.config.array_bytes // .config.size_bytes),
-          threads: (.threads.counted // .config.threads),
-          reps: (if .config.ntimes then .config.ntimes - 1 else (.config.runs // .config.reps) end) }
-        | with_entries(select(.value != null and (.value | type) != "object"))' "$1" 2>/dev/null || echo '{}'
+    ms_analyse run-block -- "$1" 2>/dev/null || echo '{}'
 }
