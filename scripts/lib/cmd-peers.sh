@@ -300,22 +300,10 @@ ms_pr_sysbench_peer() {
 }
 
 # -- the machine --------------------------------------------------------------
-ms_pr_machine() {   # -> MS_PR_MACHINE_JSON: CPU, microcode, flags, LLC, memory
-    local f="$MS_PR_TMP/facts.json" mc flags host
+ms_pr_machine() {   # -> the probe result and host facts peers.py names the machine from
     "$MS_PR_MENCAL" run seqread --size 64KiB --allow-cache --reps 1 --threads 1 -q \
-        --format json -O "$f" 2>/dev/null || echo '{}' >"$f"
-    # microcode and the memory-relevant CPU flags: the C collector's
-    host=$(ms_facts --json --only host) || host='{"facts": []}'
-    mc=$(jq -r '.facts[] | select(.key == "microcode" and .verdict == "ok") | .value' <<<"$host")
-    flags=$(jq -r '.facts[] | select(.key == "cpu_flags" and .verdict == "ok") | .value' <<<"$host")
-    MS_PR_MACHINE_JSON=$(jq -c --arg mc "$mc" --arg flags "$flags" '{
-        cpu_model: (.sysinfo.cpu_model // null),
-        microcode: (if $mc == "" then null else $mc end),
-        microcode_unavailable: (if $mc == "" then "no microcode line in cpuinfo (a VM may hide it)" else null end),
-        flags: ($flags | split(" ") | map(select(. != ""))),
-        llc_bytes: (.llc.total_bytes // null), llc_source: (.llc.source // null),
-        mem_total_bytes: (.sysinfo.mem_total_bytes // null),
-        virtualization: (.sysinfo.virtualization // null) }' "$f")
+        --format json -O "$MS_PR_TMP/probe.json" 2>/dev/null || echo '{}' >"$MS_PR_TMP/probe.json"
+    ms_facts --json --only host >"$MS_PR_TMP/host.json" 2>/dev/null || echo '{}' >"$MS_PR_TMP/host.json"
 }
 
 # -- the summary: rows x rounds -> JSON, then text (the analyser) -------------
@@ -323,7 +311,7 @@ ms_pr_json() {
     printf '%s\n' "${MS_PR_ROWS[@]}" >"$MS_PR_TMP/rows"
     printf '%s\n' "${MS_PR_NOTRUN[@]}" >"$MS_PR_TMP/notrun"
     ms_analyse peers json --rows "$MS_PR_TMP/rows" --data "$MS_PR_DATA" --bad "$MS_PR_BAD" \
-        --notrun "$MS_PR_TMP/notrun" --machine "$MS_PR_MACHINE_JSON" --rounds "$MS_PR_ROUNDS" \
+        --notrun "$MS_PR_TMP/notrun" --probe "$MS_PR_TMP/probe.json" --facts "$MS_PR_TMP/host.json" --rounds "$MS_PR_ROUNDS" \
         --threads "$MS_PR_THREADS" --bytes "$MS_PR_BYTES" --date "$(ms_now_utc)"
 }
 ms_pr_text() { ms_analyse peers text; }   # the table from the JSON on stdin

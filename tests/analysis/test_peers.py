@@ -50,6 +50,24 @@ class Build(unittest.TestCase):
         self.assertEqual(peers._fig(1.0005), "1.001")
 
 
+class Machine(unittest.TestCase):
+    def test_from_probe_and_facts(self):
+        probe = {"sysinfo": {"cpu_model": "EPYC", "mem_total_bytes": 24 << 30, "virtualization": "kvm"},
+                 "llc": {"total_bytes": 32 << 20, "source": "sysfs"}}
+        facts = {"facts": [{"key": "microcode", "verdict": "ok", "value": "0x1000065"},
+                           {"key": "cpu_flags", "verdict": "ok", "value": "avx2  avx512f "}]}
+        m = peers.machine(probe, facts)
+        self.assertEqual((m["cpu_model"], m["microcode"], m["microcode_unavailable"], m["flags"], m["llc_bytes"]),
+                         ("EPYC", "0x1000065", None, ["avx2", "avx512f"], 32 << 20))
+
+    def test_unknown_is_null_and_named(self):
+        facts = {"facts": [{"key": "microcode", "verdict": "unavailable", "value": ""}]}
+        m = peers.machine({}, facts)
+        self.assertIsNone(m["microcode"])
+        self.assertIn("no microcode line", m["microcode_unavailable"])
+        self.assertEqual((m["cpu_model"], m["flags"], m["llc_bytes"]), (None, [], None))
+
+
 class RundirCheck(unittest.TestCase):
     def test_bad_directories(self):
         import json

@@ -1,13 +1,15 @@
 """memsuite-analyse peers json|text: the peer report (memsuite peers)
 from the figures the orchestration collected, and its text table.
 
-  peers json --rows F --data F --bad F --notrun F --machine JSON
-             --rounds N --threads N --bytes N --date D
+  peers json --rows F --data F --bad F --notrun F
+             --probe RESULT --facts FACTS --rounds N --threads N --bytes N --date D
       rows    one "id|group|ours|peer|unit|better|target" line per row
       data    one "round<TAB>row<TAB>side<TAB>value<TAB>detail" line per
               figure (side ours or peer; value a positive number)
       bad     one "row<TAB>why" line per figure that could not be used
       notrun  one "group|why" line per peer that did not run
+      probe   a small mencal result (its sysinfo and llc name the machine)
+      facts   memsuite-facts --json --only host (microcode, CPU flags)
     prints the memsuite/peers/1 document: per row the medians over the
     rounds of each side, and the ratio ours / peer as the median over the
     rounds of the ratio measured within one round (pairing cancels the
@@ -31,7 +33,8 @@ def add_arguments(p):
     p.add_argument("what", choices=("json", "text"))
     for name in ("--rows", "--data", "--bad", "--notrun"):
         p.add_argument(name, default=None, metavar="FILE")
-    p.add_argument("--machine", default="{}")
+    p.add_argument("--probe", default=None, metavar="RESULT")
+    p.add_argument("--facts", default=None, metavar="FACTS")
     p.add_argument("--rounds", type=int, default=0)
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--bytes", type=int, default=0)
@@ -47,6 +50,41 @@ def _lines(path):
 
 def _median(values):
     return median(sorted(values)) if values else None
+
+
+def _doc(path):
+    """The JSON object in path; {} when there is none (a probe that could
+    not run leaves the machine's members null, named)."""
+    if not path:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            doc = loads(f.read())
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _fact(facts, key):
+    """The value of an "ok" fact of a memsuite/facts/1 document, or None."""
+    for f in facts.get("facts") or []:
+        if isinstance(f, dict) and f.get("key") == key and f.get("verdict") == "ok":
+            return f.get("value")
+    return None
+
+
+def machine(probe, facts):
+    """The table's head: CPU model, microcode, flags, LLC and memory, from
+    a probe result and the host facts (the C collector's)."""
+    sysinfo = probe.get("sysinfo") if isinstance(probe.get("sysinfo"), dict) else {}
+    llc = probe.get("llc") if isinstance(probe.get("llc"), dict) else {}
+    mc = _fact(facts, "microcode")
+    flags = _fact(facts, "cpu_flags")
+    return {"cpu_model": sysinfo.get("cpu_model"), "microcode": mc or None,
+            "microcode_unavailable": None if mc else "no microcode line in cpuinfo (a VM may hide it)",
+            "flags": [x for x in str(flags or "").split(" ") if x],
+            "llc_bytes": llc.get("total_bytes"), "llc_source": llc.get("source"),
+            "mem_total_bytes": sysinfo.get("mem_total_bytes"), "virtualization": sysinfo.get("virtualization")}
 
 
 def build(rows, data, bad, notrun, machine, rounds, threads, size_bytes, date):
@@ -135,6 +173,6 @@ def run(args):
         return exitcodes.OK
     split = lambda path, sep: [line.split(sep) for line in _lines(path)]  # noqa: E731
     doc = build(split(args.rows, "|"), split(args.data, "\t"), split(args.bad, "\t"),
-                split(args.notrun, "|"), loads(args.machine), args.rounds, args.threads, args.bytes, args.date)
+                split(args.notrun, "|"), machine(_doc(args.probe), _doc(args.facts)), args.rounds, args.threads, args.bytes, args.date)
     print(json.dumps(doc, ensure_ascii=False))
     return exitcodes.OK
