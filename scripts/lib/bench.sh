@@ -263,13 +263,20 @@ ms_cell_memory_refusal() {
 # "tool plan: refused (exit N) by CHECK: MESSAGE"; nothing when the tool
 # gives no plan.
 ms_cell_plan_line() {
-    local doc
+    local doc tool go label rule code check why
     doc=$(ms_cell_plan "$@") || true
     [ -n "$doc" ] || return 0
-    jq -r 'if .proceed then "\(.tool) plan: runs, label \(.label)"
-               + (if .size_rule.verdict == "met" then "" else " (size rule: \(.size_rule.verdict))" end)
-           else "\(.tool) plan: refused (exit \(.exit_code)) by \(.refusal.check): \(.refusal.message)" end' \
-        <<<"$doc" 2>/dev/null || true
+    # one line, fields apart by US (empty fields stay fields; tools escape control bytes)
+    IFS=$'\037' read -r tool go label rule code check why < <(jq -r '[.tool, .proceed, .label,
+        .size_rule.verdict, .exit_code, .refusal.check, .refusal.message] | map(. // "" | tostring) | join("\u001f")' \
+        <<<"$doc" 2>/dev/null) || return 0
+    if [ "$go" != true ]; then
+        printf '%s plan: refused (exit %s) by %s: %s\n' "$tool" "$code" "$check" "$why"
+    elif [ -z "$rule" ] || [ "$rule" = met ]; then
+        printf '%s plan: runs, label %s\n' "$tool" "$label"
+    else
+        printf '%s plan: runs, label %s (size rule: %s)\n' "$tool" "$label" "$rule"
+    fi
 }
 
 # "stream" or "mencal:randread"
