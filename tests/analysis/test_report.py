@@ -255,7 +255,7 @@ class Text(unittest.TestCase):
         self.assertIn("mbw: avg_rate_mibps (MiB/s)", lines)
         self.assertIn("  theoretical peak 307200 MB/s (8 channel(s) x 4800 MT/s x 8 bytes)", lines)
         self.assertIn("health: 10 pass, 3 warn, 0 skip", lines)
-        self.assertTrue(any(re.match(r"^  pass  scaling       stream 128\.0 MiB Triad 1->2 threads: 11100 -> 22200, "
+        self.assertTrue(any(re.match(r"^  pass  scaling       stream 128\.0 MiB Triad 1->2 threads: 11100 -> 22200 MB/s, "
                                      r"efficiency 100\.0% \(>= 70\.0%\)$", x) for x in lines))
 
     def test_markdown(self):

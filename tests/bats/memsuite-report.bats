@@ -50,7 +50,7 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_success
     # what was expected, then what was found, with the units
     assert_line "  pass  kernel-order  stream 128.0 MiB x1: expected Triad within 10.0% of Add, Add at least Copy (less 10.0%), Copy within 10.0% of Scale (regular stores: the same traffic per byte counted); found Triad 11100 vs Add 11000 MB/s (+0.9%), Copy 10000 vs Scale 9900 MB/s (+1.0%), Add >= Copy"
-    assert_line "  pass  scaling       stream 128.0 MiB Triad 1->2 threads: 11100 -> 20713, efficiency 93.3% (>= 70.0%)"
+    assert_line "  pass  scaling       stream 128.0 MiB Triad 1->2 threads: 11100 -> 20713 MB/s, efficiency 93.3% (>= 70.0%)"
     assert_line --regexp '^  pass  noise +all 16 headline metrics have CV <= 5\.0% \(max 1\.0%\)$'
     assert_line --regexp '^  pass  throttle +4 cell\(s\) watched: no frequency drop or throttle event beyond the threshold$'
     assert_line --regexp '^health: 5 pass, 1 warn, 1 skip$'
@@ -61,7 +61,7 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     run "$MS" report bad
     assert_success
     assert_line --regexp '^  warn  kernel-order  stream 128\.0 MiB x1: expected Triad within 10\.0% of Add, .*; found Triad 8000 vs Add 11000 MB/s \(-27\.3%\)'
-    assert_line "  warn  scaling       stream 128.0 MiB Triad 1->2 threads: 8000 -> 9190, efficiency 57.4% (< 70.0%)"
+    assert_line "  warn  scaling       stream 128.0 MiB Triad 1->2 threads: 8000 -> 9190 MB/s, efficiency 57.4% (< 70.0%)"
     assert_line "  warn  noise         stream 128.0 MiB x2 Copy: CV 8.0% > 5.0%"
     assert_line --regexp '^ +128\.0 MiB +2 .* noisy$'
     # thresholds are options

@@ -210,8 +210,12 @@ def scaling(g, ctx):
                 eff = (b / a) / (t2 / t1) * 100
                 ok = eff >= ctx.efficiency
                 subject = "%s %s %s %d->%d threads" % (g.name, human_bytes(s, True), r, t1, t2)
-                found = "%s -> %s%s, efficiency %s" % (bw(ctx, a), bw(ctx, b),
-                                                       "" if ctx.bw_unit == "MB/s" else " GB/s", pct(eff))
+                # text: the figures the tool's table shows, with its unit
+                # (mbw's MiB/s); HTML: GB/s, the report's one unit
+                if ctx.bw_unit == "MB/s":
+                    found = "%.0f -> %.0f %s, efficiency %s" % (e1.value, e2.value, e1.unit, pct(eff))
+                else:
+                    found = "%s -> %s GB/s, efficiency %s" % (bw(ctx, a), bw(ctx, b), pct(eff))
                 expected = ">= %s" % pct(ctx.efficiency)
                 out.append(Finding("pass" if ok else "warn", "scaling", "%s: %s (%s %s)" % (
                     subject, found, ">=" if ok else "<", pct(ctx.efficiency)), subject, expected, found))
