@@ -209,6 +209,7 @@ static void g_host(mb_facts_t *d)
     sysinfo_row(d, "kernel", NULL);
     sysinfo_row(d, "cpu_model", NULL);
     cpuinfo_rows(d);
+    sysinfo_row(d, "firmware", NULL);
     sysinfo_row(d, "cpus_online", NULL);
     f = sysinfo_row(d, "cores", NULL);
     if (f->ok)

@@ -22,6 +22,7 @@
 #include "tunables.h"
 #include "virt.h"
 #include "json.h"
+#include "log.h"
 #include "memnodes.h"
 #include "numa.h"
 #include "sizing.h"
@@ -586,6 +587,76 @@ static void get_virtualization(mb_fact_t *f, mb_sysinfo_t *si)
         fact_why(f, "%s", v.why);
 }
 
+/* ---- firmware: the DMI BIOS strings ------------------------------------------ */
+
+/* One BIOS string of <sysfs>/class/dmi/id, the directory common/virt
+ * reads: blanks around it dropped, then shown with mb_shown (printable
+ * ASCII as is, every other byte as \xHH: the firmware writes these and
+ * nothing checks them).  0, or -errno (-ENODATA: empty) with `path`
+ * naming the file. */
+static int dmi_string(const char *name, char *path, size_t pathlen, char *out, size_t outlen)
+{
+    char rel[64], raw[256];
+    snprintf(rel, sizeof rel, "/class/dmi/id/%s", name);
+    int rc = read_sys(rel, path, pathlen, raw, sizeof raw);
+    if (rc < 0)
+        return rc;
+    char *s = raw, *end = raw + strlen(raw);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        *--end = '\0';
+    if (!*s)
+        return -ENODATA;
+    mb_shown(s, 0, out, outlen);
+    return 0;
+}
+
+/* bios_date as SMBIOS writes it, "MM/DD/YYYY", becomes "YYYY-MM-DD" (a
+ * reader cannot mistake the order); any other form is kept as written. */
+static void iso_date(char *date, size_t len)
+{
+    static const char shape[] = "dd/dd/dddd";
+    if (strlen(date) != sizeof shape - 1)
+        return;
+    for (size_t i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? !isdigit((unsigned char)date[i]) : date[i] != shape[i])
+            return;
+    char iso[16];
+    snprintf(iso, sizeof iso, "%.4s-%.2s-%.2s", date + 6, date, date + 3);
+    snprintf(date, len, "%s", iso);
+}
+
+/* The system firmware: "<bios_vendor> <bios_version> (<bios_date>)", e.g.
+ * "Dell Inc. 1.5.6 (2022-03-21)".  The version names the firmware:
+ * without it the fact is unavailable with the reason.  A vendor or date
+ * that cannot be read is said in the value: "1.5.6 (date unknown; vendor
+ * unknown)". */
+static void get_firmware(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    char path[4096], vendor[160], version[160], date[160];
+    int rc = dmi_string("bios_version", path, sizeof path, version, sizeof version);
+    if (rc == -ENOENT) {
+        fact_why(f, "no %.200s (no DMI: a VM or non-x86 may have none)", path);
+        return;
+    }
+    if (rc == -ENODATA) {
+        fact_why(f, "%.200s is empty", path);
+        return;
+    }
+    if (rc < 0) {
+        fact_why(f, "cannot read %.200s: %s", path, strerror(-rc));
+        return;
+    }
+    bool have_vendor = dmi_string("bios_vendor", path, sizeof path, vendor, sizeof vendor) == 0;
+    bool have_date = dmi_string("bios_date", path, sizeof path, date, sizeof date) == 0;
+    if (have_date)
+        iso_date(date, sizeof date);
+    fact_text(f, "%s%s%s (%s%s)", have_vendor ? vendor : "", have_vendor ? " " : "", version,
+              have_date ? date : "date unknown", have_vendor ? "" : "; vendor unknown");
+}
+
 static void get_zone_reclaim_mode(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
@@ -856,6 +927,7 @@ static const fact_desc_t fact_table[] = {
     { "allocator", get_allocator },
     { "dimms", get_dimms },
     { "virtualization", get_virtualization },
+    { "firmware", get_firmware },
 };
 
 _Static_assert(sizeof fact_table / sizeof fact_table[0] <= MB_SYSINFO_MAX,

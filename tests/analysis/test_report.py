@@ -302,6 +302,55 @@ class Html(unittest.TestCase):
         self.assertIn("<td>CPU model</td><td>Fixture CPU 9000</td>", page)
         self.assertNotIn("CV", page)
 
+    def test_summary_page_firmware_row(self):
+        def page(d):
+            h = render_html.render(context(d))
+            return h[h.index('<section id="summary">'):h.index("</section>")]
+
+        def env_facts(c, *facts):
+            p = os.path.join(c.dir, "env.json")
+            with open(p) as f:
+                env = json.load(f)
+            env["facts"] += list(facts)
+            with open(p, "w") as f:
+                json.dump(env, f)
+
+        def cells_sysinfo(c, **kv):
+            for name in os.listdir(os.path.join(c.dir, "cells")):
+                c.edit(name[:-len(".json")], lambda d: d["sysinfo"].update(kv))
+
+        row = '<tr><td>firmware</td><td>%s</td><td class="note">%s</td></tr>'
+        gone = '<tr><td>firmware</td><td class="unavailable">unavailable: %s</td><td></td></tr>'
+        no_dmi = "no /sys/class/dmi/id/bios_version (no DMI: a VM or non-x86 may have none)"
+        # the fixture records none: the row says so, never a blank
+        self.assertIn(gone % "not recorded by this run", page(FIXTURE))
+        with Copy() as c:
+            # env.json's fact (memsuite run writes env.json from memsuite-facts --json)
+            env_facts(c, {"key": "firmware", "verdict": "ok", "value": "Dell Inc. 1.5.6 (2022-03-21)",
+                          "why": "", "fix": ""})
+            self.assertIn(row % ("Dell Inc. 1.5.6 (2022-03-21)", "env.json fact firmware"), page(c.dir))
+            # a cell's sysinfo comes first
+            cells_sysinfo(c, firmware="American Megatrends Inc. 2.3.1 (2021-05-10)")
+            p = page(c.dir)
+            self.assertRegex(p, re.escape('<tr><td>firmware</td><td>American Megatrends Inc. 2.3.1 (2021-05-10)</td>'
+                                          '<td class="note">cell ') + r"\S+" + re.escape(" sysinfo</td></tr>"))
+            self.assertNotIn("Dell Inc.", p)
+        with Copy() as c:
+            # unknown: the fact's reason
+            env_facts(c, {"key": "firmware", "verdict": "unavailable", "value": "", "why": no_dmi, "fix": ""})
+            self.assertIn(gone % no_dmi, page(c.dir))
+            cells_sysinfo(c, firmware=None, firmware_unavailable="cannot read /sys/class/dmi/id/bios_version: "
+                          "Permission denied")
+            self.assertIn(gone % "cannot read /sys/class/dmi/id/bios_version: Permission denied", page(c.dir))
+        with Copy() as c:
+            # a raw terminal escape and markup in a hand-made env.json: escaped, in caret notation
+            env_facts(c, {"key": "firmware", "verdict": "ok", "value": "Evil\x1b]0;x\x07 <b>1.0</b>",
+                          "why": "", "fix": ""})
+            rc, out, err = run_cli(["report", "--format", "html", c.dir])
+            self.assertEqual(rc, 0, err)
+            self.assertIn(row % ("Evil^[]0;x^G &lt;b&gt;1.0&lt;/b&gt;", "env.json fact firmware"), out)
+            self.assertNotIn("\x1b", out)
+
     def test_one_bandwidth_unit_and_mibs_stated(self):
         h = render_html.render(context())
         res = h[h.index('<h2 id="results">'):h.index('<h2 id="plots">')]

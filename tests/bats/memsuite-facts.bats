@@ -31,6 +31,8 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     assert_output $'ok\t8/16 slots populated, DDR4, 16 GB each, 3200 MT/s (socket 0 4/8, socket 1 4/8)\t'
     run fact f.json numa
     assert_output $'ok\t2 node(s): node0 cpus 0,2 32000 MB; node1 cpus 1,3 32000 MB\t'
+    run fact f.json firmware
+    assert_output $'ok\tDell Inc. 1.5.6 (2022-03-21)\t'
     # one key per fact
     run jq -r '[.facts[].key] | length == (unique | length)' f.json
     assert_output true
@@ -52,6 +54,35 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     assert_output $'ok\tnotsupported (no SMT siblings)\t'
     run jq -r '[.facts[].key | select(startswith("governor.cpu"))] | length' f.json
     assert_output 0
+}
+
+@test "firmware: the DMI BIOS strings, unavailable with the reason without them, control characters shown as \\xHH" {
+    use_tree memsuite-vm
+    run "$BIN/memsuite-facts" --json --only host
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run fact f.json firmware
+    assert_output "$(printf 'unavailable\t\tno %s/class/dmi/id/bios_version (no DMI: a VM or non-x86 may have none)' "$MEMSUITE_SYSFS")"
+    # QEMU's SeaBIOS, its date as SMBIOS writes it (MM/DD/YYYY) shown as ISO 8601
+    local id="$MEMSUITE_SYSFS/class/dmi/id"
+    printf 'SeaBIOS\n' >"$id/bios_vendor"
+    printf 'rel-1.16.0\n' >"$id/bios_version"
+    printf '04/01/2014\n' >"$id/bios_date"
+    run "$BIN/memsuite-facts" --only host
+    assert_success
+    assert_line --regexp '^ok +firmware +SeaBIOS rel-1\.16\.0 \(2014-04-01\)$'
+    # a terminal escape in a DMI string never reaches the terminal raw
+    printf 'Evil\033]0;pwned\a\n' >"$id/bios_vendor"
+    rm "$id/bios_date"
+    run "$BIN/memsuite-facts" --only host
+    assert_success
+    assert_line --regexp '^ok +firmware +Evil\\x1b\]0;pwned\\x07 rel-1\.16\.0 \(date unknown\)$'
+    if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$output"; then echo "raw control characters: $(cat -v <<<"$output")"; return 1; fi
+    "$BIN/memsuite-facts" --json --only host >f.json
+    facts_valid f.json
+    run jq -r '.facts[] | select(.key == "firmware") | .verdict + " " + .value' f.json
+    assert_output 'ok Evil\x1b]0;pwned\x07 rel-1.16.0 (date unknown)'
 }
 
 @test "no cache directories: the LLC is not claimed from sysfs" {

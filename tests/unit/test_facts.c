@@ -51,6 +51,9 @@ static const want_t wants[] = {
     { "memsuite-host", "virtualization", MB_VERDICT_OK, "none (DMI sys_vendor 'Dell Inc.'" },
     { "memsuite-host", "cpu_flags", MB_VERDICT_OK, "sse2 avx avx2" },
     { "memsuite-host", "microcode", MB_VERDICT_UNAVAILABLE, "no microcode line in cpuinfo" },
+    { "memsuite-host", "firmware", MB_VERDICT_OK, "Dell Inc. 1.5.6 (2022-03-21)" },
+    { "memsuite-vm", "firmware", MB_VERDICT_UNAVAILABLE,
+      "/memsuite-vm/sys/class/dmi/id/bios_version (no DMI: a VM or non-x86 may have none)" },
     { "memsuite-vm", "cpu_flags", MB_VERDICT_OK, "sse2 hypervisor" },
     { "memsuite-host", "cpu_freq_khz", MB_VERDICT_OK, "2000000" },
     { "memsuite-host", "throttle_count", MB_VERDICT_UNAVAILABLE, "no cpuN/thermal_throttle counters" },
@@ -113,7 +116,7 @@ static void test_host_fixes(void)
     r = find("numa_balancing");
     CHECK(r && strcmp(r->fix, "sysctl -w kernel.numa_balancing=0") == 0, "numa_balancing: the fix");
     CHECK(d.nnodes == 2 && d.nodes[0] == 0 && d.nodes[1] == 1, "numa nodes 0,1 from sysfs (got %d)", d.nnodes);
-    CHECK(!find("cores") && !find("dimms"), "--only smt,numa collects only those groups");
+    CHECK(!find("cores") && !find("dimms") && !find("firmware"), "--only smt,numa collects only those groups");
     mb_facts_free(&d);
     CHECK(mb_facts_collect(&d, "host,bogus", why, sizeof why) == -EINVAL && strstr(why, "'bogus'") &&
               strstr(why, "host memory virtualization"),
@@ -143,6 +146,7 @@ static void test_json(void)
         ".peak_mbps == null and (.peak_note | test(\"needs root\"))",
         ".glibc_tunables == \"glibc.malloc.arena_max=2\"",
         ".virtualization.hypervisor == \"none\" and (.virtualization.evidence | startswith(\"none (DMI\"))",
+        "[.facts[] | select(.key == \"firmware\") | .verdict + \" \" + .value] == [\"ok Dell Inc. 1.5.6 (2022-03-21)\"]",
     };
     for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++) {
         char cmd[8192];

@@ -17,6 +17,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -126,7 +127,7 @@ static const char *const all_keys[] = {
     "zone_reclaim_mode", "overcommit_memory",
     "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "memory_nodes", "llc",
     "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "glibc_tunables_check", "ld_preload",
-    "allocator", "dimms", "virtualization",
+    "allocator", "dimms", "virtualization", "firmware",
 };
 
 static mb_sysinfo_t si;      /* large: static */
@@ -194,7 +195,7 @@ static void test_empty_root(void)
     mb_sysinfo_collect(&si);
     static const char *const from_files[] = {
         "cpu_model", "sockets", "cores", "smt", "governor", "thp_enabled", "numa_balancing",
-        "numa_balancing_cmdline", "swappiness", "hugepages_total", "numa_nodes",
+        "numa_balancing_cmdline", "swappiness", "hugepages_total", "numa_nodes", "firmware",
     };
     for (size_t i = 0; i < sizeof from_files / sizeof from_files[0]; i++) {
         const mb_fact_t *f = mb_sysinfo_get(&si, from_files[i]);
@@ -203,6 +204,84 @@ static void test_empty_root(void)
     }
     CHECK(si.smt_active == -1 && si.cores == -1 && si.sockets == -1,
           "no root: typed fields say unknown");
+}
+
+/* ---- firmware: DMI BIOS strings in a temporary tree ------------------------------ */
+
+typedef struct {
+    const char *vendor, *version, *date;   /* NULL: no file; AS_DIR: a directory in its place */
+    bool ok;
+    const char *text;   /* ok: the value; else the reason's start, '@' standing for the sysfs root */
+} firmware_case_t;
+
+#define AS_DIR "<dir>"
+
+static const firmware_case_t firmware_cases[] = {
+    { "American Megatrends Inc.", "2.3.1", "05/10/2021", true,
+      "American Megatrends Inc. 2.3.1 (2021-05-10)" },
+    /* blanks around a string dropped; a date already ISO is kept */
+    { "  Dell Inc. ", "1.5.6\t", "2022-03-21", true, "Dell Inc. 1.5.6 (2022-03-21)" },
+    /* a date in neither form is kept as written */
+    { "SeaBIOS", "rel-1.16.0", "1/4/2014", true, "SeaBIOS rel-1.16.0 (1/4/2014)" },
+    { NULL, "1.0", NULL, true, "1.0 (date unknown; vendor unknown)" },
+    { "Acme", "1.0", "", true, "Acme 1.0 (date unknown)" },
+    /* control characters (a terminal escape, a tab inside, SOH) shown as \xHH */
+    { "Evil\033[2J", "1.0\tbeta\001", "12/31/2020", true, "Evil\\x1b[2J 1.0\\x09beta\\x01 (2020-12-31)" },
+    { "Dell Inc.", NULL, "03/21/2022", false,
+      "no @/class/dmi/id/bios_version (no DMI: a VM or non-x86 may have none)" },
+    { "Dell Inc.", "  ", NULL, false, "@/class/dmi/id/bios_version is empty" },
+    { "Dell Inc.", AS_DIR, NULL, false, "cannot read @/class/dmi/id/bios_version: " },
+};
+
+static void put_dmi(const char *root, const char *name, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/class/dmi/id/%s", root, name);
+    if (!text)
+        return;
+    if (strcmp(text, AS_DIR) == 0) {
+        CHECK(mkdir(path, 0755) == 0, "mkdir %s", path);
+        return;
+    }
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "write %s", path);
+    if (f) {
+        fprintf(f, "%s\n", text);
+        fclose(f);
+    }
+}
+
+static void test_firmware(void)
+{
+    char tmp[] = "/tmp/test_sysinfo_dmi.XXXXXX", root[4200], cmd[8500];
+    CHECK(mkdtemp(tmp) != NULL, "temporary sysfs root");
+    snprintf(root, sizeof root, "%s/sys", tmp);
+    setenv("MEMSUITE_SYSFS", root, 1);
+    for (size_t i = 0; i < sizeof firmware_cases / sizeof firmware_cases[0]; i++) {
+        const firmware_case_t *c = &firmware_cases[i];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/class/dmi/id'", root, root);
+        CHECK(system(cmd) == 0, "case %zu: tree reset", i);
+        put_dmi(root, "bios_vendor", c->vendor);
+        put_dmi(root, "bios_version", c->version);
+        put_dmi(root, "bios_date", c->date);
+        char want[4600];
+        const char *at = strchr(c->text, '@');
+        if (at)
+            snprintf(want, sizeof want, "%.*s%s%s", (int)(at - c->text), c->text, root, at + 1);
+        else
+            snprintf(want, sizeof want, "%s", c->text);
+        mb_fact_t f;
+        CHECK(mb_sysinfo_one("firmware", &f), "case %zu: firmware is a sysinfo key", i);
+        if (c->ok)
+            CHECK(f.ok && strcmp(f.value, want) == 0, "case %zu: firmware '%s' (got ok %d '%s' why '%s')",
+                  i, want, f.ok, f.value, f.why);
+        else
+            CHECK(!f.ok && strncmp(f.why, want, strlen(want)) == 0 && !f.value[0],
+                  "case %zu: firmware unavailable: '%s...' (got ok %d '%s' why '%s')", i, want, f.ok,
+                  f.value, f.why);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    CHECK(system(cmd) == 0, "temporary tree removed");
 }
 
 /* ---- environment and build facts ---------------------------------------------- */
@@ -424,6 +503,7 @@ int main(int argc, char **argv)
     }
     test_fixture_facts();
     test_empty_root();
+    test_firmware();
     test_env_facts();
     test_json();
     test_dimms();
