@@ -6,6 +6,10 @@
  *   memsuite-facts [--only GROUP[,GROUP...]]          text: one line per fact,
  *                                                     "verdict key value", fix lines
  *   memsuite-facts --json [--only GROUP[,GROUP...]]   the memsuite/facts/1 document
+ *   memsuite-facts --throttle-verdict FILE [--threshold PCT]
+ *                                   "ok|warn|unavailable<TAB>detail": common/cpufreq's
+ *                                   verdict on the frequency samples memsuite run took
+ *                                   around a cell (t_s, kHz, throttle count a line)
  *
  * The groups: host memory virtualization governor smt thp numa dimms
  * counters tunables frequency (--only collects just those: dmidecode, numactl and perf are
@@ -13,24 +17,72 @@
  * MEMSUITE_LLC and MEMSUITE_ASSUME_ROOT are honoured as by the tools.
  * Exit status: 0 the facts were printed (an unavailable fact is a line,
  * not a failure), 2 usage, 3 the output could not be written. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buildinfo.h"
+#include "cpufreq.h"
 #include "exitcodes.h"
 #include "facts.h"
 #include "log.h"
 
 static const char usage[] =
     "Usage: memsuite-facts [--json] [--only GROUP[,GROUP...]]\n"
+    "       memsuite-facts --throttle-verdict FILE [--threshold PCT]\n"
     "Print the environment facts memsuite records, each with a verdict (ok, warn,\n"
     "unavailable), the reason and the command that fixes it; --json prints the\n"
     "memsuite/facts/1 document (docs/results-format.md).\n"
     "Groups: host memory virtualization governor smt thp numa dimms counters tunables frequency.\n"
+    "--throttle-verdict: the frequency and throttle verdict on FILE's samples\n"
+    "(\"t_s<TAB>kHz<TAB>throttle count\" a line, as memsuite run takes them; a drop of\n"
+    "more than PCT percent, default 10, below the first sample warns).\n"
     "A helper of scripts/memsuite.  Exit status: 0 printed, 2 usage, 3 write failed.\n";
+
+/* The verdict on the samples in path: "status<TAB>detail" on stdout.  A
+ * line of another shape is not a sample (skipped). */
+static int throttle_verdict(const char *path, double pct)
+{
+    static const char *const status[] = { "ok", "warn", "unavailable" };
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        mb_error("--throttle-verdict: cannot read '%.200s': %s", path, strerror(errno));
+        return MB_EXIT_RESOURCE;
+    }
+    mb_freq_sample_t *s = NULL;
+    int n = 0, cap = 0;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            mb_freq_sample_t *grown = realloc(s, (size_t)cap * sizeof *s);
+            if (!grown) {
+                free(s);
+                fclose(f);
+                mb_error("--throttle-verdict: out of memory at sample %d", n);
+                return MB_EXIT_RESOURCE;
+            }
+            s = grown;
+        }
+        if (mb_freq_parse_sample(line, &s[n]) == 0)
+            n++;
+    }
+    fclose(f);
+    mb_freq_verdict_t v;
+    mb_freq_verdict(s, n, pct, &v);
+    free(s);
+    const char *text = v.text;
+    if (v.status == MB_FREQ_UNAVAILABLE && strncmp(text, "unavailable: ", 13) == 0)
+        text += 13;
+    printf("%s\t%s\n", status[v.status], text);
+    return fflush(stdout) == 0 && !ferror(stdout) ? MB_EXIT_OK : MB_EXIT_RESOURCE;
+}
 
 int main(int argc, char **argv)
 {
+    const char *samples = NULL;
+    double pct = 10;
     bool json = false;
     const char *only = NULL;
 
@@ -44,6 +96,16 @@ int main(int argc, char **argv)
                 return MB_EXIT_USAGE;
             }
             only = argv[++i];
+        } else if (strcmp(argv[i], "--throttle-verdict") == 0 && i + 1 < argc) {
+            samples = argv[++i];
+        } else if (strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
+            char *end;
+            pct = strtod(argv[++i], &end);
+            if (end == argv[i] || *end || !(pct >= 0 && pct <= 100)) {
+                mb_error("--threshold: invalid value '%.100s'; use a percentage from 0 to 100",
+                         argv[i]);
+                return MB_EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
             return MB_EXIT_OK;
@@ -51,12 +113,15 @@ int main(int argc, char **argv)
             mb_print_version("memsuite-facts");
             return MB_EXIT_OK;
         } else {
-            mb_error("unknown argument '%.100s'; accepted: --json, --only GROUP[,GROUP...], --help",
+            mb_error("unknown argument '%.100s'; accepted: --json, --only GROUP[,GROUP...], "
+                     "--throttle-verdict FILE [--threshold PCT], --help",
                      argv[i]);
             fputs(usage, stderr);
             return MB_EXIT_USAGE;
         }
     }
+    if (samples)
+        return throttle_verdict(samples, pct);
     static mb_facts_t d;   /* large: static */
     char why[300];
     if (mb_facts_collect(&d, only, why, sizeof why) != 0) {

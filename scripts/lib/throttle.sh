@@ -11,9 +11,9 @@
 #                   *_throttle_count; empty when there are none
 # ms_throttle_start FILE samples every MEMSUITE_THROTTLE_INTERVAL seconds
 # (default 1) in the background until ms_throttle_stop; ms_throttle_verdict
-# FILE reads them: a frequency drop of more than MEMSUITE_THROTTLE_PCT
-# percent (default 10) below the first sample, or a throttle count that
-# rose, is a warning naming the sample.
+# FILE reads them (common/cpufreq's rule): a frequency drop of more than
+# MEMSUITE_THROTTLE_PCT percent (default 10) below the first sample, or a
+# throttle count that rose, is a warning naming the sample.
 
 ms_use sysfs envdoc
 
@@ -81,39 +81,13 @@ ms_throttle_stop() {
     return 0
 }
 
-# ms_throttle_verdict FILE -> "ok|warn|unavailable<TAB>detail"
+# ms_throttle_verdict FILE -> "ok|warn|unavailable<TAB>detail": the one
+# rule, common/cpufreq's (mencal's stability scenario applies it too),
+# through memsuite-facts --throttle-verdict.
 ms_throttle_verdict() {
-    local pct="${MEMSUITE_THROTTLE_PCT:-10}"
-    [[ "$pct" =~ ^[0-9]+(\.[0-9]+)?$ ]] || pct=10
-    awk -F '\t' -v pct="$pct" -v cpu="$(ms_sysfs /devices/system/cpu)" -v ci="$(ms_procfs /cpuinfo)" '
-        { n++ }
-        $2 != "" {
-            f = $2 + 0
-            if (nf == 0) { base = f; minf = f; mini = n; mint = $1 }
-            if (f < minf) { minf = f; mini = n; mint = $1 }
-            if (f > maxf) maxf = f
-            nf++
-        }
-        $3 != "" {
-            if (nt == 0) { c0 = $3 + 0; ci0 = n }
-            if ($3 + 0 > c0 && rise == 0) { rise = $3 - c0; risei = n; riset = $1 }
-            if ($3 + 0 - c0 > rise && rise > 0) rise = $3 - c0
-            nt++
-        }
-        END {
-            if (n == 0) { print "unavailable\tno sample was taken"; exit }
-            if (nf == 0) {
-                printf "unavailable\tno frequency source: no %s/cpu*/cpufreq/scaling_cur_freq and no \"cpu MHz\" in %s\n", cpu, ci
-                exit
-            }
-            drop = (base > 0) ? (base - minf) / base * 100 : 0
-            warn = ""
-            if (drop > pct)
-                warn = sprintf("frequency fell from %.0f MHz to %.0f MHz (-%.1f%%, threshold %s%%) at sample %d of %d (t+%d s)", base / 1000, minf / 1000, drop, pct, mini, n, mint)
-            if (rise > 0)
-                warn = warn (warn == "" ? "" : "; ") sprintf("thermal throttle count rose by %d by sample %d of %d (t+%d s)", rise, risei, n, riset)
-            if (warn != "") { print "warn\t" warn; exit }
-            printf "ok\t%d sample(s), frequency %.0f-%.0f MHz (lowest -%.1f%% of the first, threshold %s%%); %s\n", n, minf / 1000, maxf / 1000, drop, pct, \
-                (nt ? "thermal throttle counts unchanged" : "no thermal_throttle counters (" cpu "/cpu*/thermal_throttle)")
-        }' "$1"
+    local pct="${MEMSUITE_THROTTLE_PCT:-10}" helper
+    [[ "$pct" =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "${pct%%.*}" -le 100 ] 2>/dev/null || pct=10
+    helper=$(ms_helper memsuite-facts) || { printf 'unavailable\t%s\n' "$(ms_helper_missing memsuite-facts)"; return 0; }
+    "$helper" --throttle-verdict "$1" --threshold "$pct" 2>/dev/null ||
+        printf 'unavailable\tthe samples in %s could not be read\n' "$1"
 }

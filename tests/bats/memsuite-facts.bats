@@ -127,12 +127,35 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     [ -z "$output" ]
     run --separate-stderr "$BIN/memsuite-facts" --frobnicate
     assert_failure 2
-    [[ "$stderr" == *"unknown argument '--frobnicate'; accepted: --json, --only GROUP[,GROUP...], --help"* ]]
+    [[ "$stderr" == *"unknown argument '--frobnicate'; accepted: --json, --only GROUP[,GROUP...], --throttle-verdict FILE [--threshold PCT], --help"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict /dev/null --threshold 1x
+    assert_failure 2
+    [[ "$stderr" == *"--threshold: invalid value '1x'; use a percentage from 0 to 100"* ]]
     run --separate-stderr "$BIN/memsuite-facts" --only
     assert_failure 2
     run "$BIN/memsuite-facts" --help
     assert_success
     assert_output --partial "Usage: memsuite-facts"
+}
+
+@test "--throttle-verdict: common/cpufreq's rule on memsuite run's samples, the sample and its time named" {
+    printf '0\t2000000\t5\n1\t1990000\t5\n' >calm.tsv
+    run "$BIN/memsuite-facts" --throttle-verdict calm.tsv
+    assert_success
+    assert_output "$(printf 'ok\t2 sample(s), frequency 1990-2000 MHz (lowest -0.5%% of the first, threshold 10%%); thermal throttle counts unchanged')"
+    printf '0\t2000000\t5\nnot a sample\n4\t1500000\t5\n9\t2000000\t8\n' >hot.tsv
+    run "$BIN/memsuite-facts" --throttle-verdict hot.tsv --threshold 20
+    assert_output "$(printf 'warn\tfrequency fell from 2000 MHz to 1500 MHz (-25.0%%, threshold 20%%) at sample 2 of 3 (t+4 s); thermal throttle count rose by 3 by sample 3 of 3 (t+9 s)')"
+    run "$BIN/memsuite-facts" --throttle-verdict hot.tsv --threshold 30
+    assert_output --regexp $'^warn\tthermal throttle count rose by 3 by sample 3 of 3 \(t\+9 s\)$'
+    printf '0\t\t\n' >none.tsv
+    MEMSUITE_SYSFS=/nonexistent/sys MEMSUITE_PROCFS=/nonexistent/proc run "$BIN/memsuite-facts" --throttle-verdict none.tsv
+    assert_output "$(printf 'unavailable\tno frequency source: no /nonexistent/sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq and no "cpu MHz" in /nonexistent/proc/cpuinfo')"
+    run "$BIN/memsuite-facts" --throttle-verdict /dev/null
+    assert_output "$(printf 'unavailable\tno sample was taken')"
+    run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict missing.tsv
+    assert_failure 3
+    [[ "$stderr" == *"cannot read 'missing.tsv': No such file or directory"* ]]
 }
 
 @test "memsuite env --json is the facts document plus version and profile, valid against the same schema" {

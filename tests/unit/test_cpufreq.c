@@ -74,9 +74,12 @@ static const verdict_case_t vcases[] = {
     { 4, { 2000, 2000, 1500, 1900 }, { -1, -1, -1, -1 }, MB_FREQ_WARN,
       "frequency fell from 2000 MHz to 1500 MHz (-25.0%, threshold 10%) at sample 3 of 4" },
     { 3, { 2000, 2000, 2000 }, { 7, 7, 9 }, MB_FREQ_WARN,
-      "thermal throttle count rose by 2 from sample 3 of 3" },
+      "thermal throttle count rose by 2 by sample 3 of 3" },
     { 3, { 2000, 1850, 2000 }, { 0, 0, 0 }, MB_FREQ_OK, "thermal throttle counts unchanged" },
-    { 2, { 0, 0 }, { -1, -1 }, MB_FREQ_UNAVAILABLE, "unavailable: no frequency source" },
+    { 2, { 0, 0 }, { -1, -1 }, MB_FREQ_UNAVAILABLE,
+      "unavailable: no frequency source: no /tmp/test_cpufreq." },
+    { 0, { 0 }, { 0 }, MB_FREQ_UNAVAILABLE, "unavailable: no sample was taken" },
+    { 2, { 2000, 2000 }, { -1, -1 }, MB_FREQ_OK, "; no thermal_throttle counters (/tmp/test_cpufreq." },
     { 3, { 0, 2000, 1000 }, { -1, -1, -1 }, MB_FREQ_WARN, "at sample 3 of 3" },
 };
 
@@ -99,11 +102,40 @@ static void test_verdict(void)
     }
 }
 
+/* memsuite run's samples: "t_s<TAB>kHz<TAB>throttle count", empty
+ * fields unknown; the verdict names the time of the sample. */
+static void test_parse(void)
+{
+    mb_freq_sample_t s[3];
+    CHECK(mb_freq_parse_sample("0\t2000000\t5\n", &s[0]) == 0 && s[0].t_ok && s[0].t_s == 0 &&
+          s[0].freq_ok && s[0].mhz == 2000 && s[0].throttle_ok && s[0].throttle_count == 5,
+          "a full sample");
+    CHECK(mb_freq_parse_sample("7\t\t\n", &s[1]) == 0 && s[1].t_ok && s[1].t_s == 7 &&
+          !s[1].freq_ok && !s[1].throttle_ok, "empty fields are unknown");
+    CHECK(mb_freq_parse_sample("9\t1000000.5\t", &s[2]) == 0 && s[2].mhz > 1000 && !s[2].throttle_ok,
+          "no newline, no count");
+    static const char *const bad[] = { "", "\n", "1\t2\n", "x\t1\t1\n", "1\t-5\t1\n",
+                                       "1\t2\t3\t4\n", "1\t1e99\t1\n", "1\t2 \t3\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mb_freq_sample_t x;
+        CHECK(mb_freq_parse_sample(bad[i], &x) == -1, "refused: case %zu", i);
+    }
+    mb_freq_sample_t w[2];
+    mb_freq_parse_sample("0\t2000000\t1\n", &w[0]);
+    mb_freq_parse_sample("12\t1000000\t4\n", &w[1]);
+    mb_freq_verdict_t v;
+    mb_freq_verdict(w, 2, 10, &v);
+    CHECK(v.status == MB_FREQ_WARN &&
+          strstr(v.text, "at sample 2 of 2 (t+12 s); thermal throttle count rose by 3 by sample 2 of 2 (t+12 s)"),
+          "times named: %s", v.text);
+}
+
 int main(void)
 {
     CHECK(mkdtemp(root) != NULL, "temp root");
     test_sample();
     test_verdict();
+    test_parse();
     sh("rm -rf @");
     return check_done();
 }
