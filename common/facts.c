@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildinfo.h"
 #include "cpufreq.h"
 #include "dimms.h"
 #include "json.h"
@@ -701,6 +702,20 @@ void mb_facts_text(const mb_facts_t *d, FILE *f)
     }
 }
 
+void mb_facts_add_profile(mb_facts_t *d, const char *profile)
+{
+    char value[200], fix[200];
+    d->env = true;
+    snprintf(d->profile, sizeof d->profile, "%s", profile ? profile : "");
+    if (!d->profile[0]) {
+        add(d, "profile", MB_VERDICT_OK, "none", NULL, NULL);
+        return;
+    }
+    snprintf(value, sizeof value, "%s (applied)", d->profile);
+    snprintf(fix, sizeof fix, "memsuite profile restore %s", d->profile);
+    add(d, "profile", MB_VERDICT_OK, value, NULL, fix);
+}
+
 static void string_or_null(mb_json_t *j, const char *key, const char *s)
 {
     mb_json_string(j, key, s && *s ? s : NULL);
@@ -711,7 +726,7 @@ int mb_facts_json(const mb_facts_t *d, FILE *f)
     mb_json_t j;
     mb_json_init(&j, f, true);
     mb_json_object_begin(&j, NULL);
-    mb_json_string(&j, "schema", MB_FACTS_SCHEMA);
+    mb_json_string(&j, "schema", d->env ? MB_ENV_SCHEMA : MB_FACTS_SCHEMA);
     mb_json_string(&j, "time", d->time);
     string_or_null(&j, "host", d->host);
     mb_json_array_begin(&j, "facts");
@@ -757,6 +772,10 @@ int mb_facts_json(const mb_facts_t *d, FILE *f)
     string_or_null(&j, "hypervisor", d->hypervisor);
     mb_json_string(&j, "evidence", d->virt_evidence);
     mb_json_object_end(&j);
+    if (d->env) {
+        mb_json_string(&j, "memsuite_version", MB_VERSION);
+        string_or_null(&j, "profile", d->profile);
+    }
     mb_json_object_end(&j);
     mb_json_finish(&j);
     return mb_json_error(&j);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #define MB_FACTS_SCHEMA "memsuite/facts/1"
+#define MB_ENV_SCHEMA "memsuite/env/1"
 #define MB_FACTS_MAX_NODES 1024
 
 typedef enum { MB_VERDICT_OK, MB_VERDICT_WARN, MB_VERDICT_UNAVAILABLE } mb_verdict_t;
@@ -44,6 +45,8 @@ typedef struct {
     char hypervisor[32];   /* "" when unknown */
     char virt_evidence[400];
     char tunables[1024];   /* GLIBC_TUNABLES, "" unset */
+    bool env;              /* the env document (mb_facts_add_profile) */
+    char profile[128];     /* env: the applied memsuite profile, "" none */
 } mb_facts_t;
 
 /* The groups, in document order: host memory virtualization governor smt thp
@@ -56,10 +59,19 @@ void mb_facts_free(mb_facts_t *d);
 /* The group names, space separated (for --help and messages). */
 const char *mb_facts_groups(void);
 
+/* Makes d the env document (memsuite env, a run's env.json; schema
+ * memsuite/env/1): the facts, memsuite's version and the memsuite profile
+ * applied now (profile: its name, "" or NULL for none), which is a fact
+ * too: "profile" ok "NAME (applied)" with its restore command, or "none".
+ * Memsuite's state knows the profile; the caller passes it. */
+void mb_facts_add_profile(mb_facts_t *d, const char *profile);
+
 /* One line per fact: "%-11s %-22s %s" verdict, key, value (": why" for
  * warn; "why [value]" for unavailable), then "fix: ..." lines. */
 void mb_facts_text(const mb_facts_t *d, FILE *f);
-/* The document (schema memsuite/facts/1, docs/results-format.md).  0 or
+/* The document (schema memsuite/facts/1, or memsuite/env/1 with
+ * memsuite_version and profile after mb_facts_add_profile;
+ * docs/results-format.md).  0 or
  * the writer's error. */
 int mb_facts_json(const mb_facts_t *d, FILE *f);
 

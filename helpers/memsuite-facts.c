@@ -6,6 +6,9 @@
  *   memsuite-facts [--only GROUP[,GROUP...]]          text: one line per fact,
  *                                                     "verdict key value", fix lines
  *   memsuite-facts --json [--only GROUP[,GROUP...]]   the memsuite/facts/1 document
+ *   memsuite-facts --env [--profile NAME] [--json] [--only ...]
+ *                                   the env document (memsuite/env/1): the facts,
+ *                                   memsuite's version and the applied profile
  *   memsuite-facts --throttle-verdict FILE [--threshold PCT]
  *                                   "ok|warn|unavailable<TAB>detail": common/cpufreq's
  *                                   verdict on the frequency samples memsuite run took
@@ -29,7 +32,7 @@
 #include "log.h"
 
 static const char usage[] =
-    "Usage: memsuite-facts [--json] [--only GROUP[,GROUP...]]\n"
+    "Usage: memsuite-facts [--json] [--only GROUP[,GROUP...]] [--env [--profile NAME]]\n"
     "       memsuite-facts --throttle-verdict FILE [--threshold PCT]\n"
     "Print the environment facts memsuite records, each with a verdict (ok, warn,\n"
     "unavailable), the reason and the command that fixes it; --json prints the\n"
@@ -38,6 +41,8 @@ static const char usage[] =
     "--throttle-verdict: the frequency and throttle verdict on FILE's samples\n"
     "(\"t_s<TAB>kHz<TAB>throttle count\" a line, as memsuite run takes them; a drop of\n"
     "more than PCT percent, default 10, below the first sample warns).\n"
+    "--env: the env document (memsuite/env/1): the facts, memsuite's version and the\n"
+    "memsuite profile applied now (--profile NAME; none without it), itself a fact.\n"
     "A helper of scripts/memsuite.  Exit status: 0 printed, 2 usage, 3 write failed.\n";
 
 /* The verdict on the samples in path: "status<TAB>detail" on stdout.  A
@@ -81,7 +86,8 @@ static int throttle_verdict(const char *path, double pct)
 
 int main(int argc, char **argv)
 {
-    const char *samples = NULL;
+    const char *samples = NULL, *profile = NULL;
+    bool env = false;
     double pct = 10;
     bool json = false;
     const char *only = NULL;
@@ -96,6 +102,10 @@ int main(int argc, char **argv)
                 return MB_EXIT_USAGE;
             }
             only = argv[++i];
+        } else if (strcmp(argv[i], "--env") == 0) {
+            env = true;
+        } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+            profile = argv[++i];
         } else if (strcmp(argv[i], "--throttle-verdict") == 0 && i + 1 < argc) {
             samples = argv[++i];
         } else if (strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
@@ -114,7 +124,7 @@ int main(int argc, char **argv)
             return MB_EXIT_OK;
         } else {
             mb_error("unknown argument '%.100s'; accepted: --json, --only GROUP[,GROUP...], "
-                     "--throttle-verdict FILE [--threshold PCT], --help",
+                     "--env [--profile NAME], --throttle-verdict FILE [--threshold PCT], --help",
                      argv[i]);
             fputs(usage, stderr);
             return MB_EXIT_USAGE;
@@ -128,6 +138,13 @@ int main(int argc, char **argv)
         mb_error("--only: %s", why);
         return MB_EXIT_USAGE;
     }
+    if (profile && !env) {
+        mb_facts_free(&d);
+        mb_error("--profile names the applied profile of the env document; it needs --env");
+        return MB_EXIT_USAGE;
+    }
+    if (env)
+        mb_facts_add_profile(&d, profile);
     int rc = 0;
     if (json)
         rc = mb_facts_json(&d, stdout);

@@ -2,8 +2,8 @@
 # envdoc: the environment document, read from the C collector
 # (helpers/memsuite-facts: common/facts over sysinfo, dimms, virt, sizing).
 # The bash side collects no fact: it hands the helper the GLIBC_TUNABLES a
-# profile applied, adds what only memsuite's state knows (the applied
-# profile) and reads single values with jq one-liners.
+# profile applied and the name of the applied profile (what only
+# memsuite's state knows), and reads single values with jq one-liners.
 
 ms_use profiles
 
@@ -20,26 +20,12 @@ ms_facts() {
 }
 
 # The env document (schema memsuite/env/1) on stdout: the facts document
-# plus memsuite's version and the applied profile (a fact too).
-ms_env_json() {
-    local profile
-    profile=$(ms_profile_active) || profile=""
-    ms_facts --json | jq --arg schema "$MS_ENV_SCHEMA" --arg version "$MS_VERSION" --arg profile "$profile" '
-        .schema = $schema | .memsuite_version = $version | .profile = (if $profile == "" then null else $profile end)
-        | .facts += [{ key: "profile", verdict: "ok", value: (if $profile == "" then "none" else "\($profile) (applied)" end),
-                       why: "", fix: (if $profile == "" then "" else "memsuite profile restore \($profile)" end) }]'
-}
+# plus memsuite's version and the applied profile (a fact too), all made
+# by the helper; memsuite's state names the profile.
+ms_env_json() { ms_facts --json --env --profile "$(ms_profile_active || true)"; }
 
-# The env text: the helper's lines, then the applied profile.
-ms_env_text() {
-    local profile
-    ms_facts || return
-    if profile=$(ms_profile_active); then
-        printf '%-11s %-22s %s\n%-11s %-22s fix: %s\n' ok profile "$profile (applied)" "" "" "memsuite profile restore $profile"
-    else
-        printf '%-11s %-22s %s\n' ok profile none
-    fi
-}
+# The env text: the helper's lines, the applied profile last.
+ms_env_text() { ms_facts --env --profile "$(ms_profile_active || true)"; }
 
 # Physical cores (distinct package/die/core), else the online CPUs, else 1.
 ms_physical_cores() {

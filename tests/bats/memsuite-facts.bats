@@ -127,7 +127,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     [ -z "$output" ]
     run --separate-stderr "$BIN/memsuite-facts" --frobnicate
     assert_failure 2
-    [[ "$stderr" == *"unknown argument '--frobnicate'; accepted: --json, --only GROUP[,GROUP...], --throttle-verdict FILE [--threshold PCT], --help"* ]]
+    [[ "$stderr" == *"unknown argument '--frobnicate'; accepted: --json, --only GROUP[,GROUP...], --env [--profile NAME], --throttle-verdict FILE [--threshold PCT], --help"* ]]
     run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict /dev/null --threshold 1x
     assert_failure 2
     [[ "$stderr" == *"--threshold: invalid value '1x'; use a percentage from 0 to 100"* ]]
@@ -136,6 +136,21 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     run "$BIN/memsuite-facts" --help
     assert_success
     assert_output --partial "Usage: memsuite-facts"
+}
+
+@test "--env: the env document is the facts plus memsuite's version and the applied profile, a fact too" {
+    run "$BIN/memsuite-facts" --env --profile tuned --json --only host
+    assert_success
+    run jq -r '[.schema, .memsuite_version, .profile, (.facts[-1] | .key, .verdict, .value, .fix)] | join("|")' <<<"$output"
+    assert_output "memsuite/env/1|$(sed -n 's/^#define MB_VERSION "\(.*\)"/\1/p' "$ROOT/common/buildinfo.h")|tuned|profile|ok|tuned (applied)|memsuite profile restore tuned"
+    run "$BIN/memsuite-facts" --env --only host
+    assert_line --regexp '^ok +profile +none$'
+    run "$BIN/memsuite-facts" --json --only host
+    run jq -r '[.schema, (.profile | type), ([.facts[] | select(.key == "profile")] | length)] | join(" ")' <<<"$output"
+    assert_output "memsuite/facts/1 null 0"
+    run --separate-stderr "$BIN/memsuite-facts" --profile tuned
+    assert_failure 2
+    [[ "$stderr" == *"--profile names the applied profile of the env document; it needs --env"* ]]
 }
 
 @test "--throttle-verdict: common/cpufreq's rule on memsuite run's samples, the sample and its time named" {
