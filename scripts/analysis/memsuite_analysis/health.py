@@ -88,6 +88,17 @@ def _skip_size(g, ctx, s):
     return ctx.in_cache(s) and any(not ctx.in_cache(x) for x in _sizes(g))
 
 
+def _cells(g, ctx, records, skip_cached):
+    """(size, threads, [entry or None per record]) for each cell of the
+    group; skip_cached leaves out the cached sizes _skip_size names."""
+    v = _values(g)
+    for s in _sizes(g):
+        if skip_cached and _skip_size(g, ctx, s):
+            continue
+        for t in _threads(g):
+            yield s, t, [v.get((s, t, r)) for r in records]
+
+
 # ---- the checks ----------------------------------------------------------------
 
 def copy_streaming(entry):
@@ -111,77 +122,69 @@ def copy_streaming(entry):
 def kernel_order(g, ctx):
     out = []
     tol = ctx.tolerance
-    v = _values(g)
-    for s in _sizes(g):
-        if _skip_size(g, ctx, s):
+    for s, t, es in _cells(g, ctx, ("Copy", "Scale", "Add", "Triad"), skip_cached=True):
+        if any(e is None or e.rate_mbps is None for e in es):
             continue
-        for t in _threads(g):
-            es = [v.get((s, t, k)) for k in ("Copy", "Scale", "Add", "Triad")]
-            if any(e is None or e.rate_mbps is None for e in es):
-                continue
-            c, sc, a, tr = (e.rate_mbps for e in es)
-            if c <= 0 or a <= 0 or sc <= 0:
-                continue
-            subject = "%s %s x%d" % (g.name, human_bytes(s, True), t)
-            how = copy_streaming(es[0])
-            d_ta = (tr - a) / a * 100
-            d_cs = (c - sc) / sc * 100
-            ok_ta = abs(d_ta) <= tol
-            ok_ac = a >= c * (1 - tol / 100)
-            if how:
-                ok_cs = d_cs >= -tol
-                exp_cs = "Copy at or above Scale (%s: no write-allocate traffic)" % how
-            else:
-                ok_cs = abs(d_cs) <= tol
-                exp_cs = "Copy within %s of Scale (regular stores: the same traffic per byte counted)" % pct(tol)
-            if how:
-                ok_ac = True      # a streaming Copy may beat Add as well
-                exp_ac = ""
-            else:
-                exp_ac = "Add at least Copy (less %s), " % pct(tol)
-            expected = "Triad within %s of Add, %s%s" % (pct(tol), exp_ac, exp_cs)
-            u = ctx.bw_unit
-            found = "Triad %s vs Add %s %s (%+.1f%%), Copy %s vs Scale %s %s (%+.1f%%)%s" % (
-                bw(ctx, tr), bw(ctx, a), u, d_ta, bw(ctx, c), bw(ctx, sc), u, d_cs,
-                "" if how else ", Add %s Copy" % (">=" if ok_ac else "<"))
-            ok = ok_ta and ok_ac and ok_cs
-            out.append(Finding("pass" if ok else "warn", "kernel-order",
-                               "%s: expected %s; found %s" % (subject, expected, found),
-                               subject, expected, found))
+        c, sc, a, tr = (e.rate_mbps for e in es)
+        if c <= 0 or a <= 0 or sc <= 0:
+            continue
+        subject = "%s %s x%d" % (g.name, human_bytes(s, True), t)
+        how = copy_streaming(es[0])
+        d_ta = (tr - a) / a * 100
+        d_cs = (c - sc) / sc * 100
+        ok_ta = abs(d_ta) <= tol
+        ok_ac = a >= c * (1 - tol / 100)
+        if how:
+            ok_cs = d_cs >= -tol
+            exp_cs = "Copy at or above Scale (%s: no write-allocate traffic)" % how
+        else:
+            ok_cs = abs(d_cs) <= tol
+            exp_cs = "Copy within %s of Scale (regular stores: the same traffic per byte counted)" % pct(tol)
+        if how:
+            ok_ac = True      # a streaming Copy may beat Add as well
+            exp_ac = ""
+        else:
+            exp_ac = "Add at least Copy (less %s), " % pct(tol)
+        expected = "Triad within %s of Add, %s%s" % (pct(tol), exp_ac, exp_cs)
+        u = ctx.bw_unit
+        found = "Triad %s vs Add %s %s (%+.1f%%), Copy %s vs Scale %s %s (%+.1f%%)%s" % (
+            bw(ctx, tr), bw(ctx, a), u, d_ta, bw(ctx, c), bw(ctx, sc), u, d_cs,
+            "" if how else ", Add %s Copy" % (">=" if ok_ac else "<"))
+        ok = ok_ta and ok_ac and ok_cs
+        out.append(Finding("pass" if ok else "warn", "kernel-order",
+                           "%s: expected %s; found %s" % (subject, expected, found),
+                           subject, expected, found))
     return out
 
 
 def method_order(g, ctx):
     out = []
     tol = ctx.tolerance
-    v = _values(g)
-    for s in _sizes(g):
-        for t in _threads(g):
-            em, ed, eb = v.get((s, t, "MEMCPY")), v.get((s, t, "DUMB")), v.get((s, t, "MCBLOCK"))
-            if em is None or ed is None or em.value is None or ed.value is None or em.value <= 0:
-                continue
-            if eb is not None and eb.value is None:
-                eb = None
-            m, dm = em.value, ed.value
-            mb = eb.value if eb is not None else None
-            subject = "%s %s" % (g.name, human_bytes(s, True))
-            expected = "MEMCPY >= DUMB and MCBLOCK within %s of MEMCPY" % pct(tol)
-            odd = []
-            if dm > m * (1 + tol / 100):
-                odd.append("DUMB %s is %s above MEMCPY %s (a vectorised copy loop, or a memcpy without a fast path?)"
-                           % (tool_bw(ctx, ed), pct((dm - m) / m * 100), tool_bw(ctx, em)))
-            if mb is not None and mb < m * (1 - tol / 100):
-                odd.append("MCBLOCK %s is %s below MEMCPY %s (block size against the prefetcher?)"
-                           % (tool_bw(ctx, eb), pct((m - mb) / m * 100), tool_bw(ctx, em)))
-            if odd:
-                found = "; ".join(odd)
-                out.append(Finding("warn", "method-order", "%s: unusual method order: %s; tolerance %s"
-                                   % (subject, found, pct(tol)), subject, expected, found))
-            else:
-                found = "MEMCPY %s >= DUMB %s%s" % (tool_bw(ctx, em), tool_bw(ctx, ed),
-                                                    ", MCBLOCK %s" % tool_bw(ctx, eb) if eb is not None else "")
-                out.append(Finding("pass", "method-order", "%s: %s; tolerance %s" % (subject, found, pct(tol)),
-                                   subject, expected, found))
+    for s, t, (em, ed, eb) in _cells(g, ctx, ("MEMCPY", "DUMB", "MCBLOCK"), skip_cached=False):
+        if em is None or ed is None or em.value is None or ed.value is None or em.value <= 0:
+            continue
+        if eb is not None and eb.value is None:
+            eb = None
+        m, dm = em.value, ed.value
+        mb = eb.value if eb is not None else None
+        subject = "%s %s" % (g.name, human_bytes(s, True))
+        expected = "MEMCPY >= DUMB and MCBLOCK within %s of MEMCPY" % pct(tol)
+        odd = []
+        if dm > m * (1 + tol / 100):
+            odd.append("DUMB %s is %s above MEMCPY %s (a vectorised copy loop, or a memcpy without a fast path?)"
+                       % (tool_bw(ctx, ed), pct((dm - m) / m * 100), tool_bw(ctx, em)))
+        if mb is not None and mb < m * (1 - tol / 100):
+            odd.append("MCBLOCK %s is %s below MEMCPY %s (block size against the prefetcher?)"
+                       % (tool_bw(ctx, eb), pct((m - mb) / m * 100), tool_bw(ctx, em)))
+        if odd:
+            found = "; ".join(odd)
+            out.append(Finding("warn", "method-order", "%s: unusual method order: %s; tolerance %s"
+                               % (subject, found, pct(tol)), subject, expected, found))
+        else:
+            found = "MEMCPY %s >= DUMB %s%s" % (tool_bw(ctx, em), tool_bw(ctx, ed),
+                                                ", MCBLOCK %s" % tool_bw(ctx, eb) if eb is not None else "")
+            out.append(Finding("pass", "method-order", "%s: %s; tolerance %s" % (subject, found, pct(tol)),
+                               subject, expected, found))
     return out
 
 
