@@ -11,7 +11,9 @@
 # serial console; this script collects it, prefixes each test with the
 # shape, and ends with "N passed, N failed, N skipped".  A guest that does
 # not boot, runs past LAB_TIMEOUT seconds (default 480), or prints no plan
-# or fewer results than its plan is a failure, never a skip.
+# or fewer results than its plan is a failure, never a skip.  A guest whose
+# /init prints nothing within LAB_BOOT_TIMEOUT seconds (default 150) is
+# booted once more, and says so (TCG hangs a boot now and then).
 # Console logs stay in WORK_DIR/<shape>.console.
 # Exit: 0 all passed, 1 a failure, 2 usage, 3 a missing tool or kernel.
 set -euo pipefail
@@ -102,6 +104,29 @@ chmod +x "$rd/init"
 (cd "$rd" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initrd.cpio"
 
 # --- boot each shape ---
+# boot_guest QOPTS APPEND LOG: QEMU's exit status once the guest is done
+# (124/137 past LAB_TIMEOUT), or 200 when /init printed no begin marker
+# within LAB_BOOT_TIMEOUT seconds (the guest is killed).
+boot_s="${LAB_BOOT_TIMEOUT:-150}"
+[[ "$boot_s" =~ ^[0-9]+$ ]] || die 2 "LAB_BOOT_TIMEOUT='$boot_s': expected whole seconds"
+boot_guest() {
+    local qopts="$1" append="$2" log="$3" pid t0=$SECONDS rc=0
+    # shellcheck disable=SC2086  # qopts is a list of options from the table
+    timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu Skylake-Server-v4 $qopts \
+        -kernel "$kernel" -initrd "$work/initrd.cpio" -append "$append" \
+        -nographic -no-reboot -nodefaults -serial stdio </dev/null >"$log" 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null && ! grep -q '=== memsuite-topology-lab begin ===' "$log"; do
+        if [ $((SECONDS - t0)) -ge "$boot_s" ]; then
+            kill -TERM "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+            return 200
+        fi
+        sleep 2
+    done
+    wait "$pid" || rc=$?
+    return "$rc"
+}
 mapfile -t lines < <(grep -v '^#' "$here/shapes.tsv" | grep -v '^[[:space:]]*$')
 want=("$@")
 passed=0 failed=0 skipped=0
@@ -113,10 +138,17 @@ for line in "${lines[@]}"; do
     log="$work/$name.console"
     start=$SECONDS
     rc=0
-    # shellcheck disable=SC2086  # qopts is a list of options from the table
-    timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu Skylake-Server-v4 $qopts \
-        -kernel "$kernel" -initrd "$work/initrd.cpio" -append "$append" \
-        -nographic -no-reboot -nodefaults -serial stdio </dev/null >"$log" 2>&1 || rc=$?
+    boot_guest "$qopts" "$append" "$log" || rc=$?
+    if [ "$rc" -eq 200 ]; then
+        # A TCG guest now and then stops before its kernel reaches /init
+        # (seen about once in ten boots of a 3-socket shape, on any kernel
+        # command line); that is QEMU's, not memsuite's.  One more boot,
+        # said here; two in a row fail.
+        mv -- "$log" "$log.hung"
+        echo "# [$name] the guest printed nothing from /init in ${boot_s} s (console: $log.hung); booting it once more"
+        rc=0
+        boot_guest "$qopts" "$append" "$log" || rc=$?
+    fi
     tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
     # The firmware's escape sequences may precede the first marker.
     tap=$(awk '/=== memsuite-topology-lab begin ===$/ { on = 1; next }
@@ -128,7 +160,10 @@ for line in "${lines[@]}"; do
     # Every TAP line and diagnostic, tagged with the shape.
     grep -E '^(ok |not ok |#)' <<<"$tap" | sed "s/^\(not ok\|ok\) \([0-9]*\)/\1 \2 [$name]/" || true
     passed=$((passed + ok - skip)) skipped=$((skipped + skip)) failed=$((failed + notok))
-    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    if [ "$rc" -eq 200 ]; then
+        echo "not ok - [$name] the guest printed nothing from /init in ${boot_s} s, twice (consoles: $log.hung, $log)"
+        failed=$((failed + 1))
+    elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "not ok - [$name] guest ran past ${timeout_s}s (console: $log)"
         failed=$((failed + 1))
     elif [ -z "$plan" ]; then
