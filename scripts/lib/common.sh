@@ -4,7 +4,6 @@
 
 MS_VERSION="0.1.0"          # keep in step with MB_VERSION (common/buildinfo.h)
 MS_RUN_SCHEMA="memsuite/run/1"
-MS_ENV_SCHEMA="memsuite/env/1"
 MS_REF_SCHEMA="memsuite/ref/1"
 MS_RESULT_SCHEMA="memsuite/result/2"     # what the tools write (docs/result.schema.json)
 # The result schemas a reader accepts, oldest first: version 1 (without
