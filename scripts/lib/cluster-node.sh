@@ -22,7 +22,6 @@
 
 ms_use cluster-hosts
 
-
 # A name that is not a plain host name (ms_host_name_ok) is a usage error
 # (exit 2): it names the report file and every line about the node.
 ms_cluster_node_name() {
