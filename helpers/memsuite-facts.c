@@ -21,9 +21,12 @@
  * Exit status: 0 the facts were printed (an unavailable fact is a line,
  * not a failure), 2 usage, 3 the output could not be written. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buildinfo.h"
 #include "cpufreq.h"
@@ -50,9 +53,22 @@ static const char usage[] =
 static int throttle_verdict(const char *path, double pct)
 {
     static const char *const status[] = { "ok", "warn", "unavailable" };
-    FILE *f = fopen(path, "r");
+    char shown[256];
+    /* non-blocking: a FIFO or a device named here must not hang the run */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        mb_error("--throttle-verdict: cannot read '%s': %s", mb_shown(path, 200, shown, sizeof shown),
+                 fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return MB_EXIT_RESOURCE;
+    }
+    FILE *f = fdopen(fd, "r");
     if (!f) {
-        mb_error("--throttle-verdict: cannot read '%.200s': %s", path, strerror(errno));
+        close(fd);
+        mb_error("--throttle-verdict: cannot read '%s': %s", mb_shown(path, 200, shown, sizeof shown),
+                 strerror(errno));
         return MB_EXIT_RESOURCE;
     }
     mb_freq_sample_t *s = NULL;
@@ -84,12 +100,26 @@ static int throttle_verdict(const char *path, double pct)
     return fflush(stdout) == 0 && !ferror(stdout) ? MB_EXIT_OK : MB_EXIT_RESOURCE;
 }
 
+/* The value an option takes, as its message names it; NULL for a flag. */
+static const char *is_valued(const char *opt)
+{
+    static const struct { const char *name, *value; } valued[] = {
+        { "--profile", "NAME, the applied memsuite profile" },
+        { "--throttle-verdict", "FILE of frequency samples" },
+        { "--threshold", "PCT, a percentage from 0 to 100" },
+    };
+    for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
+        if (strcmp(opt, valued[i].name) == 0)
+            return valued[i].value;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     const char *samples = NULL, *profile = NULL;
     bool env = false;
     double pct = 10;
-    bool json = false;
+    bool json = false, threshold_given = false;
     const char *only = NULL;
 
     mb_log_init("memsuite-facts");
@@ -104,11 +134,15 @@ int main(int argc, char **argv)
             only = argv[++i];
         } else if (strcmp(argv[i], "--env") == 0) {
             env = true;
-        } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+        } else if (is_valued(argv[i]) && (i + 1 >= argc || !argv[i + 1][0])) {
+            mb_error("%s needs a value: %s", argv[i], is_valued(argv[i]));
+            return MB_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--profile") == 0) {
             profile = argv[++i];
-        } else if (strcmp(argv[i], "--throttle-verdict") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--throttle-verdict") == 0) {
             samples = argv[++i];
-        } else if (strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--threshold") == 0) {
+            threshold_given = true;
             char *end;
             pct = strtod(argv[++i], &end);
             if (end == argv[i] || *end || !(pct >= 0 && pct <= 100)) {
@@ -129,6 +163,14 @@ int main(int argc, char **argv)
             fputs(usage, stderr);
             return MB_EXIT_USAGE;
         }
+    }
+    if (threshold_given && !samples) {
+        mb_error("--threshold is the drop --throttle-verdict warns at; it needs --throttle-verdict FILE");
+        return MB_EXIT_USAGE;
+    }
+    if (samples && (json || env || only)) {
+        mb_error("--throttle-verdict judges a file of samples; it does not go with --json, --env or --only");
+        return MB_EXIT_USAGE;
     }
     if (samples)
         return throttle_verdict(samples, pct);

@@ -22,10 +22,18 @@ ms_facts() {
 # The env document (schema memsuite/env/1) on stdout: the facts document
 # plus memsuite's version and the applied profile (a fact too), all made
 # by the helper; memsuite's state names the profile.
-ms_env_json() { ms_facts --json --env --profile "$(ms_profile_active || true)"; }
+ms_env_json() { ms_env_facts --json; }
 
 # The env text: the helper's lines, the applied profile last.
-ms_env_text() { ms_facts --env --profile "$(ms_profile_active || true)"; }
+ms_env_text() { ms_env_facts; }
+
+# ms_env_facts [ARG...]: the helper's env document, --profile NAME when one
+# is applied.
+ms_env_facts() {
+    local profile
+    profile=$(ms_profile_active) || profile=""
+    ms_facts --env ${profile:+--profile "$profile"} "$@"
+}
 
 # Physical cores (distinct package/die/core), else the online CPUs, else 1.
 ms_physical_cores() {

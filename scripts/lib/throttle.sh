@@ -15,7 +15,7 @@
 # MEMSUITE_THROTTLE_PCT percent (default 10) below the first sample, or a
 # throttle count that rose, is a warning naming the sample.
 
-ms_use sysfs envdoc
+ms_use envdoc
 
 MS_THR_PID=""
 

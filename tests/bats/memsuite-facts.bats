@@ -151,6 +151,9 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     run --separate-stderr "$BIN/memsuite-facts" --profile tuned
     assert_failure 2
     [[ "$stderr" == *"--profile names the applied profile of the env document; it needs --env"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --env --profile ''
+    assert_failure 2
+    [[ "$stderr" == *"--profile needs a value: NAME, the applied memsuite profile"* ]]
 }
 
 @test "--throttle-verdict: common/cpufreq's rule on memsuite run's samples, the sample and its time named" {
@@ -166,11 +169,29 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     printf '0\t\t\n' >none.tsv
     MEMSUITE_SYSFS=/nonexistent/sys MEMSUITE_PROCFS=/nonexistent/proc run "$BIN/memsuite-facts" --throttle-verdict none.tsv
     assert_output "$(printf 'unavailable\tno frequency source: no /nonexistent/sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq and no "cpu MHz" in /nonexistent/proc/cpuinfo')"
-    run "$BIN/memsuite-facts" --throttle-verdict /dev/null
+    : >empty.tsv
+    run "$BIN/memsuite-facts" --throttle-verdict empty.tsv
     assert_output "$(printf 'unavailable\tno sample was taken')"
     run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict missing.tsv
     assert_failure 3
     [[ "$stderr" == *"cannot read 'missing.tsv': No such file or directory"* ]]
+    # a FIFO nobody writes is refused at once, never waited on
+    mkfifo fifo
+    run --separate-stderr timeout 5 "$BIN/memsuite-facts" --throttle-verdict fifo
+    assert_failure 3
+    [[ "$stderr" == *"cannot read 'fifo': not a regular file"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict $'x\e[31m'
+    assert_failure 3
+    [[ "$stderr" == *"cannot read 'x\\x1b[31m'"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict
+    assert_failure 2
+    [[ "$stderr" == *"--throttle-verdict needs a value: FILE of frequency samples"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --threshold 5
+    assert_failure 2
+    [[ "$stderr" == *"--threshold is the drop --throttle-verdict warns at; it needs --throttle-verdict FILE"* ]]
+    run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict calm.tsv --json
+    assert_failure 2
+    [[ "$stderr" == *"does not go with --json, --env or --only"* ]]
 }
 
 @test "memsuite env --json is the facts document plus version and profile, valid against the same schema" {
