@@ -387,17 +387,18 @@ static const mc_col_t thread_cols[] = {
     { "thread", "", false }, { "role", "", true }, { "cpu", "", false }, { "node", "", false },
 };
 
-/* One finished point into the curve table; its samples are v[1..n]. */
-static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle, int n)
+/* One finished point into the curve table; its samples are v[1..n].
+ * False when no row was added (no statistics, or out of memory). */
+static bool add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle, int n)
 {
     mb_stats_t lat, bw, wa;
     const double *lv = L->lat_ns + 1, *bv = L->bw_mbps + 1, *wv = L->wa_mbps + 1;
     if (mb_stats_compute(lv, (size_t)n, 0, &lat) || mb_stats_compute(bv, (size_t)n, 0, &bw) ||
         mb_stats_compute(wv, (size_t)n, 0, &wa))
-        return;
+        return false;
     long row = mc_table_row(tab);
     if (row < 0)
-        return;
+        return false;
     mc_table_num(tab, row, C_DELAY, idle ? NAN : delay);
     if (idle)
         mc_table_str(tab, row, C_DELAY, "idle: the traffic threads wait");
@@ -415,8 +416,8 @@ static void add_row(mc_table_t *tab, const loaded_t *L, double delay, bool idle,
     int none;
     mc_load_t how = mc_load_of(bv, n, &none);
     mc_table_str(tab, row, C_LOAD, idle ? "idle" : mc_load_text(how, none, n, load, sizeof load));
+    return true;
 }
-
 
 static bool alloc_state(loaded_t *L, int nt, int windows)
 {
@@ -436,6 +437,22 @@ static void free_state(loaded_t *L)
 {
     free(L->tr), free(L->pub), free(L->lat_ns), free(L->bw_mbps), free(L->wa_mbps);
     free(L->cpu), free(L->node);
+}
+
+/* The progress note of a point just added (its row is the table's last),
+ * on stderr and silenced by --quiet: "loaded: point P of N (delay D ns):
+ * latency L ns, bandwidth B MB/s", or "(idle): latency L ns".  A curve takes
+ * seconds to minutes; this says how far it is. */
+static void note_point(const mc_table_t *tab, int p, int npoints)
+{
+    if (!tab || tab->nrows == 0)
+        return;
+    const double *row = &tab->num[(tab->nrows - 1) * C_NCOLS];
+    if (isfinite(row[C_DELAY]))
+        mb_note("loaded: point %d of %d (delay %.0f ns): latency %.1f ns, bandwidth %.0f MB/s",
+                p + 1, npoints, row[C_DELAY], row[C_LAT], row[C_BW]);
+    else
+        mb_note("loaded: point %d of %d (idle): latency %.1f ns", p + 1, npoints, row[C_LAT]);
 }
 
 static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
@@ -523,7 +540,8 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
 #pragma omp master
             {
                 if (m[p].done == W) {
-                    add_row(tab, &L, p < ndel ? c->delay_ns[p] : NAN, p >= ndel, W);
+                    if (add_row(tab, &L, p < ndel ? c->delay_ns[p] : NAN, p >= ndel, W))
+                        note_point(tab, p, npoints);
                     points_done = p + 1;
                 }
                 if (m[p].aborted)

@@ -153,13 +153,30 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_failure 2
 }
 
+@test "loaded: a progress note per point on stderr, the idle point last; --quiet silences them" {
+    run --separate-stderr mencal run loaded --size 16M --threads 2 --delays 0,2000 --windows 2 \
+        --format json -O p.json
+    assert_success
+    local notes
+    notes=$(grep -c '^mencal: note: loaded: point ' <<<"$stderr")
+    [ "$notes" -eq 3 ]
+    [[ "$stderr" == *"point 1 of 3 (delay 0 ns): latency "*" ns, bandwidth "*" MB/s"* ]]
+    [[ "$stderr" == *"point 2 of 3 (delay 2000 ns): latency "* ]]
+    [[ "$stderr" == *"point 3 of 3 (idle): latency "*" ns"* ]]
+    run --separate-stderr mencal run loaded --size 16M --threads 2 --delays 0 --windows 2 -q \
+        --format json -O q.json
+    assert_success
+    [[ "$stderr" != *"loaded: point"* ]]
+}
+
 @test "loaded: SIGINT mid-curve keeps the points measured so far, marked incomplete" {
     local ladder
     ladder=$(seq -s, 0 100 6300)
-    mencal run loaded --size 16M --threads 2 --delays "$ladder" --windows 20 -q \
-        --format json -O int.json 3>&- &
+    mencal run loaded --size 16M --threads 2 --delays "$ladder" --windows 20 \
+        --format json -O int.json 2>int.err 3>&- &
     local pid=$!
-    sleep 1.5
+    # interrupted once two points are in, whatever the machine's speed
+    wait_for_text int.err "loaded: point 2 of 65" "$pid"
     kill -INT "$pid"
     local rc=0
     wait "$pid" || rc=$?
@@ -170,7 +187,7 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_line --index 0 false
     assert_line --index 1 interrupted
     assert_line --index 2 false
-    [ "${lines[3]}" -ge 1 ] && [ "${lines[3]}" -lt 65 ]
+    [ "${lines[3]}" -ge 2 ] && [ "${lines[3]}" -lt 65 ]
     [ "${lines[3]}" = "${lines[4]}" ]
     run jq -r '.records[0].notes[]' int.json
     assert_output --partial "interrupted:"

@@ -61,6 +61,26 @@ wait_children() {
     return 1
 }
 
+# wait_for_text FILE TEXT PID [SECONDS]: until FILE (PID's stderr) holds
+# TEXT (60 s at most).  Fails, showing FILE, when PID exits first or time
+# runs out, so a run that ended early says why instead of "no such process".
+wait_for_text() {
+    local file=$1 text=$2 pid=$3 limit=${4:-60} _
+    for _ in $(seq 1 $((limit * 20))); do
+        grep -qF -- "$text" "$file" 2>/dev/null && return 0
+        if ! kill -0 "$pid" 2>/dev/null; then
+            grep -qF -- "$text" "$file" 2>/dev/null && return 0
+            echo "process $pid ended before printing '$text'; its stderr:"
+            cat "$file"
+            return 1
+        fi
+        sleep 0.05
+    done
+    echo "no '$text' from process $pid in ${limit} s; its stderr so far:"
+    cat "$file"
+    return 1
+}
+
 # kill_a_worker PID N: once PID runs its N workers, SIGKILL the first one
 # (PID itself is killed when they never start).
 kill_a_worker() {
