@@ -15,8 +15,9 @@
  * first (kcalib.h, trafficcal.h: the traffic threads time every variant
  * over their own slices; --kernel-variant forces one).  A point is
  * --windows sample windows (plus one warm-up) on the
- * shared driver (measure.h): in each, the latency thread chases for about
- * 5 ms (calibrated idle) and reads the traffic threads' byte counters at
+ * shared driver (measure.h): in each, the latency thread chases for 5 ms
+ * (whole blocks of the chase, the clock read between blocks) and reads the
+ * traffic threads' byte counters at
  * its start and end, so bandwidth and latency are measured over the same
  * interval.  Per point: the traffic bandwidth measured (bytes really
  * moved / time, STREAM counting, and with the write-allocate reads), the
@@ -55,10 +56,11 @@
 #define MAX_DELAYS 64
 #define MAX_DELAY_NS 1e7              /* 10 ms: longer is idle in all but name */
 #define BATCH_LINES 64                /* lines of each array between two delays */
-#define WINDOW_TARGET_NS 5000000ULL   /* a window lasts about 5 ms at idle */
-#define WINDOW_CAL_TRIALS 3            /* timings of the chase for the window's length */
-#define WINDOW_CAL_ROUNDS 1024         /* rounds of the first timing (8 loads each) */
-#define WINDOW_CAL_MIN_NS 1000000ULL   /* a timing that counts lasts 1 ms or more */
+#define WINDOW_NS 5000000ULL           /* a window lasts 5 ms, plus at most one block */
+#define BLOCK_NS 50000.0               /* a block of the chase: about 50 us at idle */
+#define BLOCK_CAL_TRIALS 3             /* timings of the chase for the block's rounds */
+#define BLOCK_CAL_ROUNDS 1024          /* rounds of the first timing (8 loads each) */
+#define BLOCK_CAL_MIN_NS 1000000ULL    /* a timing that counts lasts 1 ms or more */
 #define VERIFY_MAX_MEMBERS (1u << 20)
 
 /* The default ladder (ns): no delay, then roughly doubling up to 100 us,
@@ -92,7 +94,7 @@ static const mb_opt_t loaded_opts[] = {
               "point each (run in ascending order); an idle point follows" },
     { .long_name = "windows", .type = MB_OPT_INT, .offset = OFF(windows_opt), .min = 2,
       .max = 100000, .metavar = "N", .def = "30",
-      .help = "loaded: sample windows (~5 ms each) per point; median and p99 over them" },
+      .help = "loaded: sample windows (5 ms each) per point; median and p99 over them" },
     MC_OPT_PLOT(loaded_conf_t, plot),
     MC_OPT_TLB_LOCALITY(loaded_conf_t, tlb_opt),
     MC_OPT_STRIDE(loaded_conf_t, stride_opt),
@@ -248,7 +250,7 @@ typedef struct {
     int nt, npoints, windows;
     /* latency thread */
     void *start;
-    size_t rounds;                 /* chase rounds per window */
+    size_t block;                  /* chase rounds between two clock reads */
     /* traffic threads */
     mc_traffic_t *tr;              /* [nt]; entry 0 unused */
     published_t *pub;              /* [nt] */
@@ -289,14 +291,18 @@ static void body(void *arg, int t, int r)
     if (t == 0) {
         uint64_t s0, w0, s1, w1;
         sum_published(L, &s0, &w0);
-        uint64_t a = mb_now_ns();
+        uint64_t a = mb_now_ns(), b;
         void *start[1] = { L->start };
-        mc_chase(start, 1, L->rounds);
-        uint64_t b = mb_now_ns();
+        size_t rounds = 0;
+        do {   /* the window: whole blocks of the chase until WINDOW_NS have passed */
+            mc_chase(start, 1, L->block);
+            rounds += L->block;
+            b = mb_now_ns();
+        } while (b - a < WINDOW_NS);
         sum_published(L, &s1, &w1);
         L->start = start[0];
         double dt = (double)(b - a);
-        L->lat_ns[r] = dt / ((double)L->rounds * MC_CHASE_UNROLL);
+        L->lat_ns[r] = dt / ((double)rounds * MC_CHASE_UNROLL);
         L->bw_mbps[r] = (double)(s1 - s0) / dt * 1e3;          /* bytes/ns = GB/s */
         L->wa_mbps[r] = (double)(s1 - s0 + w1 - w0) / dt * 1e3;
         __atomic_store_n(&L->seq_done, seq, __ATOMIC_RELEASE);
@@ -370,23 +376,27 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
     }
 }
 
-/* The window's length in chase rounds, timed by thread 0 once every thread
- * is set up.  Timed inside setup, the chase shared the caches with the
- * traffic threads' first touch: at 8 MiB a load read 80 ns against the idle
- * point's 19 ns, and every window lasted 1 ms, not 5.  The chase is timed
- * over more and more rounds until one timing lasts WINDOW_CAL_MIN_NS, then
- * WINDOW_CAL_TRIALS times at that count and the fastest kept, so one
- * preemption cannot shorten every window. */
-static void calibrate_window(loaded_t *L)
+/* The block: the chase rounds between two clock reads of a window, about
+ * BLOCK_NS at idle, timed by thread 0 once every thread is set up.  The
+ * window itself is timed (WINDOW_NS), so a block that came out long or short
+ * only changes how far a window overshoots 5 ms, and how often it reads the
+ * clock (a read costs about 20 ns, 0.04% of a block).  Before, the window
+ * was a fixed count of rounds from one timing, and at 8 MiB that timing
+ * read from 13 to 140 ns a load as the shared L3 held the chain or not:
+ * windows of 0.6 to 6 ms, and a 65-point curve over in a second.  The chase
+ * is timed over more and more rounds until one timing lasts
+ * BLOCK_CAL_MIN_NS, then BLOCK_CAL_TRIALS times at that count, the fastest
+ * kept. */
+static void calibrate_block(loaded_t *L)
 {
     void *start[1] = { L->start };
     double per_round = INFINITY;
-    size_t cal_rounds = WINDOW_CAL_ROUNDS;
-    for (int i = 0; i < WINDOW_CAL_TRIALS;) {
+    size_t cal_rounds = BLOCK_CAL_ROUNDS;
+    for (int i = 0; i < BLOCK_CAL_TRIALS;) {
         uint64_t a = mb_now_ns();
         mc_chase(start, 1, cal_rounds);
         uint64_t dt = mb_now_ns() - a;
-        if (dt < WINDOW_CAL_MIN_NS && cal_rounds < ((size_t)1 << 26)) {
+        if (dt < BLOCK_CAL_MIN_NS && cal_rounds < ((size_t)1 << 26)) {
             cal_rounds *= 2;   /* too short to time: not a trial */
             continue;
         }
@@ -396,8 +406,8 @@ static void calibrate_window(loaded_t *L)
         i++;
     }
     L->start = start[0];
-    double rounds = isfinite(per_round) ? (double)WINDOW_TARGET_NS / per_round : 1e5;
-    L->rounds = rounds < 64 ? 64 : rounds > 1e8 ? (size_t)1e8 : (size_t)rounds;
+    double rounds = isfinite(per_round) ? BLOCK_NS / per_round : 64;
+    L->block = rounds < 16 ? 16 : rounds > 1e6 ? (size_t)1e6 : (size_t)rounds;
 }
 
 /* ---- results ------------------------------------------------------------ */
@@ -539,7 +549,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
             tcfg->nthreads = nt - 1;
             memmove(tcfg->cpu, cfg->cpu + 1, (size_t)(nt - 1) * sizeof cfg->cpu[0]);
         }
-        const double run_s = (double)npoints * (W + 1) * WINDOW_TARGET_NS * 1e-9;
+        const double run_s = (double)npoints * (W + 1) * WINDOW_NS * 1e-9;
         if (!tcfg || mc_traffic_calibrate(tcfg, &c->traffic, (char *)buf + slice,
                                           slice * (size_t)(nt - 1), run_s, &kc) != 0)
             kc.why_not = "out of memory for the calibration";
@@ -556,7 +566,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         setup(&L, buf, slice, t);
 #pragma omp barrier
         if (t == 0 && !L.failed)
-            calibrate_window(&L);
+            calibrate_block(&L);
 #pragma omp barrier
         for (int p = 0; p < npoints && !L.failed; p++) {
 #pragma omp master
@@ -686,22 +696,12 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                    c->tlb_pages ? "on" : "off", mb_format_bytes(slice, sz, sizeof sz),
                    mc_cache_level(&cfg->caches, slice, slice * (size_t)nt), slice);
     mc_result_note(res, "%s", mc_chain_layout_note((mc_chain_layout_t)c->layout));
-    /* the window is a fixed number of chase rounds: its length at idle is
-     * that number x 8 loads x the idle latency (the target if interrupted) */
-    const double window_ms = have_idle ? (double)L.rounds * MC_CHASE_UNROLL * last[C_LAT] / 1e6
-                                       : NAN;
-    char wlen[64];
-    if (isfinite(window_ms))
-        snprintf(wlen, sizeof wlen, "%.2f ms at idle (target %.0f ms)", window_ms,
-                 WINDOW_TARGET_NS / 1e6);
-    else
-        snprintf(wlen, sizeof wlen, "~%.0f ms at idle (the target; no idle point)",
-                 WINDOW_TARGET_NS / 1e6);
-    mc_result_note(res, "per point: %d windows of %zu chase rounds, %s, after one warm-up; "
-                   "bandwidth = bytes the traffic threads moved during each window / its "
-                   "time (STREAM counting; with_write_allocate adds a read per line stored); "
-                   "latency median, p99 (nearest rank) and CV over the windows", W, L.rounds,
-                   wlen);
+    mc_result_note(res, "per point: %d windows of %.0f ms or more (whole blocks of %zu chase "
+                   "rounds, about %.0f us at the first timing, until the window's time is "
+                   "up) after one warm-up; bandwidth = bytes the traffic threads moved during "
+                   "each window / its time (STREAM counting; with_write_allocate adds a read "
+                   "per line stored); latency median, p99 (nearest rank) and CV over the "
+                   "windows", W, WINDOW_NS / 1e6, L.block, BLOCK_NS / 1e3);
     if (c->plot && nrows)
         mc_plot_scenario(cfg, res, c->plot, "loaded", &png);
     else if (c->plot) {
