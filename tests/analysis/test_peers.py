@@ -50,6 +50,44 @@ class Build(unittest.TestCase):
         self.assertEqual(peers._fig(1.0005), "1.001")
 
 
+class Variants(unittest.TestCase):
+    """A peer with several variants a round (likwid-bench) is compared
+    through the variant of the best median, never each round's best."""
+    ROWS = [["bw", "likwid", "seqread", "likwid", "GB/s", "higher", "0.97-"],
+            ["lat", "x", "randread", "x", "ns", "lower", "-"]]
+
+    def test_best_median_not_best_of_each_round(self):
+        # A is steady at 40; B and C each spike to 60 in one round: the
+        # round-by-round best (60, 40, 60) would make ours 0.667 of it
+        data = []
+        for rnd, (a, b, c) in enumerate([(40, 60, 38), (40, 38, 38), (40, 38, 60)], 1):
+            data += [[str(rnd), "bw", "ours", "40", ""], [str(rnd), "bw", "peer", str(a), "A"],
+                     [str(rnd), "bw", "peer", str(b), "B"], [str(rnd), "bw", "peer", str(c), "C"]]
+        row = peers.build(self.ROWS, data, [], [], {}, 3, 2, 1 << 30, "d")["rows"][0]
+        self.assertEqual(row["peer_variant"], "A")
+        self.assertEqual(row["peer_variant_medians"], {"A": 40, "B": 38, "C": 38})
+        self.assertAlmostEqual(row["ratio"], 1.0)
+        self.assertEqual([p["peer"] for p in row["per_round"]], [40, 40, 40])
+        self.assertEqual(row["peer_variants"], ["A", "B", "C"])
+        self.assertRegex(peers.text({"machine": {}, "date": "d", "rounds": 3, "threads": 2, "size_bytes": 1,
+                                     "rows": [row], "not_run": []})[3],
+                         r"^bw +seqread +likwid \(A, best median of 3\) +GB/s +40 +40 +1 ")
+
+    def test_lower_is_better_picks_the_lowest_median(self):
+        data = [["1", "lat", "ours", "100", ""], ["1", "lat", "peer", "90", "fast"], ["1", "lat", "peer", "120", "slow"],
+                ["2", "lat", "ours", "100", ""], ["2", "lat", "peer", "95", "fast"], ["2", "lat", "peer", "80", "slow"]]
+        row = peers.build(self.ROWS, data, [], [], {}, 2, 2, 1, "d")["rows"][0]   # only lat has data
+        self.assertEqual(row["peer_variant"], "fast")
+        self.assertAlmostEqual(row["ratio"], (100 / 90 + 100 / 95) / 2)
+
+    def test_one_figure_a_round_is_used_as_it_is(self):
+        data = [["1", "bw", "ours", "20", ""], ["1", "bw", "peer", "25", "load_avx512"],
+                ["2", "bw", "ours", "20", ""], ["2", "bw", "peer", "20", "sum_avx"]]
+        row = peers.build(self.ROWS, data, [], [], {}, 2, 2, 1, "d")["rows"][0]
+        self.assertIsNone(row["peer_variant"])
+        self.assertAlmostEqual(row["ratio"], (0.8 + 1.0) / 2)
+
+
 class Machine(unittest.TestCase):
     def test_from_probe_and_facts(self):
         probe = {"sysinfo": {"cpu_model": "EPYC", "mem_total_bytes": 24 << 30, "virtualization": "kvm"},

@@ -91,7 +91,7 @@ row() {   # row FILE ID FIELD
     assert_output --regexp 'latency_tlb8 +randread best --tlb-locality 8 +multichase -m 1g -T 32k \(best\) +ns +100 +100 +1 +0.97-1.03 ok'
     assert_output --regexp 'latency_tlb64 +randread best --tlb-locality 64 +multichase -m 1g -T 256k \(best\) +ns +110 +100 +1.1 +0.97-1.03 OFF'
     assert_output --regexp 'latency_full .* 200 +190 +1.053 '
-    assert_output --regexp 'seqread_load +mencal seqread +likwid-bench best load\*/sum\* \(load_avx512\) +GB/s +20 +25 +0.8 +0.97- +OFF'
+    assert_output --regexp 'seqread_load +mencal seqread +likwid-bench best load\*/sum\* \(load_avx512, best median of 4\) +GB/s +20 +25 +0.8 +0.97- +OFF'
     assert_output --regexp 'triad_nt .*\(stream_mem_avx\) +MB/s +33000 +30000 +1.1 +1.02- +ok'
     assert_output --regexp 'stream_scale .* 11000 +10000 +1.1 '
     assert_output --regexp 'mbw_dumb .* 6000 +6000 +1 '
@@ -101,7 +101,9 @@ row() {   # row FILE ID FIELD
     assert_output "memsuite/peers/1 2 16 Fake CPU 9000 0x2b000590"
     [ "$(row p.json latency_tlb64 ratio)" = 1.1 ]
     [ "$(row p.json latency_tlb64 rounds_paired)" = 2 ]
-    [ "$(row p.json seqread_load 'peer_variants | join(",")')" = load_avx512 ]
+    [ "$(row p.json seqread_load 'peer_variants | join(",")')" = load,load_avx,load_avx512,sum_avx ]
+    [ "$(row p.json seqread_load peer_variant)" = load_avx512 ]
+    [ "$(row p.json seqread_load 'peer_variant_medians.sum_avx')" = 22 ]
     [ "$(row p.json latency_32k better)" = lower ]
     # every round's pair is kept, with the side that ran first
     run jq -c '.rows[] | select(.id == "latency_tlb64") | .per_round | map([.round, .first, .ours, .peer])' p.json
