@@ -40,7 +40,10 @@ class Build(unittest.TestCase):
     def test_text(self):
         t = peers.text(self.doc())
         self.assertTrue(t[0].startswith("memsuite peers: Fake; microcode unavailable: None"))
-        self.assertRegex(t[3], r"^lat +randread +multichase +ns +100 +100 +1\.1 +0\.97-1\.03 OFF$")
+        # per-round ratios 1.0, 1.1, 1.5: range 1-1.5, one round of three in the target
+        self.assertRegex(t[3], r"^lat +randread +multichase +ns +100 +100 +1\.1 +1-1\.5 +0\.97-1\.03 OFF, 1/3 rounds in$")
+        lat = self.doc()["rows"][0]
+        self.assertEqual((lat["ratio_range"], lat["rounds_in_target"]), ([1.0, 1.5], 1))
         self.assertRegex(t[4], r"^bw .* 40 +- +unavailable: peer: no figure")
         self.assertIn("not run: sysbench: not installed", t)
 
@@ -71,7 +74,7 @@ class Variants(unittest.TestCase):
         self.assertEqual(row["peer_variants"], ["A", "B", "C"])
         self.assertRegex(peers.text({"machine": {}, "date": "d", "rounds": 3, "threads": 2, "size_bytes": 1,
                                      "rows": [row], "not_run": []})[3],
-                         r"^bw +seqread +likwid \(A, best median of 3\) +GB/s +40 +40 +1 ")
+                         r"^bw +seqread +likwid \(A, best median of 3\) +GB/s +40 +40 +1 +1-1 +0\.97- +ok$")
 
     def test_lower_is_better_picks_the_lowest_median(self):
         data = [["1", "lat", "ours", "100", ""], ["1", "lat", "peer", "90", "fast"], ["1", "lat", "peer", "120", "slow"],

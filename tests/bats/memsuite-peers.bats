@@ -88,11 +88,11 @@ row() {   # row FILE ID FIELD
     run "$MS" peers "${r[@]}" --rounds 2 --json p.json
     assert_success
     assert_line "memsuite peers: Fake CPU 9000; microcode 0x2b000590; flags sse2 avx avx2 avx512f hypervisor; LLC 32 MiB (sysfs); memory 16 GiB"
-    assert_output --regexp 'latency_tlb8 +randread best --tlb-locality 8 +multichase -m 1g -T 32k \(best\) +ns +100 +100 +1 +0.97-1.03 ok'
-    assert_output --regexp 'latency_tlb64 +randread best --tlb-locality 64 +multichase -m 1g -T 256k \(best\) +ns +110 +100 +1.1 +0.97-1.03 OFF'
+    assert_output --regexp 'latency_tlb8 +randread best --tlb-locality 8 +multichase -m 1g -T 32k \(best\) +ns +100 +100 +1 +1-1 +0.97-1.03 ok'
+    assert_output --regexp 'latency_tlb64 +randread best --tlb-locality 64 +multichase -m 1g -T 256k \(best\) +ns +110 +100 +1.1 +1.1-1.1 +0.97-1.03 OFF'
     assert_output --regexp 'latency_full .* 200 +190 +1.053 '
-    assert_output --regexp 'seqread_load +mencal seqread +likwid-bench best load\*/sum\* \(load_avx512, best median of 4\) +GB/s +20 +25 +0.8 +0.97- +OFF'
-    assert_output --regexp 'triad_nt .*\(stream_mem_avx\) +MB/s +33000 +30000 +1.1 +1.02- +ok'
+    assert_output --regexp 'seqread_load +mencal seqread +likwid-bench best load\*/sum\* \(load_avx512, best median of 4\) +GB/s +20 +25 +0.8 +0.8-0.8 +0.97- +OFF'
+    assert_output --regexp 'triad_nt .*\(stream_mem_avx\) +MB/s +33000 +30000 +1.1 +1.1-1.1 +1.02- +ok'
     assert_output --regexp 'stream_scale .* 11000 +10000 +1.1 '
     assert_output --regexp 'mbw_dumb .* 6000 +6000 +1 '
     assert_output --regexp 'seqread_sysbench .* 20 +20 +1 '
@@ -140,7 +140,7 @@ jq -n "{ records: [ { metrics: { latency: { value: 120, stats: { n: 5, min: 100,
     run "$MS" peers --mbw "$MEMSUITE_BIN/mbw" --multichase "$REF/multichase" --skip stream510,likwid,sysbench --rounds 1
     assert_success
     assert_line "not run: mbw: self-comparison refused: $MEMSUITE_BIN/mbw is our own mbw"
-    assert_output --regexp 'latency_tlb8 .* 1 +0.97-1.03 ok'
+    assert_output --regexp 'latency_tlb8 .* 1 +1-1 +0.97-1.03 ok'
     # a copy elsewhere, found by the mark our tools' --version print
     printf '#!/bin/sh\n# mbw (memsuite) 0.1.0\n' >"$SANDBOX/mbw-copy"
     chmod +x "$SANDBOX/mbw-copy"
@@ -159,7 +159,7 @@ jq -n "{ records: [ { metrics: { latency: { value: 120, stats: { n: 5, min: 100,
     assert_line --partial "not run: likwid: likwid-bench cannot run here: ERROR: likwid-bench: cannot run in this VM"
     assert_line "not run: sysbench: $SANDBOX/none is not an executable file"
     assert_output --regexp "latency_32k .* unavailable: peer: no figure \(read 'garbage'\)"
-    assert_output --regexp 'mbw_memcpy .* 1 +0.97-1.03 ok'
+    assert_output --regexp 'mbw_memcpy .* 1 +1-1 +0.97-1.03 ok'
     [ "$(row q.json latency_32k ratio)" = null ]
     run jq -r '.not_run | map(.group) | join(",")' q.json
     assert_output "stream510,likwid,sysbench"

@@ -127,6 +127,8 @@ def build(rows, data, bad, notrun, machine, rounds, threads, size_bytes, date):
             "target": None if r[6] == "-" else r[6],
             "ours_median": _median(list(ours.values())), "peer_median": _median(list(peer.values())),
             "ratio": _median(ratios), "rounds_paired": len(ratios),
+            "ratio_range": [min(ratios), max(ratios)] if ratios else None,
+            "rounds_in_target": sum(_in_target(x, r[6]) for x in ratios) if r[6] != "-" else None,
             "peer_variants": sorted({x["detail"] for x in v if x["side"] == "peer" and x["detail"]}),
             "peer_variant": pick, "peer_variant_medians": medians,
             "per_round": [{"round": k, "first": "ours" if k % 2 == 1 else "peer",
@@ -157,12 +159,30 @@ def _fig(x):
     return _jq_number(_round(x, 10)) if x >= 100 else _jq_number(_round(x, 1000))
 
 
+def _in_target(ratio, target):
+    """Whether ratio lies in target ("0.97-1.03", "0.97-" or "-1.03")."""
+    lo, hi = (target.split("-") + [""])[:2]
+    return (lo == "" or ratio >= float(lo)) and (hi == "" or ratio <= float(hi))
+
+
 def _verdict(row):
+    """ok or OFF by the median ratio; where the rounds disagree, how many
+    were in the target ("OFF, 2/5 rounds in"), so noise is not read as a
+    defect, nor a lucky median as a pass."""
     if row["ratio"] is None or row["target"] is None:
         return "-"
-    lo, hi = (row["target"].split("-") + [""])[:2]
-    ok = (lo == "" or row["ratio"] >= float(lo)) and (hi == "" or row["ratio"] <= float(hi))
-    return "ok" if ok else "OFF"
+    verdict = "ok" if _in_target(row["ratio"], row["target"]) else "OFF"
+    k, n = row.get("rounds_in_target"), row["rounds_paired"]
+    if k is not None and 0 < k < n:
+        verdict += ", %d/%d rounds in" % (k, n)
+    return verdict
+
+
+def _range(row):
+    rr = row.get("ratio_range")
+    if not rr:
+        return "-"
+    return "%s-%s" % (_jq_number(_round(rr[0], 100)), _jq_number(_round(rr[1], 100)))
 
 
 def text(doc):
@@ -175,8 +195,8 @@ def text(doc):
         m.get("cpu_model") or "CPU unknown", mc, " ".join(m.get("flags") or []), llc, mem),
         "%s; %s rounds, alternating; bandwidth rows %s threads, %s bytes" % (
             doc["date"], doc["rounds"], doc["threads"], doc["size_bytes"])]
-    fmt = "%-16s %-30s %-42s %-5s %10s %10s %8s %-9s %s"
-    out.append(fmt % ("comparison", "ours", "peer", "unit", "ours", "peer", "ratio", "target", ""))
+    fmt = "%-16s %-30s %-42s %-5s %10s %10s %8s %-11s %-9s %s"
+    out.append(fmt % ("comparison", "ours", "peer", "unit", "ours", "peer", "ratio", "rounds", "target", ""))
     for r in doc["rows"]:
         if r.get("peer_variant"):
             peer = "%s (%s, best median of %d)" % (r["peer"], r["peer_variant"], len(r["peer_variant_medians"]))
@@ -184,9 +204,10 @@ def text(doc):
             peer = r["peer"] + (" (%s)" % ",".join(r["peer_variants"]) if r["peer_variants"] else "")
         ratio = "unavailable: " + r["unavailable"] if r["ratio"] is None else _jq_number(_round(r["ratio"], 1000))
         out.append(fmt % (r["id"], r["ours"], peer, r["unit"], _fig(r["ours_median"]), _fig(r["peer_median"]),
-                          ratio, r["target"] or "-", _verdict(r)))
+                          ratio, _range(r), r["target"] or "-", _verdict(r)))
     out += ["not run: %s: %s" % (n["group"], n["why"]) for n in doc["not_run"]]
-    out.append("ratio = median over rounds of ours / peer measured in the same round; medians over rounds")
+    out.append("ratio = median over rounds of ours / peer measured in the same round (rounds: their "
+               "lowest-highest); ours, peer = medians over rounds")
     return out
 
 
