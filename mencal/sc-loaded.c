@@ -255,7 +255,7 @@ typedef struct {
     mc_traffic_t *tr;              /* [nt]; entry 0 unused */
     published_t *pub;              /* [nt] */
     uint64_t delay_iters;          /* of the running point */
-    bool traffic_on;               /* false at the idle point */
+    bool traffic_on;               /* false at the idle point, and at a held point */
     mc_delay_cal_t cal;
     int cal_cpu;
     /* the window sequence: the latency thread publishes the number of the
@@ -493,6 +493,22 @@ static void note_point(const mc_table_t *tab, int p, int npoints)
         mb_note("loaded: point %d of %d (idle): latency %.1f ns", p + 1, npoints, row[C_LAT]);
 }
 
+/* The test hook MEMSUITE_TEST_LOADED_HELD=N: at the last N traffic points
+ * the traffic threads wait as at the idle point, which is what a scheduler
+ * that never ran them during a window does (--threads beyond the allowed
+ * CPUs), made certain so a test can check how such points are read.  The
+ * result says so in a note.  Anything but an integer 1..ndel is 0. */
+static int held_points(int ndel)
+{
+    const char *v = getenv("MEMSUITE_TEST_LOADED_HELD");
+    char *end;
+    if (!v || !*v)
+        return 0;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return errno || *end || n < 1 || n > ndel ? 0 : (int)n;
+}
+
 static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
 {
     const loaded_conf_t *c = conf;
@@ -504,6 +520,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
                               "small for a chase at --stride %zu", slice, c->stride_bytes);
     /* points: the ladder, then idle; one thread has no traffic: idle only */
     const int ndel = nt > 1 ? c->ndelays : 0, npoints = ndel + 1;
+    const int held = held_points(ndel);
     char why[256], sz[32], kind[32];
     mb_out_t png = { 0 };   /* --plot: checked before measuring, so a bad path costs nothing;
                              * a FIFO is opened when the chart is written */
@@ -571,7 +588,7 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         for (int p = 0; p < npoints && !L.failed; p++) {
 #pragma omp master
             {
-                L.traffic_on = p < ndel;
+                L.traffic_on = p < ndel - held;
                 L.delay_iters = L.traffic_on ? mc_delay_iters(&L.cal, c->delay_ns[p]) : 0;
                 L.seq_base = (uint64_t)p * (uint64_t)(W + 1);
             }
@@ -680,6 +697,9 @@ static int loaded_run(const mc_config_t *cfg, const void *conf, mc_result_t *res
         mc_table_num(thr, row, 2, L.cpu[t]);
         mc_table_num(thr, row, 3, L.node[t] >= 0 ? L.node[t] : NAN);
     }
+    if (held)
+        mc_result_note(res, "WARNING: test hook MEMSUITE_TEST_LOADED_HELD=%d: the traffic "
+                       "threads were held at the last %d traffic points", held, held);
     if (nt < 2)
         mc_result_note(res, "one thread: no traffic thread, only the idle point is measured; "
                        "run with --threads 2 or more for the curve");
