@@ -182,7 +182,7 @@ def _range(row):
     rr = row.get("ratio_range")
     if not rr:
         return "-"
-    return "%s-%s" % (_jq_number(_round(rr[0], 100)), _jq_number(_round(rr[1], 100)))
+    return "%s-%s" % (_jq_number(_round(rr[0], 1000)), _jq_number(_round(rr[1], 1000)))
 
 
 def text(doc):
