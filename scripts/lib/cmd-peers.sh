@@ -26,7 +26,7 @@
 #   --sysbench PATH      sysbench (default: the one on PATH): seqread vs
 #                        sysbench memory read (sequential)
 #   --skip LIST          comma-separated groups not to run: stream510,
-#                        multichase, likwid, mbw, sysbench
+#                        multichase, likwid, mbw, sysbench, control
 #   --rounds N           rounds (default 3)
 #   --size SIZE          seqread's and sysbench's working set, mbw's array
 #                        (default 1GiB; mbw gets a quarter)
@@ -34,6 +34,14 @@
 #                        physical core, as mencal)
 #   --json FILE          also write the table as JSON (memsuite/peers/1),
 #                        atomically
+#
+# A row whose median ratio is known less precisely (two standard errors,
+# from its per-round ratios, 3 rounds or more) than its target's tolerance
+# is "unsettled": luck can meet or miss the target; more --rounds can
+# settle it.  Every round also runs A/A controls, our seqread twice in a
+# row (when a bandwidth row runs) and randread at TLB locality 64 twice in
+# a row (when the multichase rows run): how far the machine alone moves a
+# pair.  An unsettled row names the control of its kind.
 #
 # A "peer" that is one of our own binaries (the same file, or a binary
 # carrying memsuite's "(memsuite)" version mark) is refused as a
@@ -131,8 +139,10 @@ MS_PR_ROWS=(
     "mbw_dumb|mbw|mbw DUMB|Debian mbw DUMB|MiB/s|higher|0.97-1.03"
     "mbw_mcblock|mbw|mbw MCBLOCK|Debian mbw MCBLOCK (1.2.2 re-reads one cached block)|MiB/s|higher|-"
     "seqread_sysbench|sysbench|mencal seqread|sysbench memory read seq|GB/s|higher|-"
+    "control_bandwidth|control|mencal seqread, run A|the same, run B (A/A control)|GB/s|higher|-"
+    "control_latency|control|randread best --tlb-locality 64, run A|the same, run B (A/A control)|ns|lower|-"
 )
-MS_PR_GROUPS="stream510 multichase likwid mbw sysbench"
+MS_PR_GROUPS="stream510 multichase likwid mbw sysbench control"
 
 # ms_pr_put ROW SIDE VALUE [DETAIL]: one figure of this round; a value
 # that is not a positive number is not used (its reason is kept).
@@ -190,20 +200,25 @@ ms_pr_mc_points() {   # row tlb-pages multichase-args
     printf '%s\n' "latency_tlb8 8 -m 1g -T 32k" "latency_tlb64 64 -m 1g -T 256k" \
         "latency_tlb256 256 -m 1g -T 1m" "latency_full 0 -m 1g -T 1g" "latency_32k 32K -m 32k"
 }
-ms_pr_multichase_ours() {
-    local row p rest f="$MS_PR_TMP/rr.json"
+ms_pr_randread() {   # ROW SIDE POINT: randread at TLB locality POINT (32K: 32 KiB)
+    local f="$MS_PR_TMP/rr.json"
     local -a where
+    if [ "$3" = 32K ]; then where=(--size 32KiB --allow-cache); else where=(--size 1GiB --tlb-locality "$3"); fi
+    if "$MS_PR_MENCAL" run randread "${where[@]}" --threads 1 --hugepages never -q \
+            --format json -O "$f" 2>/dev/null; then
+        # multichase prints the best of its samples: the same statistic
+        # of ours is the best repetition (the median rides along on our
+        # side; a peer-side detail would name a variant)
+        ms_pr_put "$1" "$2" "$(jq -r '.records[0].metrics.latency | .stats.min // .value' "$f")" \
+            "$([ "$2" = ours ] && echo "median $(jq -r '.records[0].metrics.latency.value' "$f")")"
+    else
+        ms_pr_put "$1" "$2" "failed"
+    fi
+}
+ms_pr_multichase_ours() {
+    local row p rest
     while read -r row p rest; do
-        if [ "$p" = 32K ]; then where=(--size 32KiB --allow-cache); else where=(--size 1GiB --tlb-locality "$p"); fi
-        if "$MS_PR_MENCAL" run randread "${where[@]}" --threads 1 --hugepages never -q \
-                --format json -O "$f" 2>/dev/null; then
-            # multichase prints the best of its samples: the same statistic
-            # of ours is the best repetition (the median rides along)
-            ms_pr_put "$row" ours "$(jq -r '.records[0].metrics.latency | .stats.min // .value' "$f")" \
-                "median $(jq -r '.records[0].metrics.latency.value' "$f")"
-        else
-            ms_pr_put "$row" ours "failed"
-        fi
+        ms_pr_randread "$row" ours "$p"
     done < <(ms_pr_mc_points)
 }
 ms_pr_multichase_peer() {
@@ -299,6 +314,20 @@ ms_pr_sysbench_peer() {
           --memory-oper=read --memory-access-mode=seq run 2>&1) || out=""
     mibs=$(sed -n 's/.*MiB transferred (\([0-9.]*\) MiB\/sec).*/\1/p' <<<"$out")
     ms_pr_put seqread_sysbench peer "$(awk -v m="$mibs" 'BEGIN { if (m > 0) print m * 1048576 / 1e9; else print "none" }')"
+}
+
+# The A/A controls: the same run of ours twice, back to back, so each pair
+# shows how far the machine alone moves a figure between two runs.  The
+# two runs of a pair are adjacent, so the group has one function for both.
+ms_pr_control_pairs() {
+    if ms_pr_on stream510 || ms_pr_on likwid || ms_pr_on mbw || ms_pr_on sysbench; then
+        ms_pr_put control_bandwidth ours "$(ms_pr_seqread || echo failed)"
+        ms_pr_put control_bandwidth peer "$(ms_pr_seqread || echo failed)"
+    fi
+    if ms_pr_on multichase; then
+        ms_pr_randread control_latency ours 64
+        ms_pr_randread control_latency peer 64
+    fi
 }
 
 # -- the machine --------------------------------------------------------------
@@ -439,7 +468,8 @@ ms_peers_report() {
         MS_PR_ROUND=$r
         for g in $MS_PR_ON; do
             ms_note "round $r/$rounds: $g"
-            if [ $((r % 2)) -eq 1 ]; then "ms_pr_${g}_ours"; "ms_pr_${g}_peer"
+            if [ "$g" = control ]; then ms_pr_control_pairs
+            elif [ $((r % 2)) -eq 1 ]; then "ms_pr_${g}_ours"; "ms_pr_${g}_peer"
             else "ms_pr_${g}_peer"; "ms_pr_${g}_ours"; fi
         done
     done

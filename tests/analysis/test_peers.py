@@ -40,8 +40,10 @@ class Build(unittest.TestCase):
     def test_text(self):
         t = peers.text(self.doc())
         self.assertTrue(t[0].startswith("memsuite peers: Fake; microcode unavailable: None"))
-        # per-round ratios 1.0, 1.1, 1.5: range 1-1.5, one round of three in the target
-        self.assertRegex(t[3], r"^lat +randread +multichase +ns +100 +100 +1\.1 +1-1\.5 +0\.97-1\.03 OFF, 1/3 rounds in$")
+        # per-round ratios 1.0, 1.1, 1.5: range 1-1.5, and a median known to
+        # +-38% (two standard errors), far wider than the target's 3%
+        self.assertRegex(t[3], r"^lat +randread +multichase +ns +100 +100 +1\.1 +1-1\.5 +0\.97-1\.03 "
+                               r"unsettled: median \+-38\.3% \(2 SE over 3 rounds\)$")
         lat = self.doc()["rows"][0]
         self.assertEqual((lat["ratio_range"], lat["rounds_in_target"]), ([1.0, 1.5], 1))
         self.assertRegex(t[4], r"^bw .* 40 +- +unavailable: peer: no figure")
@@ -89,6 +91,81 @@ class Variants(unittest.TestCase):
         row = peers.build(self.ROWS, data, [], [], {}, 2, 2, 1, "d")["rows"][0]
         self.assertIsNone(row["peer_variant"])
         self.assertAlmostEqual(row["ratio"], (0.8 + 1.0) / 2)
+
+
+class Settled(unittest.TestCase):
+    """A row is settled where its median ratio is known more precisely (two
+    standard errors, from its own per-round ratios) than its target's
+    tolerance; the A/A control of its kind rides along."""
+    ROWS = [["lat", "multichase", "randread", "multichase", "ns", "lower", "0.97-1.03"],
+            ["bw", "likwid", "seqread", "likwid", "GB/s", "higher", "0.97-"],
+            ["nt", "likwid", "stream nt", "likwid", "MB/s", "higher", "1.02-"],
+            ["info", "mbw", "mbw", "mbw", "MiB/s", "higher", "-"],
+            ["control_bandwidth", "control", "seqread A", "seqread B", "GB/s", "higher", "-"],
+            ["control_latency", "control", "randread A", "randread B", "ns", "lower", "-"]]
+
+    def doc(self, figures, controls=True):
+        """figures: {row: [(ours, peer) per round]}."""
+        if controls:
+            figures = dict(figures, control_bandwidth=[(40, 50), (50, 40), (45, 45)],
+                           control_latency=[(100, 100), (101, 100), (99, 100)])
+        data = [[str(rnd), row, side, str(v), ""] for row, pairs in figures.items()
+                for rnd, pair in enumerate(pairs, 1) for side, v in zip(("ours", "peer"), pair)]
+        return {r["id"]: r for r in peers.build(self.ROWS, data, [], [], {}, 3, 2, 1, "d")["rows"]}
+
+    def test_tolerance_from_the_target(self):
+        self.assertAlmostEqual(peers._tolerance("0.97-1.03"), 0.03)
+        self.assertAlmostEqual(peers._tolerance("0.97-"), 0.03)
+        self.assertAlmostEqual(peers._tolerance("1.02-"), 0.02)
+        self.assertAlmostEqual(peers._tolerance("-1.05"), 0.05)
+        self.assertIsNone(peers._tolerance("1-"))          # parity itself: no band to judge by
+
+    def test_median_uncertainty(self):
+        # ratios 0.9, 1.0, 1.1: s = 0.1, 2 x 1.2533 x 0.1 / sqrt(3)
+        self.assertAlmostEqual(peers._median_uncertainty([0.9, 1.0, 1.1]), 2 * 1.2533 * 0.1 / 3 ** 0.5)
+        self.assertEqual(peers._median_uncertainty([1.0, 1.0, 1.0]), 0)
+        self.assertIsNone(peers._median_uncertainty([0.5, 1.5]))   # two rounds: not enough to judge
+
+    def test_a_steady_row_is_settled_even_when_off(self):
+        rows = self.doc({"lat": [(120, 100), (121, 100), (119, 100)], "bw": [(40, 40), (39.8, 40), (38.6, 40)]})
+        self.assertEqual((rows["lat"]["settled"], peers._verdict(rows["lat"])), (True, "OFF"))
+        self.assertEqual((rows["bw"]["settled"], peers._verdict(rows["bw"])), (True, "ok, 2/3 rounds in"))
+        self.assertEqual((rows["lat"]["control"], rows["bw"]["control"]), ("control_latency", "control_bandwidth"))
+        self.assertEqual(rows["bw"]["control_range"], [0.8, 1.25])
+
+    def test_a_noisy_row_is_unsettled_whatever_its_median(self):
+        # ratios 0.7, 1.0, 1.3: the median is 1, but +-43% (2 SE)
+        rows = self.doc({"lat": [(70, 100), (100, 100), (130, 100)], "nt": [(42, 40), (40, 40), (41.6, 40)]})
+        self.assertFalse(rows["lat"]["settled"])
+        self.assertAlmostEqual(rows["lat"]["median_uncertainty"], 2 * 1.2533 * 0.3 / 3 ** 0.5)
+        self.assertEqual(peers._verdict(rows["lat"]),
+                         "unsettled: median +-43.4% (2 SE over 3 rounds); A/A control 0.99-1.01")
+        # 1.02-: a tolerance of 2%, and these ratios (1.05, 1, 1.04) are known to +-5%
+        self.assertFalse(rows["nt"]["settled"])
+
+    def test_no_target_or_too_few_rounds_judges_nothing(self):
+        rows = self.doc({"info": [(9, 10), (5, 10), (10, 10)], "lat": [(50, 100), (150, 100)]})
+        self.assertIsNone(rows["info"]["settled"])
+        self.assertIsNone(rows["lat"]["settled"])
+        self.assertEqual(peers._verdict(rows["info"]), "-")
+        self.assertIsNone(rows["control_latency"]["settled"])
+        self.assertEqual(peers._verdict(rows["control_latency"]), "A/A control")
+
+    def test_without_a_control_the_verdict_names_none(self):
+        row = self.doc({"lat": [(70, 100), (100, 100), (130, 100)]}, controls=False)["lat"]
+        self.assertEqual((row["control"], row["control_range"]), (None, None))
+        self.assertEqual(peers._verdict(row), "unsettled: median +-43.4% (2 SE over 3 rounds)")
+
+    def test_the_text_says_what_unsettled_means(self):
+        rows = self.doc({"lat": [(70, 100), (100, 100), (130, 100)]})
+        t = peers.text({"machine": {}, "date": "d", "rounds": 3, "threads": 2, "size_bytes": 1,
+                        "rows": list(rows.values()), "not_run": []})
+        self.assertRegex(next(x for x in t if x.startswith("lat ")), r"unsettled: median \+-43\.4% ")
+        self.assertTrue(t[-1].startswith("unsettled = the median ratio is known less precisely than"))
+        steady = self.doc({"lat": [(100, 100)] * 3})
+        t = peers.text({"machine": {}, "date": "d", "rounds": 3, "threads": 2, "size_bytes": 1,
+                        "rows": list(steady.values()), "not_run": []})
+        self.assertFalse([x for x in t if "unsettled" in x])
 
 
 class Machine(unittest.TestCase):

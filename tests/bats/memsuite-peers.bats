@@ -97,8 +97,16 @@ row() {   # row FILE ID FIELD
     assert_output --regexp 'mbw_dumb .* 6000 +6000 +1 '
     assert_output --regexp 'seqread_sysbench .* 20 +20 +1 '
     refute_output --partial "not run:"
+    # the A/A controls: the stubs never move, so every row is settled
+    assert_output --regexp 'control_bandwidth +mencal seqread, run A +the same, run B \(A/A control\) +GB/s +20 +20 +1 +1-1 +- +A/A control'
+    assert_output --regexp 'control_latency +randread best --tlb-locality 64, run A .* ns +110 +110 +1 +1-1 +- +A/A control'
+    refute_output --partial unsettled
     run jq -r '[.schema, .rounds, (.rows | length), .machine.cpu_model, .machine.microcode] | join(" ")' p.json
-    assert_output "memsuite/peers/1 2 16 Fake CPU 9000 0x2b000590"
+    assert_output "memsuite/peers/1 2 18 Fake CPU 9000 0x2b000590"
+    [ "$(row p.json latency_tlb8 control)" = control_latency ]
+    [ "$(row p.json seqread_load control)" = control_bandwidth ]
+    [ "$(row p.json seqread_load settled)" = null ]      # two rounds: too few to judge
+    [ "$(row p.json control_bandwidth settled)" = null ]
     [ "$(row p.json latency_tlb64 ratio)" = 1.1 ]
     [ "$(row p.json latency_tlb64 rounds_paired)" = 2 ]
     [ "$(row p.json seqread_load 'peer_variants | join(",")')" = load,load_avx,load_avx512,sum_avx ]
@@ -165,6 +173,39 @@ jq -n "{ records: [ { metrics: { latency: { value: 120, stats: { n: 5, min: 100,
     assert_output "stream510,likwid,sysbench"
 }
 
+@test "peers: a row is unsettled where its median is known less precisely than its target; the A/A control rides along" {
+    # seqread over the report's 1 GiB alternates 20 and 25 GB/s between
+    # calls, three calls a round (seqread_load's, then the control's A and
+    # B): seqread_load against likwid's 25 reads 0.8, 1, 0.8, known to
+    # +-17% (2 SE), and the control pairs read 1.25, 0.8, 1.25
+    ms_stub "$MEMSUITE_BIN" mencal '
+case " $* " in *" --dry-run "*) printf "size: 1073741824 bytes\nthreads: 2\ncpus: 0 1\n"; exit 0 ;; esac
+n=0
+case " $* " in *" --size 1073741824 "*) n=$(( $(cat "$FAKE_CALLS" 2>/dev/null || echo 0) + 1 )); echo "$n" >"$FAKE_CALLS" ;; esac
+out=""
+while [ $# -gt 0 ]; do case "$1" in -O) out=$2; shift ;; esac; shift; done
+jq -n --argjson bw "$([ $((n % 2)) = 1 ] && echo 20 || echo 25)" "{ records: [ { metrics: { bandwidth: { value: \$bw } } } ] }" >"$out"'
+    export FAKE_CALLS="$SANDBOX/calls"
+    run "$MS" peers --likwid-bench "$REF/likwid-bench" --skip stream510,multichase,mbw,sysbench --rounds 3 --json u.json
+    assert_success
+    assert_output --regexp 'seqread_load .* 0.8 +0.8-1 +0.97- +unsettled: median \+-16.7% \(2 SE over 3 rounds\); A/A control 0.8-1.25'
+    assert_output --regexp 'control_bandwidth .* 1.25 +0.8-1.25 +- +A/A control'
+    assert_line --partial "unsettled = the median ratio is known less precisely than the target's tolerance"
+    [ "$(row u.json seqread_load settled)" = false ]
+    [ "$(row u.json seqread_load 'control_range | join(" ")')" = "0.8 1.25" ]
+    # triad_nt's figures never move: settled, and judged as ever
+    [ "$(row u.json triad_nt settled)" = true ]
+    assert_output --regexp 'triad_nt .* 1.1 +1.1-1.1 +1.02- +ok'
+    # no latency row ran, so no latency control either
+    [ -z "$(row u.json control_latency id)" ]
+    # --skip control: no control row; the rows are still judged by their own spread
+    run "$MS" peers --likwid-bench "$REF/likwid-bench" --skip stream510,multichase,mbw,sysbench,control --rounds 3 --json v.json
+    assert_success
+    [ -z "$(row v.json control_bandwidth id)" ]
+    [ "$(row v.json seqread_load control)" = null ]
+    refute_output --partial "A/A control"
+}
+
 @test "peers: sysbench gets a power-of-two block (2 x 1920 MiB per thread was refused)" {
     FAKE_BYTES=4026531840 run "$MS" peers --sysbench "$REF/sysbench" --skip stream510,multichase,likwid,mbw --rounds 1
     assert_success
@@ -178,10 +219,14 @@ jq -n "{ records: [ { metrics: { latency: { value: 120, stats: { n: 5, min: 100,
     assert_output "memsuite: peers: --rounds '0': expected an integer from 1 to 999"
     run "$MS" peers --skip stream,mbw
     assert_failure 2
-    assert_output "memsuite: peers: --skip 'stream': expected a comma-separated list of stream510, multichase, likwid, mbw, sysbench"
+    assert_output "memsuite: peers: --skip 'stream': expected a comma-separated list of stream510, multichase, likwid, mbw, sysbench, control"
     run "$MS" peers --bogus
     assert_failure 2
     run "$MS" peers --skip stream510,multichase,likwid,mbw,sysbench
+    assert_failure 1
+    assert_output --partial "no comparison could run"
+    # the controls alone compare nothing: they do not run
+    run "$MS" peers --skip stream510,multichase,likwid,mbw,sysbench,control
     assert_failure 1
     assert_output --partial "no comparison could run"
 }

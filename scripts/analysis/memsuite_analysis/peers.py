@@ -13,7 +13,10 @@ from the figures the orchestration collected, and its text table.
     prints the memsuite/peers/1 document: per row the medians over the
     rounds of each side, and the ratio ours / peer as the median over the
     rounds of the ratio measured within one round (pairing cancels the
-    drift of a shared machine), with every round's pair kept.
+    drift of a shared machine), with every round's pair kept.  A row whose
+    median is known less precisely than its target's tolerance is marked
+    unsettled.  The rows control_bandwidth and control_latency are A/A
+    controls: the same run of ours twice in a row.
   peers text < DOC
     prints the table (the same columns as ever)."""
 
@@ -107,6 +110,54 @@ def _peer_variant(figs, better):
     return pick, medians, by[pick]
 
 
+CONTROLS = {"bandwidth": "control_bandwidth", "latency": "control_latency"}
+MIN_ROUNDS_TO_SETTLE = 3
+
+
+def _tolerance(target):
+    """How far from parity a ratio may move before it leaves the target:
+    half the band of "lo-hi", the distance of the one bound from 1 for
+    "lo-" or "-hi" (0.03 for "0.97-", 0.02 for "1.02-")."""
+    lo, hi = (target.split("-") + [""])[:2]
+    if lo and hi:
+        return (float(hi) - float(lo)) / 2
+    return abs(1 - float(lo or hi)) or None
+
+
+def _median_uncertainty(ratios):
+    """Two standard errors of the median of the per-round ratios (about a
+    95% interval for it): 2 x 1.2533 x s / sqrt(n), s their sample
+    standard deviation; None under MIN_ROUNDS_TO_SETTLE rounds."""
+    n = len(ratios)
+    if n < MIN_ROUNDS_TO_SETTLE:
+        return None
+    mean = sum(ratios) / n
+    s = math.sqrt(sum((x - mean) ** 2 for x in ratios) / (n - 1))
+    return 2 * 1.2533 * s / math.sqrt(n)
+
+
+def _settle(out):
+    """Whether each row with a target is settled: its median known more
+    precisely (two standard errors, from its own per-round ratios) than
+    the target's tolerance.  An unsettled row can meet or miss its target
+    by luck; more rounds settle it.  The A/A control of the row's kind
+    (latency for ns rows, bandwidth for the others) rides along: its range
+    says whether the noise is the machine's (the same run twice moves as
+    much) or one of the tools'."""
+    by_id = {r["id"]: r for r in out}
+    for r in out:
+        r["control"], r["control_range"], r["median_uncertainty"], r["settled"] = None, None, None, None
+        if r["id"] in CONTROLS.values() or r["ratio"] is None:
+            continue
+        c = by_id.get(CONTROLS["latency" if r["unit"] == "ns" else "bandwidth"])
+        if c and c.get("ratio_range"):
+            r["control"], r["control_range"] = c["id"], c["ratio_range"]
+        r["median_uncertainty"] = _median_uncertainty([p["ours"] / p["peer"] for p in r["per_round"]])
+        tol = _tolerance(r["target"]) if r["target"] else None
+        if tol is not None and r["median_uncertainty"] is not None:
+            r["settled"] = r["median_uncertainty"] <= tol
+
+
 def build(rows, data, bad, notrun, machine, rounds, threads, size_bytes, date):
     """The peers document from the parsed inputs (lists of split lines)."""
     figs = [{"round": int(d[0]), "row": d[1], "side": d[2], "value": float(d[3]),
@@ -138,6 +189,7 @@ def build(rows, data, bad, notrun, machine, rounds, threads, size_bytes, date):
                           for k in paired],
             "unavailable": None if ratios else ("; ".join(why_bad) or "no round with both figures"),
         })
+    _settle(out)
     return {"schema": SCHEMA, "date": date, "machine": machine, "rounds": rounds, "threads": threads,
             "size_bytes": size_bytes, "rows": out,
             "not_run": [{"group": n[0], "why": n[1] if len(n) > 1 else ""} for n in notrun]}
@@ -170,7 +222,10 @@ def _verdict(row):
     were in the target ("OFF, 2/5 rounds in"), so noise is not read as a
     defect, nor a lucky median as a pass."""
     if row["ratio"] is None or row["target"] is None:
-        return "-"
+        return "A/A control" if row["id"] in CONTROLS.values() and row["ratio"] is not None else "-"
+    if row.get("settled") is False:
+        why = "unsettled: median +-%.1f%% (2 SE over %d rounds)" % (100 * row["median_uncertainty"], row["rounds_paired"])
+        return why + ("; A/A control %s" % _range(row["control_range"]) if row.get("control_range") else "")
     verdict = "ok" if _in_target(row["ratio"], row["target"]) else "OFF"
     k, n = row.get("rounds_in_target"), row["rounds_paired"]
     if k is not None and 0 < k < n:
@@ -178,8 +233,8 @@ def _verdict(row):
     return verdict
 
 
-def _range(row):
-    rr = row.get("ratio_range")
+def _range(rr):
+    """A [lowest, highest] ratio pair as "lo-hi", at the ratio's precision."""
     if not rr:
         return "-"
     return "%s-%s" % (_jq_number(_round(rr[0], 1000)), _jq_number(_round(rr[1], 1000)))
@@ -204,10 +259,15 @@ def text(doc):
             peer = r["peer"] + (" (%s)" % ",".join(r["peer_variants"]) if r["peer_variants"] else "")
         ratio = "unavailable: " + r["unavailable"] if r["ratio"] is None else _jq_number(_round(r["ratio"], 1000))
         out.append(fmt % (r["id"], r["ours"], peer, r["unit"], _fig(r["ours_median"]), _fig(r["peer_median"]),
-                          ratio, _range(r), r["target"] or "-", _verdict(r)))
+                          ratio, _range(r.get("ratio_range")), r["target"] or "-", _verdict(r)))
     out += ["not run: %s: %s" % (n["group"], n["why"]) for n in doc["not_run"]]
     out.append("ratio = median over rounds of ours / peer measured in the same round (rounds: their "
                "lowest-highest); ours, peer = medians over rounds")
+    if any(r.get("settled") is False for r in doc["rows"]):
+        out.append("unsettled = the median ratio is known less precisely than the target's tolerance: "
+                   "luck can meet or miss the target, more --rounds can settle it"
+                   + ("; A/A control = the same run of ours twice in a row, how far this machine alone "
+                      "moves a pair" if any(r.get("control_range") for r in doc["rows"]) else ""))
     return out
 
 
