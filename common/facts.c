@@ -13,6 +13,7 @@
 
 #include "buildinfo.h"
 #include "cpufreq.h"
+#include "damon.h"
 #include "dimms.h"
 #include "json.h"
 #include "sizing.h"
@@ -232,6 +233,29 @@ static void g_host(mb_facts_t *d)
               "MEMSUITE_LLC=<size> memsuite run ... (if the value is wrong)");
 }
 
+/* DAMON (common/damon): off, absent, or what runs, as a warning: its
+ * sampling and its schemes act on the memory under a benchmark. */
+static void g_damon(mb_facts_t *d)
+{
+    mb_damon_t m;
+    char v[512];
+    mb_damon_read(&m);
+    if (!m.interface) {
+        add(d, "damon", MB_VERDICT_OK, "not running (no DAMON sysfs interface, no damon_reclaim or damon_lru_sort)",
+            NULL, NULL);
+    } else if (!m.running) {
+        add(d, "damon", MB_VERDICT_OK, "off", NULL, NULL);
+    } else {
+        snprintf(v, sizeof v, "%s", m.text);
+        add(d, "damon", MB_VERDICT_WARN, v,
+            "DAMON is running: it samples page access bits and its schemes act on memory (pageout "
+            "reclaims regions idle that long, hugepage/nohugepage change THP, migrate moves pages), "
+            "so a benchmark's memory can change under it",
+            "echo off > /sys/kernel/mm/damon/admin/kdamonds/N/state as root, where the platform allows "
+            "(a cloud guest may run it on purpose); otherwise keep this fact with the result");
+    }
+}
+
 /* MemTotal (sysinfo) and MemAvailable (MemFree + Cached on old kernels),
  * in bytes: what the memory-fit checks of memsuite run ask. */
 static void g_memory(mb_facts_t *d)
@@ -248,6 +272,7 @@ static void g_memory(mb_facts_t *d)
             mb_procfs_path(path, sizeof path, "/meminfo"), strerror(-rc));
         add(d, "mem_available_bytes", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
     }
+    g_damon(d);
 }
 
 /* One frequency sample (common/cpufreq): the mean current frequency in

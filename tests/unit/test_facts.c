@@ -62,6 +62,8 @@ static const want_t wants[] = {
     { "memsuite-host", "governor.cpu3", MB_VERDICT_WARN, "powersave" },
     { "memsuite-host", "smt", MB_VERDICT_WARN, "on" },
     { "memsuite-host", "thp_enabled", MB_VERDICT_OK, "madvise" },
+    { "memsuite-host", "damon", MB_VERDICT_WARN, "kdamond 0 on (paddr; pageout at age >= 12 x 5 s)" },
+    { "memsuite-vm", "damon", MB_VERDICT_OK, "not running (no DAMON sysfs interface" },
     { "memsuite-host", "numa", MB_VERDICT_UNAVAILABLE, "numactl is not installed" },
     { "memsuite-host", "numa_balancing", MB_VERDICT_WARN, "1" },
     { "memsuite-host", "swappiness", MB_VERDICT_WARN, "60" },

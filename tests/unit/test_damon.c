@@ -1,0 +1,83 @@
+/* test_damon: DAMON's running monitors read from a temporary sysfs tree
+ * (MEMSUITE_SYSFS): no interface, every kdamond off, one on with and one
+ * without schemes, and the damon_reclaim module enabled. */
+#include "check.h"
+#include "damon.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char root[] = "/tmp/test_damon.XXXXXX";
+
+/* Writes <root>/<rel> (one line), creating its directories. */
+static void put(const char *rel, const char *line)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
+        *p = '\0';
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+}
+
+int main(void)
+{
+    mb_damon_t m;
+    CHECK(mkdtemp(root) != NULL, "temp root");
+    setenv("MEMSUITE_SYSFS", root, 1);
+
+    mb_damon_read(&m);
+    CHECK(!m.interface && m.running == 0 && strcmp(m.text, "off") == 0, "no interface: nothing runs");
+
+    const char *k = "kernel/mm/damon/admin/kdamonds";
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s/nr_kdamonds", k);
+    put(rel, "2");
+    snprintf(rel, sizeof rel, "%s/0/state", k);
+    put(rel, "off");
+    snprintf(rel, sizeof rel, "%s/1/state", k);
+    put(rel, "off");
+    mb_damon_read(&m);
+    CHECK(m.interface && m.running == 0, "two kdamonds, both off");
+    CHECK_EQ_STR(m.text, "off", "both off: off");
+
+    /* kdamond 1 on, monitoring virtual addresses with no scheme */
+    put(rel, "on");
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/operations", k);
+    put(rel, "vaddr");
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/nr_schemes", k);
+    put(rel, "0");
+    mb_damon_read(&m);
+    CHECK(m.running == 1, "one on");
+    CHECK_EQ_STR(m.text, "kdamond 1 on (vaddr; no scheme: monitoring only)", "monitoring only");
+
+    /* two schemes, one with a minimum age; and damon_reclaim enabled */
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/nr_schemes", k);
+    put(rel, "2");
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/0/action", k);
+    put(rel, "pageout");
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/0/access_pattern/age/min", k);
+    put(rel, "20");
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/monitoring_attrs/intervals/aggr_us", k);
+    put(rel, "100000");
+    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/1/action", k);
+    put(rel, "nohugepage");
+    put("module/damon_reclaim/parameters/enabled", "Y");
+    put("module/damon_lru_sort/parameters/enabled", "N");
+    mb_damon_read(&m);
+    CHECK(m.running == 2, "a kdamond and a module");
+    CHECK_EQ_STR(m.text, "kdamond 1 on (vaddr; pageout at age >= 20 x 0.1 s, nohugepage); damon_reclaim enabled",
+                 "schemes with their ages, and the enabled module");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0, "cleanup");
+    return check_done();
+}
