@@ -143,6 +143,11 @@ class Settled(unittest.TestCase):
         # 1.02-: a tolerance of 2%, and these ratios (1.05, 1, 1.04) are known to +-5%
         self.assertFalse(rows["nt"]["settled"])
 
+    def test_the_uncertainty_is_printed_to_three_digits(self):
+        row = {"id": "lat", "ratio": 0.98, "target": "0.97-1.03", "settled": False,
+               "median_uncertainty": 0.0304, "rounds_paired": 7, "control_range": None}
+        self.assertEqual(peers._verdict(row), "unsettled: median +-3.04% (2 SE over 7 rounds)")
+
     def test_no_target_or_too_few_rounds_judges_nothing(self):
         rows = self.doc({"info": [(9, 10), (5, 10), (10, 10)], "lat": [(50, 100), (150, 100)]})
         self.assertIsNone(rows["info"]["settled"])

@@ -220,11 +220,14 @@ def _in_target(ratio, target):
 def _verdict(row):
     """ok or OFF by the median ratio; where the rounds disagree, how many
     were in the target ("OFF, 2/5 rounds in"), so noise is not read as a
-    defect, nor a lucky median as a pass."""
+    defect, nor a lucky median as a pass.  An unsettled row says so with
+    its uncertainty and its A/A control's range instead; a control says
+    what it is."""
     if row["ratio"] is None or row["target"] is None:
         return "A/A control" if row["id"] in CONTROLS.values() and row["ratio"] is not None else "-"
     if row.get("settled") is False:
-        why = "unsettled: median +-%.1f%% (2 SE over %d rounds)" % (100 * row["median_uncertainty"], row["rounds_paired"])
+        # three significant digits: a 3.04% that printed as "3.0%" looked inside a 3% target
+        why = "unsettled: median +-%.3g%% (2 SE over %d rounds)" % (100 * row["median_uncertainty"], row["rounds_paired"])
         return why + ("; A/A control %s" % _range(row["control_range"]) if row.get("control_range") else "")
     verdict = "ok" if _in_target(row["ratio"], row["target"]) else "OFF"
     k, n = row.get("rounds_in_target"), row["rounds_paired"]
