@@ -28,6 +28,14 @@ static void put(const char *rel, const char *line)
     }
 }
 
+/* put() under DAMON's kdamonds directory. */
+static void kput(const char *sub, const char *line)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "kernel/mm/damon/admin/kdamonds/%s", sub);
+    put(rel, line);
+}
+
 int main(void)
 {
     mb_damon_t m;
@@ -37,39 +45,27 @@ int main(void)
     mb_damon_read(&m);
     CHECK(!m.interface && m.running == 0 && strcmp(m.text, "off") == 0, "no interface: nothing runs");
 
-    const char *k = "kernel/mm/damon/admin/kdamonds";
-    char rel[256];
-    snprintf(rel, sizeof rel, "%s/nr_kdamonds", k);
-    put(rel, "2");
-    snprintf(rel, sizeof rel, "%s/0/state", k);
-    put(rel, "off");
-    snprintf(rel, sizeof rel, "%s/1/state", k);
-    put(rel, "off");
+    kput("nr_kdamonds", "2");
+    kput("0/state", "off");
+    kput("1/state", "off");
     mb_damon_read(&m);
     CHECK(m.interface && m.running == 0, "two kdamonds, both off");
     CHECK_EQ_STR(m.text, "off", "both off: off");
 
     /* kdamond 1 on, monitoring virtual addresses with no scheme */
-    put(rel, "on");
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/operations", k);
-    put(rel, "vaddr");
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/nr_schemes", k);
-    put(rel, "0");
+    kput("1/state", "on");
+    kput("1/contexts/0/operations", "vaddr");
+    kput("1/contexts/0/schemes/nr_schemes", "0");
     mb_damon_read(&m);
     CHECK(m.running == 1, "one on");
     CHECK_EQ_STR(m.text, "kdamond 1 on (vaddr; no scheme: monitoring only)", "monitoring only");
 
     /* two schemes, one with a minimum age; and damon_reclaim enabled */
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/nr_schemes", k);
-    put(rel, "2");
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/0/action", k);
-    put(rel, "pageout");
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/0/access_pattern/age/min", k);
-    put(rel, "20");
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/monitoring_attrs/intervals/aggr_us", k);
-    put(rel, "100000");
-    snprintf(rel, sizeof rel, "%s/1/contexts/0/schemes/1/action", k);
-    put(rel, "nohugepage");
+    kput("1/contexts/0/schemes/nr_schemes", "2");
+    kput("1/contexts/0/schemes/0/action", "pageout");
+    kput("1/contexts/0/schemes/0/access_pattern/age/min", "20");
+    kput("1/contexts/0/monitoring_attrs/intervals/aggr_us", "100000");
+    kput("1/contexts/0/schemes/1/action", "nohugepage");
     put("module/damon_reclaim/parameters/enabled", "Y");
     put("module/damon_lru_sort/parameters/enabled", "N");
     mb_damon_read(&m);
