@@ -107,6 +107,7 @@ row() {   # row FILE ID FIELD
     [ "$(row p.json seqread_load control)" = control_bandwidth ]
     [ "$(row p.json seqread_load settled)" = null ]      # two rounds: too few to judge
     [ "$(row p.json control_bandwidth settled)" = null ]
+    [ "$(row p.json control_latency 'per_round | map(.first) | join(",")')" = ours,ours ]
     [ "$(row p.json latency_tlb64 ratio)" = 1.1 ]
     [ "$(row p.json latency_tlb64 rounds_paired)" = 2 ]
     [ "$(row p.json seqread_load 'peer_variants | join(",")')" = load,load_avx,load_avx512,sum_avx ]

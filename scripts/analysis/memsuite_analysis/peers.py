@@ -182,7 +182,8 @@ def build(rows, data, bad, notrun, machine, rounds, threads, size_bytes, date):
             "rounds_in_target": sum(_in_target(x, r[6]) for x in ratios) if r[6] != "-" else None,
             "peer_variants": sorted({x["detail"] for x in v if x["side"] == "peer" and x["detail"]}),
             "peer_variant": pick, "peer_variant_medians": medians,
-            "per_round": [{"round": k, "first": "ours" if k % 2 == 1 else "peer",
+            # an A/A control runs its A ("ours") first in every round
+            "per_round": [{"round": k, "first": "ours" if k % 2 == 1 or rid in CONTROLS.values() else "peer",
                            "ours": ours[k], "peer": peer[k],
                            "ours_detail": next((x["detail"] for x in v
                                                 if x["side"] == "ours" and x["round"] == k), "")}
