@@ -238,7 +238,6 @@ static void g_host(mb_facts_t *d)
 static void g_damon(mb_facts_t *d)
 {
     mb_damon_t m;
-    char v[512];
     mb_damon_read(&m);
     if (!m.interface) {
         add(d, "damon", MB_VERDICT_OK, "not running (no DAMON sysfs interface, no damon_reclaim or damon_lru_sort)",
@@ -246,8 +245,7 @@ static void g_damon(mb_facts_t *d)
     } else if (!m.running) {
         add(d, "damon", MB_VERDICT_OK, "off", NULL, NULL);
     } else {
-        snprintf(v, sizeof v, "%s", m.text);
-        add(d, "damon", MB_VERDICT_WARN, v,
+        add(d, "damon", MB_VERDICT_WARN, m.text,
             "DAMON is running: it samples page access bits and its schemes act on memory (pageout "
             "reclaims regions idle that long, hugepage/nohugepage change THP, migrate moves pages), "
             "so a benchmark's memory can change under it",
