@@ -24,18 +24,19 @@ record_ref() {
 lab_check "memsuite check --record on node1 (srun): a reference with its fingerprint" record_ref
 
 # lab_cluster NAME [CLUSTER OPTIONS]: sbatch over every host running
-# memsuite cluster; its JSON report in $LAB/NAME.json, text in NAME.txt
+# memsuite cluster; its JSON report in $LAB/NAME.json, text in NAME.txt.
+# LAB_CLUSTER_TIMEOUT: the launch's --timeout in seconds (default 90).
 lab_cluster() {
-    local name="$1"
+    local name="$1" tmo="${LAB_CLUSTER_TIMEOUT:-90}"
     shift
     mkdir -p "$LAB/results/$name"
     cat >"$LAB/$name.sbatch" <<EOS
 #!/bin/bash
 #SBATCH --nodes=$LAB_HOSTS --ntasks-per-node=1 --output=$LAB/$name.out --time=5
-memsuite cluster --ref "\${REF:-$LAB/ref.json}" --results "$LAB/results/$name" --retries 0 --timeout 90 --format json ${LAB_OUTLIERS[*]} $* >"$LAB/$name.json"
+memsuite cluster --ref "\${REF:-$LAB/ref.json}" --results "$LAB/results/$name" --retries 0 --timeout $tmo --format json ${LAB_OUTLIERS[*]} $* >"$LAB/$name.json"
 memsuite cluster --aggregate "$LAB/results/$name" --ref "\${REF:-$LAB/ref.json}" --drain-suggest --all ${LAB_OUTLIERS[*]} >"$LAB/$name.txt" || true
 EOS
-    ctl timeout 150 sbatch --wait --quiet "$LAB/$name.sbatch" || true
+    ctl timeout "$((tmo + 60))" sbatch --wait --quiet "$LAB/$name.sbatch" || true
 }
 
 all_hosts() {
