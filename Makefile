@@ -53,7 +53,10 @@ BASE_CFLAGS := -std=gnu11 $(WARN) -fopenmp -D_GNU_SOURCE -Icommon -I$(BUILD)
 # packages) runs the vector code a native one does.  A -march=native build
 # is already the best for its CPU and keeps exactly its own code.
 ISA_CPPFLAGS = $(if $(findstring -march=native,$(CFLAGS)),-DMB_NO_ISA_CLONES)
-ALL_CFLAGS   = $(BASE_CFLAGS) $(CFLAGS_EXTRA) $(FEATURE_CPPFLAGS) $(ISA_CPPFLAGS) $(CFLAGS)
+# CFLAGS_AFTER: a file's flags that define what its code measures (set per
+# target); after CFLAGS, because clang's -O3 re-enables a vectoriser
+# switched off before it.
+ALL_CFLAGS   = $(BASE_CFLAGS) $(CFLAGS_EXTRA) $(FEATURE_CPPFLAGS) $(ISA_CPPFLAGS) $(CFLAGS) $(CFLAGS_AFTER)
 LDLIBS      += -fopenmp $(FEATURE_LDLIBS) -lm -ldl
 
 LIBMB   := $(BUILD)/libmemsuite.a

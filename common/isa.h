@@ -1,8 +1,9 @@
 /* isa.h: run-time choice of a hot loop's instruction set.
  *
  * MB_HOT_LOOP marks a function whose loop the compiler vectorises (STREAM's
- * kernels, mbw's element copy, mencal's sequential sum).  On x86-64 with
- * GCC or clang it is compiled several times by target_clones: for
+ * kernels, mencal's sequential sum; not mbw's DUMB, which stays the
+ * original's scalar loop, mbw/dumb.c).  On x86-64 with GCC or clang it is
+ * compiled several times by target_clones: for
  * x86-64-v4 (AVX-512), x86-64-v3 (AVX2 + FMA) and the build's own target
  * ("default"), and the dynamic loader picks the best one the CPU has
  * (an ifunc resolved from cpuid, once, at start-up).  So a binary built

@@ -1,28 +1,27 @@
-/* dumb: the DUMB method, an honest element loop dst[i] = src[i] over long.
+/* dumb: the DUMB method, an honest element loop dst[i] = src[i] over long,
+ * compiled as the original compiles it: one 8-byte load and one 8-byte
+ * store per element.
  *
- * Compilers recognise this loop as a copy idiom and replace it by a call to
- * memcpy (gcc's -ftree-loop-distribute-patterns, on at -O2 and above since
- * gcc 10; clang's LoopIdiomRecognize).  DUMB would then measure the same
- * thing as MEMCPY.  mbw/module.mk therefore compiles this file, and only
- * this file, with
- *     gcc:   -fno-tree-loop-distribute-patterns
- *     clang: -fno-builtin   (LoopIdiomRecognize needs memcpy as a builtin)
- * Nothing else changes: the loop may still be unrolled and vectorised
- * (at -O3 -march=native it becomes wide vector loads and stores), which is
- * what a C programmer's copy loop compiles to.  tests/bats/mbw.bats
- * disassembles mbw_dumb_copy and fails if it calls memcpy.
- *
- * Debian's mbw 1.2.2 (gcc -O2) compiles its loop to one 8-byte load and
- * store per element; in cache our vectorised loop is faster, out of cache
- * both are bound by memory.  docs/mbw.1 says so. */
-#include "isa.h"
+ * Two compiler passes would change what DUMB measures, so mbw/module.mk
+ * compiles this file, and only this file, without them:
+ *   - the copy idiom: gcc (-ftree-loop-distribute-patterns, on at -O2 and
+ *     above since gcc 10) and clang (LoopIdiomRecognize) replace the loop
+ *     by a call to memcpy, and DUMB would measure what MEMCPY measures.
+ *     gcc: -fno-tree-loop-distribute-patterns; clang: -fno-builtin.
+ *   - vectorisation: at -O3 the loop becomes 32- or 64-byte vector loads
+ *     and stores.  Debian's mbw 1.2.2 (gcc -O2) runs the scalar loop, and
+ *     out of cache a scalar copy is bound by the core, not by memory: on a
+ *     Zen 3 guest (AMD EPYC family 25 model 1, 256 MiB arrays, three
+ *     series of 8-15 alternating rounds) the medians of our former AVX2
+ *     loop read 1.13-1.19x Debian's, this scalar loop's 0.93-1.00x
+ *     (docs/peers.md).  gcc: -fno-tree-vectorize; clang: -fno-vectorize
+ *     -fno-slp-vectorize.
+ * tests/bats/mbw.bats disassembles mbw_dumb_copy and fails if it calls
+ * memcpy or touches a vector register. */
 #include "methods.h"
 
-/* MB_HOT_LOOP (common/isa.h): the vectorised loop is compiled for AVX-512,
- * AVX2 and the build's target, the best chosen at start-up, so a packaged
- * (portable) build copies as a native one does. */
-MB_HOT_LOOP void mbw_dumb_copy(void *restrict dst, const void *restrict src,
-                   size_t bytes, size_t block_bytes)
+void mbw_dumb_copy(void *restrict dst, const void *restrict src, size_t bytes,
+                   size_t block_bytes)
 {
     (void)block_bytes;
     long *restrict d = dst;
