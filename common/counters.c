@@ -328,11 +328,20 @@ static bool papi_begin(mb_counters_t *c, mb_counters_live_t *lv)
             return false;
         }
     }
+    /* The trial set is attached to this thread as each slot's set is to
+     * its thread (papi_open): a PAPI that cannot attach here (seen on a
+     * Zen 3 KVM guest: PAPI_attach "Event does not exist") would count
+     * no thread, so its events go to perf instead. */
+    const char *step = "PAPI_create_eventset(perf_event)";
     if ((rc = PAPI_create_eventset(&lv->probe_set)) != PAPI_OK ||
-        (rc = PAPI_assign_eventset_component(lv->probe_set, 0)) != PAPI_OK) {
-        papi_reason(c->hw_why, sizeof c->hw_why, "PAPI_create_eventset(perf_event)", rc);
-        if (lv->probe_set != PAPI_NULL)
+        (rc = PAPI_assign_eventset_component(lv->probe_set, 0)) != PAPI_OK ||
+        (step = "PAPI_attach(this thread)",
+         rc = PAPI_attach(lv->probe_set, (unsigned long)gettid_now())) != PAPI_OK) {
+        papi_reason(c->hw_why, sizeof c->hw_why, step, rc);
+        if (lv->probe_set != PAPI_NULL) {
+            PAPI_cleanup_eventset(lv->probe_set);
             PAPI_destroy_eventset(&lv->probe_set);
+        }
         lv->probe_set = PAPI_NULL;
         return false;
     }
