@@ -3,8 +3,9 @@
  * tuned lead over likwid-bench's stream_mem was a Zen 4 fact).  Every
  * variant the CPU has times the Triad on chunks of the arrays, three
  * trials each, alternating; the fastest runs the measurement.  The
- * calibration takes at most 1 s and is planned at 5% of the run; one that
- * cannot finish in time keeps the best-first default and says why. */
+ * calibration, its probe included, takes at most 1 s and is planned at 5%
+ * of the run; one that cannot finish in time keeps the best-first default
+ * and says why. */
 #ifndef ST_NTPICK_H
 #define ST_NTPICK_H
 
@@ -24,6 +25,7 @@ typedef struct {
     double mbps[ST_NTPICK_MAX];        /* best Triad trial, MB/s (STREAM's 3 words) */
     size_t chunk;                      /* elements per trial */
     double took_s, budget_s, run_s;    /* its time; min(1 s, 5% of the estimated run) */
+    double probe_s;                    /* the two probes' time, inside budget_s */
 } st_ntpick_t;
 
 /* With p->nt and p->nt_auto: measures, sets p->nt_isa to the fastest

@@ -153,6 +153,7 @@ static void ntpick_json(mb_json_t *j, const st_plan_t *p, const st_ntpick_t *k)
     mb_json_uint(j, "chunk_elements", k->chunk);
     mb_json_number(j, "took_s", k->took_s);
     mb_json_number(j, "budget_s", k->budget_s);
+    mb_json_number(j, "probe_s", k->probe_s);
     mb_json_number(j, "run_estimate_s", k->run_s);
     mb_json_object_end(j);
 }

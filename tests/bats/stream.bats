@@ -752,6 +752,7 @@ C
 @test "--nt-stores --nt-isa auto: the variant chosen by calibration, its figures in JSON and a note; forced and too-short runs say so" {
     run --separate-stderr "$ST" -s 2000000 -n 10 --nt-stores --format json -O p.json
     assert_success
+    local note=$stderr
     validate_json p.json
     run jq -r '.config.nt_stores | [.chosen_by, .isa, (.calibration.variants // [] | map(.isa) | join(",")),
                (.calibration.variants // [] | map(.triad_mbps > 0) | all)] | join(" ")' p.json
@@ -761,6 +762,10 @@ C
     if [ "$(jq -r .config.nt_stores.chosen_by p.json)" = calibration ]; then
         run jq -r '.label_reasons[] | select(startswith("non-temporal"))' p.json
         assert_output --regexp '^non-temporal stores \((avx512|avx2|sse2), chosen by calibration\)$'
+        # the probe is part of the calibration's time and of its budget
+        jq -e '.config.nt_stores.calibration | .probe_s > 0 and .probe_s < .budget_s
+               and .took_s >= .probe_s' p.json
+        [[ "$note" == *"--nt-isa auto: "*" chosen by calibration "*" probe included)"* ]]
     fi
     # too short to calibrate: the default, and the warning says why
     # (10^4 elements, 2 rounds: at 100 MB/s, the least the probe accepts, the run
