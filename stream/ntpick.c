@@ -45,9 +45,10 @@ static bool measure(st_plan_t *p, const st_arrays_t *x, const st_nt_isa_t *const
     double per_elem = pt / (double)probe;                   /* s per element of Triad */
     out->run_s = per_elem * (double)x->n * (double)p->ntimes * (double)p->nkernels;
     out->budget_s = fmin(PICK_MAX_S, PICK_RUN_SHARE * out->run_s);
-    /* the probe is part of the calibration: the trials get what it left
-     * (it took a third of a 10-repetition Triad's budget on an Intel
-     * Xeon guest, and the calibration ran to 1.5x its plan) */
+    /* the probes are part of the calibration: the trials get what they
+     * leave (two probes of 1/16 of a pass are a quarter of a 10-repetition
+     * Triad's 5%; left out of the plan, the calibration ran to 1.4-1.5x
+     * its budget on an Intel Xeon guest) */
     out->probe_s = pt1 + pt2;
     const double per_trial = (out->budget_s - out->probe_s) / (double)(PICK_TRIALS * out->n);
     /* under 100 MB/s the probe was preempted or the team was slow to
