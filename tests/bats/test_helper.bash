@@ -17,9 +17,19 @@ SCHEMA_V1="$ROOT/docs/result-v1.schema.json"    # memsuite/result/1, older docum
 # CPU hog is seen in any window).  A test of the window sets its own.
 export MEMSUITE_BUSY_WINDOW="${MEMSUITE_BUSY_WINDOW:-0.25}"
 
+# bats-support, then bats-assert.  Bats sources this file again for every
+# test, and each library's load.bash forks a dirname per file it sources
+# (some 40 ms a test on the 2-vCPU VM): their src/*.bash, which load.bash
+# lists in full, are sourced directly instead; load.bash where a packaging
+# has no src/.
 for lib in /usr/lib/bats/bats-support /usr/lib/bats/bats-assert; do
-    [ -f "$lib/load.bash" ] && load "$lib/load.bash"
+    if [ -d "$lib/src" ]; then
+        for src in "$lib"/src/*.bash; do source "$src"; done
+    elif [ -f "$lib/load.bash" ]; then
+        load "$lib/load.bash"
+    fi
 done
+unset lib src
 
 setup() {
     SANDBOX=$(mktemp -d "${BATS_TMPDIR:-/tmp}/memsuite.XXXXXX")
@@ -28,6 +38,9 @@ setup() {
     export PATH="$STUBS:$BIN:$PATH"
     export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
     unset MEMSUITE_SYSFS MEMSUITE_PROCFS MEMSUITE_LLC
+    # files run side by side (tests/run-tests.sh lanes): each test has its
+    # own run lock and saved-knob state, never the machine's
+    export MEMSUITE_LOCK="$SANDBOX/memsuite.lock" MEMSUITE_STATE_DIR="$SANDBOX/state"
     cd "$SANDBOX" || return 1
     if declare -F local_setup >/dev/null; then local_setup; fi
 }
