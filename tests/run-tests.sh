@@ -20,6 +20,18 @@ export MEMSUITE_BIN="$root/$bin"
 export MEMSUITE_ROOT="$root"
 export MEMSUITE_BUILD="$root/$build"
 
+# the lanes: checked before anything runs
+jobs=${MEMSUITE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case "$jobs" in
+    ''|*[!0-9]*) jobs_ok=0 ;;
+    *) jobs=$((10#$jobs)); jobs_ok=$((jobs >= 1)) ;;
+esac
+if [ "$jobs_ok" != 1 ]; then
+    echo "run-tests: MEMSUITE_TEST_JOBS='${MEMSUITE_TEST_JOBS-}' is not a count of 1 or more" >&2
+    exit 2
+fi
+[ -n "${MEMSUITE_TEST_JOBS:-}" ] || [ "$jobs" -le 4 ] || jobs=4
+
 passed=0 failed=0 skipped=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -75,9 +87,6 @@ if command -v bats >/dev/null 2>&1; then
     for f in "${files[@]}"; do
         if grep -q '^# runs alone: ' "$f"; then alone+=("$f"); else lanes+=("$f"); fi
     done
-    jobs=${MEMSUITE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
-    case "$jobs" in ''|*[!0-9]*|0) echo "run-tests: MEMSUITE_TEST_JOBS='$jobs' is not a count of 1 or more" >&2; exit 2 ;; esac
-    [ -n "${MEMSUITE_TEST_JOBS:-}" ] || [ "$jobs" -le 4 ] || jobs=4
     echo "# bats: ${#files[@]} files, ${#lanes[@]} in $jobs lane(s), then ${#alone[@]} alone"
     export -f bats_one
     export work

@@ -96,7 +96,7 @@ lane_file() {
 
 @test "MEMSUITE_TEST_JOBS must be a count of 1 or more (exit 2, named)" {
     case_line good true >"$T/tests/bats/good.bats"
-    for bad in 0 two -1; do
+    for bad in 0 00 two -1 " 2"; do
         run env MEMSUITE_TEST_JOBS="$bad" "$T/tests/run-tests.sh" build bin
         assert_failure 2
         assert_line "run-tests: MEMSUITE_TEST_JOBS='$bad' is not a count of 1 or more"
