@@ -92,6 +92,7 @@ if command -v bats >/dev/null 2>&1; then
     export work
     # the largest files first, so the lanes end close together
     if [ ${#lanes[@]} -gt 0 ]; then
+        # shellcheck disable=SC2016 # $1 is the child bash's argument
         stat -c '%s %n' "${lanes[@]}" | sort -rn | cut -d ' ' -f 2- |
             xargs -d '\n' -P "$jobs" -n 1 bash -c 'bats_one "$1"' bats_one
     fi

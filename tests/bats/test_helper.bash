@@ -24,6 +24,7 @@ export MEMSUITE_BUSY_WINDOW="${MEMSUITE_BUSY_WINDOW:-0.25}"
 # has no src/.
 for lib in /usr/lib/bats/bats-support /usr/lib/bats/bats-assert; do
     if [ -d "$lib/src" ]; then
+        # shellcheck source=/dev/null # the packaged library
         for src in "$lib"/src/*.bash; do source "$src"; done
     elif [ -f "$lib/load.bash" ]; then
         load "$lib/load.bash"
