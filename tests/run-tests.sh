@@ -21,16 +21,16 @@ export MEMSUITE_ROOT="$root"
 export MEMSUITE_BUILD="$root/$build"
 
 # the lanes: checked before anything runs
-jobs=${MEMSUITE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
-case "$jobs" in
-    ''|*[!0-9]*) jobs_ok=0 ;;
-    *) jobs=$((10#$jobs)); jobs_ok=$((jobs >= 1)) ;;
+nlanes=${MEMSUITE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case "$nlanes" in
+    ''|*[!0-9]*) nlanes_ok=0 ;;
+    *) nlanes=$((10#$nlanes)); nlanes_ok=$((nlanes >= 1)) ;;
 esac
-if [ "$jobs_ok" != 1 ]; then
+if [ "$nlanes_ok" != 1 ]; then
     echo "run-tests: MEMSUITE_TEST_JOBS='${MEMSUITE_TEST_JOBS-}' is not a count of 1 or more" >&2
     exit 2
 fi
-[ -n "${MEMSUITE_TEST_JOBS:-}" ] || [ "$jobs" -le 4 ] || jobs=4
+[ -n "${MEMSUITE_TEST_JOBS:-}" ] || [ "$nlanes" -le 4 ] || nlanes=4
 
 passed=0 failed=0 skipped=0
 work=$(mktemp -d)
@@ -87,14 +87,14 @@ if command -v bats >/dev/null 2>&1; then
     for f in "${files[@]}"; do
         if grep -q '^# runs alone: ' "$f"; then alone+=("$f"); else lanes+=("$f"); fi
     done
-    echo "# bats: ${#files[@]} files, ${#lanes[@]} in $jobs lane(s), then ${#alone[@]} alone"
+    echo "# bats: ${#files[@]} files, ${#lanes[@]} in $nlanes lane(s), then ${#alone[@]} alone"
     export -f bats_one
     export work
     # the largest files first, so the lanes end close together
     if [ ${#lanes[@]} -gt 0 ]; then
         # shellcheck disable=SC2016 # $1 is the child bash's argument
         stat -c '%s %n' "${lanes[@]}" | sort -rn | cut -d ' ' -f 2- |
-            xargs -d '\n' -P "$jobs" -n 1 bash -c 'bats_one "$1"' bats_one
+            xargs -d '\n' -P "$nlanes" -n 1 bash -c 'bats_one "$1"' bats_one
     fi
     for f in "${alone[@]}"; do bats_one "$f"; done
     for f in "${files[@]}"; do
