@@ -37,12 +37,13 @@ lane_file() {
     {
         echo "# runs alone: it needs the machine to itself"
         case_line solo 'echo "start solo" >>"$RT_LOG"'
-        case_line "solo skips" 'skip "a reason"'
+        case_line "solo skips" 'skip "counted as skipped, never as passed"'
     } >"$T/tests/bats/solo.bats"
     run env MEMSUITE_TEST_JOBS=2 "$T/tests/run-tests.sh" build bin
     assert_success
     assert_line "# bats: 3 files, 2 in 2 lane(s), then 1 alone"
     assert_line --regexp '^# bats: solo\.bats \([0-9]+\.[0-9] s\)$'
+    assert_line "ok 2 solo skips # skip counted as skipped, never as passed"
     assert_line "3 passed, 0 failed, 1 skipped"
     run cat "$RT_LOG"
     assert_line "a saw b"
@@ -77,6 +78,7 @@ lane_file() {
 
 @test "a Bats that exits non-zero without a failed test (a crash) is a failure" {
     case_line good true >"$T/tests/bats/good.bats"
+    # a Bats that dies mid-file: its plan printed, no test result, exit 3
     stub bats 'echo 1..1; exit 3'
     run env MEMSUITE_TEST_JOBS=1 "$T/tests/run-tests.sh" build bin
     assert_failure 1
