@@ -86,6 +86,8 @@ void mb_damon_read(mb_damon_t *out)
             out->running++;
         }
     }
-    if (!out->running)
+    if (!out->interface)
+        snprintf(out->text, sizeof out->text, "%s", MB_DAMON_ABSENT);
+    else if (!out->running)
         snprintf(out->text, sizeof out->text, "off");
 }

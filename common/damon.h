@@ -14,10 +14,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The text when the kernel has no DAMON interface at all. */
+#define MB_DAMON_ABSENT "not running (no DAMON sysfs interface, no damon_reclaim or damon_lru_sort)"
+
 typedef struct {
     bool interface;     /* the kdamonds directory or a DAMON module exists */
     int running;        /* kdamonds in state "on", plus enabled modules */
-    char text[400];     /* what runs: "kdamond 0 on (paddr; pageout at age >= 12 x 5 s)", or "off" */
+    char text[400];     /* what runs: "kdamond 0 on (paddr; pageout at age >= 12 x 5 s)";
+                         * "off" (an interface, nothing on); MB_DAMON_ABSENT */
 } mb_damon_t;
 
 /* Fills *out; never fails (a missing interface is interface = false). */

@@ -18,6 +18,7 @@
 
 #include "buildinfo.h"
 #include "counters.h"
+#include "damon.h"
 #include "dimms.h"
 #include "tunables.h"
 #include "virt.h"
@@ -657,6 +658,28 @@ static void get_firmware(mb_fact_t *f, mb_sysinfo_t *si)
               have_date ? date : "date unknown", have_vendor ? "" : "; vendor unknown");
 }
 
+/* ---- damon: the kernel's access monitor (common/damon) ----------------------- */
+
+/* What DAMON runs on this kernel.  No interface under a readable
+ * <sysfs>/kernel/mm means this kernel has none; an unreadable
+ * <sysfs>/kernel/mm leaves it unknown. */
+static void get_damon(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    mb_damon_t m;
+    mb_damon_read(&m);
+    char path[4096];
+    mb_sysfs_path(path, sizeof path, "/kernel/mm");
+    DIR *mm = m.interface ? NULL : opendir(path);
+    if (!m.interface && !mm) {
+        fact_why(f, "cannot read %.200s: %s (sysfs not mounted?)", path, strerror(errno));
+        return;
+    }
+    if (mm)
+        closedir(mm);
+    fact_text(f, "%s", m.text);
+}
+
 static void get_zone_reclaim_mode(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
@@ -928,6 +951,7 @@ static const fact_desc_t fact_table[] = {
     { "dimms", get_dimms },
     { "virtualization", get_virtualization },
     { "firmware", get_firmware },
+    { "damon", get_damon },
 };
 
 _Static_assert(sizeof fact_table / sizeof fact_table[0] <= MB_SYSINFO_MAX,

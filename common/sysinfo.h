@@ -37,7 +37,8 @@ typedef struct {
  *   hugepages_total hugepage_size_kib mem_total_bytes numa_nodes memory_nodes llc
  *   compiler cflags openmp libnuma papi glibc glibc_tunables glibc_tunables_check ld_preload
  *   allocator dimms virtualization (common/virt: "none|vm|<hypervisor> (evidence)")
- *   firmware (DMI bios_vendor bios_version (bios_date): "Dell Inc. 1.5.6 (2022-03-21)") */
+ *   firmware (DMI bios_vendor bios_version (bios_date): "Dell Inc. 1.5.6 (2022-03-21)")
+ *   damon (common/damon: "off", what runs, or no interface) */
 void mb_sysinfo_collect(mb_sysinfo_t *si);
 /* Collect the one fact `key` of the table above into f; false when no
  * fact has that key (memsuite-facts collects only what it shows). */

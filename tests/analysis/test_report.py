@@ -172,6 +172,28 @@ class Figures(unittest.TestCase):
         self.assertTrue(m["firmware"][1])
 
 
+def summary_page(d):
+    """The summary section of the HTML report of run directory d."""
+    h = render_html.render(context(d))
+    return h[h.index('<section id="summary">'):h.index("</section>")]
+
+
+def add_env_facts(c, *facts):
+    """Appends facts to the env.json of Copy c."""
+    p = os.path.join(c.dir, "env.json")
+    with open(p) as f:
+        env = json.load(f)
+    env["facts"] += list(facts)
+    with open(p, "w") as f:
+        json.dump(env, f)
+
+
+def set_cells_sysinfo(c, **kv):
+    """Sets sysinfo keys in every cell of Copy c."""
+    for name in os.listdir(os.path.join(c.dir, "cells")):
+        c.edit(name[:-len(".json")], lambda d: d["sysinfo"].update(kv))
+
+
 class Requirements(unittest.TestCase):
     def test_dimm_peak_gives_no_verdict(self):
         ctx = context()
@@ -303,53 +325,54 @@ class Html(unittest.TestCase):
         self.assertNotIn("CV", page)
 
     def test_summary_page_firmware_row(self):
-        def page(d):
-            h = render_html.render(context(d))
-            return h[h.index('<section id="summary">'):h.index("</section>")]
-
-        def env_facts(c, *facts):
-            p = os.path.join(c.dir, "env.json")
-            with open(p) as f:
-                env = json.load(f)
-            env["facts"] += list(facts)
-            with open(p, "w") as f:
-                json.dump(env, f)
-
-        def cells_sysinfo(c, **kv):
-            for name in os.listdir(os.path.join(c.dir, "cells")):
-                c.edit(name[:-len(".json")], lambda d: d["sysinfo"].update(kv))
-
         row = '<tr><td>firmware</td><td>%s</td><td class="note">%s</td></tr>'
         gone = '<tr><td>firmware</td><td class="unavailable">unavailable: %s</td><td></td></tr>'
         no_dmi = "no /sys/class/dmi/id/bios_version (no DMI: a VM or non-x86 may have none)"
         # the fixture records none: the row says so, never a blank
-        self.assertIn(gone % "not recorded by this run", page(FIXTURE))
+        self.assertIn(gone % "not recorded by this run", summary_page(FIXTURE))
         with Copy() as c:
             # env.json's fact (memsuite run writes env.json from memsuite-facts --json)
-            env_facts(c, {"key": "firmware", "verdict": "ok", "value": "Dell Inc. 1.5.6 (2022-03-21)",
-                          "why": "", "fix": ""})
-            self.assertIn(row % ("Dell Inc. 1.5.6 (2022-03-21)", "env.json fact firmware"), page(c.dir))
+            add_env_facts(c, {"key": "firmware", "verdict": "ok", "value": "Dell Inc. 1.5.6 (2022-03-21)",
+                              "why": "", "fix": ""})
+            self.assertIn(row % ("Dell Inc. 1.5.6 (2022-03-21)", "env.json fact firmware"), summary_page(c.dir))
             # a cell's sysinfo comes first
-            cells_sysinfo(c, firmware="American Megatrends Inc. 2.3.1 (2021-05-10)")
-            p = page(c.dir)
+            set_cells_sysinfo(c, firmware="American Megatrends Inc. 2.3.1 (2021-05-10)")
+            p = summary_page(c.dir)
             self.assertRegex(p, re.escape('<tr><td>firmware</td><td>American Megatrends Inc. 2.3.1 (2021-05-10)</td>'
                                           '<td class="note">cell ') + r"\S+" + re.escape(" sysinfo</td></tr>"))
             self.assertNotIn("Dell Inc.", p)
         with Copy() as c:
             # unknown: the fact's reason
-            env_facts(c, {"key": "firmware", "verdict": "unavailable", "value": "", "why": no_dmi, "fix": ""})
-            self.assertIn(gone % no_dmi, page(c.dir))
-            cells_sysinfo(c, firmware=None, firmware_unavailable="cannot read /sys/class/dmi/id/bios_version: "
-                          "Permission denied")
-            self.assertIn(gone % "cannot read /sys/class/dmi/id/bios_version: Permission denied", page(c.dir))
+            add_env_facts(c, {"key": "firmware", "verdict": "unavailable", "value": "", "why": no_dmi, "fix": ""})
+            self.assertIn(gone % no_dmi, summary_page(c.dir))
+            set_cells_sysinfo(c, firmware=None, firmware_unavailable="cannot read /sys/class/dmi/id/bios_version: "
+                              "Permission denied")
+            self.assertIn(gone % "cannot read /sys/class/dmi/id/bios_version: Permission denied", summary_page(c.dir))
         with Copy() as c:
             # a raw terminal escape and markup in a hand-made env.json: escaped, in caret notation
-            env_facts(c, {"key": "firmware", "verdict": "ok", "value": "Evil\x1b]0;x\x07 <b>1.0</b>",
-                          "why": "", "fix": ""})
+            add_env_facts(c, {"key": "firmware", "verdict": "ok", "value": "Evil\x1b]0;x\x07 <b>1.0</b>",
+                              "why": "", "fix": ""})
             rc, out, err = run_cli(["report", "--format", "html", c.dir])
             self.assertEqual(rc, 0, err)
             self.assertIn(row % ("Evil^[]0;x^G &lt;b&gt;1.0&lt;/b&gt;", "env.json fact firmware"), out)
             self.assertNotIn("\x1b", out)
+
+    def test_summary_page_damon_row(self):
+        row = '<tr><td>DAMON</td><td>%s</td><td class="note">%s</td></tr>'
+        running = "kdamond 0 on (paddr; pageout at age >= 12 x 5 s)"
+        self.assertIn('<tr><td>DAMON</td><td class="unavailable">unavailable: not recorded by this run</td>',
+                      summary_page(FIXTURE))
+        with Copy() as c:
+            # memsuite-facts gives a running monitor as a warning, its value what runs
+            add_env_facts(c, {"key": "damon", "verdict": "warn", "value": running,
+                              "why": "DAMON is running", "fix": ""})
+            self.assertIn(row % (running.replace(">", "&gt;"), "env.json fact damon"), summary_page(c.dir))
+            set_cells_sysinfo(c, damon="off")
+            self.assertRegex(summary_page(c.dir), re.escape('<tr><td>DAMON</td><td>off</td><td class="note">cell '))
+        with Copy() as c:
+            set_cells_sysinfo(c, damon=None, damon_unavailable="cannot read /sys/kernel/mm: No such file or directory")
+            self.assertIn('<tr><td>DAMON</td><td class="unavailable">unavailable: cannot read /sys/kernel/mm: '
+                          'No such file or directory</td>', summary_page(c.dir))
 
     def test_one_bandwidth_unit_and_mibs_stated(self):
         h = render_html.render(context())

@@ -1,8 +1,10 @@
 /* test_damon: DAMON's running monitors read from a temporary sysfs tree
  * (MEMSUITE_SYSFS): no interface, every kdamond off, one on with and one
- * without schemes, and the damon_reclaim module enabled. */
+ * without schemes, and the damon_reclaim module enabled; and the sysinfo
+ * fact "damon" that results carry, including an unreadable sysfs. */
 #include "check.h"
 #include "damon.h"
+#include "sysinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +45,17 @@ int main(void)
     setenv("MEMSUITE_SYSFS", root, 1);
 
     mb_damon_read(&m);
-    CHECK(!m.interface && m.running == 0 && strcmp(m.text, "off") == 0, "no interface: nothing runs");
+    CHECK(!m.interface && m.running == 0, "no interface: nothing runs");
+    CHECK_EQ_STR(m.text, MB_DAMON_ABSENT, "no interface: said so");
+    mb_fact_t f;
+    CHECK(mb_sysinfo_one("damon", &f), "sysinfo has a damon fact");
+    CHECK(!f.ok, "no <sysfs>/kernel/mm: whether DAMON runs is unknown");
+    CHECK(strstr(f.why, "/kernel/mm") != NULL, "the reason names the directory it could not read");
+
+    put("kernel/mm/transparent_hugepage/enabled", "always [madvise] never");
+    mb_sysinfo_one("damon", &f);
+    CHECK(f.ok && !f.numeric, "a kernel/mm without DAMON: a value");
+    CHECK_EQ_STR(f.value, MB_DAMON_ABSENT, "a kernel without DAMON: not running, and why");
 
     kput("nr_kdamonds", "2");
     kput("0/state", "off");
@@ -51,6 +63,8 @@ int main(void)
     mb_damon_read(&m);
     CHECK(m.interface && m.running == 0, "two kdamonds, both off");
     CHECK_EQ_STR(m.text, "off", "both off: off");
+    mb_sysinfo_one("damon", &f);
+    CHECK(f.ok && strcmp(f.value, "off") == 0, "both off: the fact reads off");
 
     /* kdamond 1 on, monitoring virtual addresses with no scheme */
     kput("1/state", "on");
@@ -72,6 +86,9 @@ int main(void)
     CHECK(m.running == 2, "a kdamond and a module");
     CHECK_EQ_STR(m.text, "kdamond 1 on (vaddr; pageout at age >= 20 x 0.1 s, nohugepage); damon_reclaim enabled",
                  "schemes with their ages, and the enabled module");
+    mb_sysinfo_one("damon", &f);
+    CHECK(f.ok, "running: a value");
+    CHECK_EQ_STR(f.value, m.text, "the result's fact is what runs");
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     CHECK(system(cmd) == 0, "cleanup");

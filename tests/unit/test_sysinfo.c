@@ -5,6 +5,7 @@
  * through a dmidecode stub, and allocator detection, including children
  * re-run with LD_PRELOAD=jemalloc / tcmalloc / mimalloc. */
 #include "check.h"
+#include "damon.h"
 #include "sysinfo.h"
 
 #include "buildinfo.h"
@@ -70,6 +71,8 @@ static const fact_case_t fact_cases[] = {
     { "env-uniform", "hugepage_size_kib", WANT_NUM, NULL, 2048 },
     { "env-uniform", "mem_total_bytes", WANT_NUM, NULL, 16384000.0 * 1024 },
     { "env-uniform", "numa_nodes", WANT_NUM, NULL, 2 },
+    /* a kernel/mm directory without DAMON's: a kernel that has none */
+    { "env-uniform", "damon", WANT_TEXT, MB_DAMON_ABSENT, 0 },
     /* env-mixed: 2 sockets x 4 cores, SMT off, mixed governors, THP madvise */
     { "env-mixed", "cpu_model", WANT_TEXT, "Fixture Mixed CPU @ 3.00GHz", 0 },
     { "env-mixed", "sockets", WANT_NUM, NULL, 2 },
@@ -127,7 +130,7 @@ static const char *const all_keys[] = {
     "zone_reclaim_mode", "overcommit_memory",
     "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "memory_nodes", "llc",
     "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "glibc_tunables_check", "ld_preload",
-    "allocator", "dimms", "virtualization", "firmware",
+    "allocator", "dimms", "virtualization", "firmware", "damon",
 };
 
 static mb_sysinfo_t si;      /* large: static */
@@ -195,7 +198,7 @@ static void test_empty_root(void)
     mb_sysinfo_collect(&si);
     static const char *const from_files[] = {
         "cpu_model", "sockets", "cores", "smt", "governor", "thp_enabled", "numa_balancing",
-        "numa_balancing_cmdline", "swappiness", "hugepages_total", "numa_nodes", "firmware",
+        "numa_balancing_cmdline", "swappiness", "hugepages_total", "numa_nodes", "firmware", "damon",
     };
     for (size_t i = 0; i < sizeof from_files / sizeof from_files[0]; i++) {
         const mb_fact_t *f = mb_sysinfo_get(&si, from_files[i]);

@@ -297,6 +297,7 @@ MACHINE_FACTS = (
     ("kernel", "kernel", "kernel"),
     ("firmware", "firmware", "firmware"),
     ("virtualization", "virtualization", "virtualization"),
+    ("DAMON", "damon", "damon"),
 )
 
 
