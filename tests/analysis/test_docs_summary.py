@@ -29,6 +29,15 @@ class DocsSummary(unittest.TestCase):
         # best_rate_mibps and the times are not summary figures
         self.assertFalse(any("best_rate_mibps" in x or "min_time_s" in x for x in lines))
         self.assertIn("stream-s134217728-t1: standard", lines)
+        # a result from before sysinfo.damon says it was not recorded
+        self.assertIn("  DAMON      unavailable: not recorded", lines)
+
+    def test_damon_shown_as_the_result_records_it(self):
+        d = docs()
+        d[0][1].doc["sysinfo"]["damon"] = "kdamond 0 on (paddr; pageout at age >= 12 x 5 s)"
+        self.assertIn("  DAMON      kdamond 0 on (paddr; pageout at age >= 12 x 5 s)", docs_summary.render(d))
+        d[0][1].doc["sysinfo"].update(damon=None, damon_unavailable="cannot read /sys/kernel/mm: Permission denied")
+        self.assertIn("  DAMON      unavailable: cannot read /sys/kernel/mm: Permission denied", docs_summary.render(d))
 
     def test_a_damaged_document_is_named_without_figures(self):
         d = docs()

@@ -57,6 +57,7 @@ def environment(res):
         "  SMT        %s" % fact(si, "smt"),
         "  governor   %s" % fact(si, "governor"),
         "  THP        enabled=%s defrag=%s" % (fact(si, "thp_enabled"), fact(si, "thp_defrag")),
+        "  DAMON      %s" % fact(si, "damon"),
         "  NUMA       %s node(s), numa_balancing=%s" % (fact(si, "numa_nodes"), fact(si, "numa_balancing")),
         "  memory     %s GiB, swappiness=%s, DIMMs: %s" % (num(gib), fact(si, "swappiness"), fact(si, "dimms")),
         "  LLC        %s" % fact(si, "llc"),
