@@ -2,7 +2,8 @@
  *
  * Each node's word points to the next node of its chain.  Where a node
  * lies inside its slot is the layout (chase.h): multichase's by default,
- * a word from its random mixer table, so that figures compare with
+ * a word from its random mixer table, drawn as multichase draws it
+ * (mixer.c: the draw alone moves the latency by up to 5%), so that figures compare with
  * multichase's on every CPU (issue 24: on an Intel Xeon the tuned
  * layout's hashed lines read 10-20% faster at small TLB groups).  A chain
  * is one random cycle (Sattolo's algorithm) through its members, so the
@@ -22,6 +23,7 @@
 
 #include "chase.h"
 #include "config.h"
+#include "mixer.h"
 #include "timer.h"
 
 typedef struct node {
@@ -45,9 +47,14 @@ const char *mc_chain_layout_note(mc_chain_layout_t layout)
                ? "chain layout tuned: a Fibonacci-hashed line per slot, chains interleaved "
                  "(not multichase's layout: on some CPUs it reads 10-20% lower at small TLB "
                  "groups)"
-               : "chain layout multichase: a word per slot from a 64-column random mixer "
-                 "table, every chain over every slot, groups in random order (as multichase's "
-                 "default chase)";
+               : MC_MIXER_AS_MULTICHASE
+                     ? "chain layout multichase: a word per slot from multichase's 64-column "
+                       "mixer table (the table multichase draws from start value --random-state, "
+                       "its own being 1), every chain over every slot, groups in random order (as "
+                       "multichase's default chase)"
+                     : "chain layout multichase: a word per slot from a 64-column random mixer "
+                       "table (not multichase's own draw: this C library has no random_r), every "
+                       "chain over every slot, groups in random order";
 }
 
 /* tuned: the line of slot i picked by a Fibonacci hash of i when the slot
@@ -94,13 +101,19 @@ static inline node_t *node_at(const chain_t *c, size_t t)
     return mc_chain_addr(c->map, c->k, mc_chain_slot(c->spec, c->k, t));
 }
 
-/* multichase's mixer: each of the 64 columns is a random permutation of
- * the slot's words; chains use its first `chains` rows, so this draws,
- * per column, `chains` distinct words uniformly (the first entries of a
- * uniformly random permutation). */
-static void build_mixer(mc_chain_map_t *map, mc_rng_t *rng)
+/* The mixer table: multichase's own draw from spec->mixer_start
+ * (mixer.c).  Where the C library cannot make that draw, a table of the
+ * same distribution from rng: per column, `chains` distinct words drawn
+ * uniformly (the first entries of a uniformly random permutation).
+ * Returns 0 or -ENOMEM. */
+static int build_mixer(mc_chain_map_t *map, const mc_chain_spec_t *spec, mc_rng_t *rng)
 {
     const uint64_t words = map->stride / sizeof(void *);
+    int rc = words <= UINT32_MAX
+                 ? mc_mixer_multichase(map->mixer, (uint32_t)words, map->chains, spec->mixer_start)
+                 : -ENOSYS;
+    if (rc != -ENOSYS)
+        return rc;
     for (int x = 0; x < MC_MIXER_COLUMNS; x++)
         for (int k = 0; k < map->chains; k++) {
             uint32_t w;
@@ -113,6 +126,7 @@ static void build_mixer(mc_chain_map_t *map, mc_rng_t *rng)
             } while (taken);
             map->mixer[x][k] = w;
         }
+    return 0;
 }
 
 /* One uniformly random cycle through all m members (in place: the next
@@ -196,8 +210,11 @@ int mc_chain_build(void *mem, const mc_chain_spec_t *spec, mc_rng_t *rng, void *
     mc_chain_map_t local = { 0 }, *map = map_out ? map_out : &local;
     *map = (mc_chain_map_t){ .base = mem, .stride = spec->stride, .chains = K,
                              .layout = spec->layout };
-    if (spec->layout != MC_LAYOUT_TUNED)
-        build_mixer(map, rng);
+    if (spec->layout != MC_LAYOUT_TUNED) {
+        int rc = build_mixer(map, spec, rng);
+        if (rc)
+            return rc;
+    }
     for (int k = 0; k < K; k++) {
         const chain_t c = { map, spec, k };
         size_t m = mc_chain_members(spec, k);

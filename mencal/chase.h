@@ -39,6 +39,8 @@ typedef struct {
     size_t group_nodes;  /* 0: whole region; else hops stay inside groups of this many
                           * consecutive slots (multichase's TLB locality / stride) */
     mc_chain_layout_t layout;
+    uint64_t mixer_start; /* multichase layout: the mixer table is the one multichase
+                           * draws from this start value (mixer.h; --random-state) */
 } mc_chain_spec_t;
 
 /* Where the nodes lie once built (mc_chain_build fills it). */

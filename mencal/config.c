@@ -59,7 +59,9 @@ static const mb_opt_t options[] = {
       .metavar = "FILE", .def_text = "stdout", .help = "write the result to FILE (atomically)" },
     { .long_name = "random-state", .type = MB_OPT_INT, .offset = OFF(random_state), .min = 0,
       .max = 0, .metavar = "N", .def = "1",
-      .help = "where the random generator starts: equal N, equal permutations and addresses" },
+      .help = "where the random generator starts: equal N, equal permutations and addresses "
+              "(the multichase layout's mixer table is the one multichase draws from start N; "
+              "its own start is 1)" },
     { .long_name = "strict", .type = MB_OPT_FLAG, .offset = OFF(strict),
       .help = "refuse (exit 2) a working set under 4x the LLC instead of running it with a "
               "warning, labelled not-standard" },

@@ -41,6 +41,13 @@ $(MENCAL_UNITS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o \
 
 tests-build: $(EXAMPLE_DIR)/mencal
 
+# The mixer table against multichase's own draw.
+$(BUILD)/tests/unit/test_mixer.o: CFLAGS_EXTRA := -Itests/unit -Imencal
+$(BUILD)/tests/test_mixer: $(BUILD)/tests/unit/test_mixer.o $(BUILD)/mencal/mixer.o \
+                           $(BUILD)/mencal/chase.o $(BUILD)/mencal/rng.o $(LIBMB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # The pair enumeration (c2c, matrices) on its own.
 $(BUILD)/tests/unit/test_pairs.o: CFLAGS_EXTRA := -Itests/unit -Imencal
 $(BUILD)/tests/test_pairs: $(BUILD)/tests/unit/test_pairs.o $(BUILD)/mencal/pairs.o \
@@ -49,6 +56,6 @@ $(BUILD)/tests/test_pairs: $(BUILD)/tests/unit/test_pairs.o $(BUILD)/mencal/pair
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The chain layout's unit test (tests/unit/test_chase.c) links the chase
-# and its random numbers.
+# with its random numbers and the mixer table.
 $(BUILD)/tests/unit/test_chase.o: CFLAGS_EXTRA := -Itests/unit -Imencal
-$(BUILD)/tests/test_chase: $(BUILD)/mencal/chase.o $(BUILD)/mencal/rng.o
+$(BUILD)/tests/test_chase: $(BUILD)/mencal/chase.o $(BUILD)/mencal/mixer.o $(BUILD)/mencal/rng.o

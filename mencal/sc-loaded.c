@@ -349,7 +349,8 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
         size_t group = c->tlb_pages ? c->tlb_pages * 4096 / c->stride_bytes : 0;
         mc_chain_spec_t spec = { .nodes = nodes, .stride = c->stride_bytes, .chains = 1,
                                  .group_nodes = group && group < nodes ? group : 0,
-                                 .layout = (mc_chain_layout_t)c->layout };
+                                 .layout = (mc_chain_layout_t)c->layout,
+                                 .mixer_start = cfg->random_state };
         mc_rng_t rng;
         mc_rng_init(&rng, cfg->random_state, 0);
         void *start[1];

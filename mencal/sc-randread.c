@@ -242,6 +242,7 @@ static void run_pass(const mc_config_t *cfg, const plan_t *p, void *buf, size_t 
         mc_rng_t rng;
         mc_rng_init(&rng, cfg->random_state, (uint64_t)t);
         mc_chain_spec_t spec = plan_spec(p);
+        spec.mixer_start = cfg->random_state;
         if (mc_chain_build(base, &spec, &rng, start, NULL) != 0)
             failed = 1;
         else if (members_of_chain0(p) <= VERIFY_MAX_MEMBERS
@@ -465,6 +466,7 @@ static void sweep_point(const mc_config_t *cfg, const randread_conf_t *rk, void 
         .chains = K,
         .group_nodes = rk->tlb_pages ? rk->tlb_pages * 4096 / rk->stride_bytes : 0,
         .layout = (mc_chain_layout_t)rk->layout,
+        .mixer_start = cfg->random_state,
     };
     if (spec.nodes < (size_t)K * 2)
         return;

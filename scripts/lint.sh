@@ -43,7 +43,7 @@ for f in "${csrc[@]}"; do
         stream/mpi*)
             [ ${#mpiflags[@]} -gt 0 ] || { echo "lint: skip $f (no mpicc; install openmpi-bin libopenmpi-dev)"; continue; }
             "${an[@]}" "${flags[@]}" "${mpiflags[@]}" -Istream -O1 -c "$f" -o /dev/null || status=1 ;;
-        docs/examples/*|tests/unit/test_mencal*|tests/unit/test_chase*|tests/unit/test_kcalib*)   # mencal scenario example, mencal's unit tests
+        docs/examples/*|tests/unit/test_mencal*|tests/unit/test_chase*|tests/unit/test_mixer*|tests/unit/test_kcalib*)   # mencal scenario example, mencal's unit tests
             "${an[@]}" "${flags[@]}" -Itests/unit -Imencal -O1 -c "$f" -o /dev/null || status=1 ;;
         tests/fuzz/*)   # libFuzzer targets: the parsers they include live in stream/ too
             "${an[@]}" "${flags[@]}" -Itests/fuzz -Istream -O1 -c "$f" -o /dev/null || status=1 ;;
