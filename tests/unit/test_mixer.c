@@ -41,40 +41,39 @@ static int columns_bad(uint32_t m[MC_MIXER_COLUMNS][MC_MAX_CHAINS], uint32_t wor
     return bad;
 }
 
+/* Columns whose row-k word equals want[x]. */
+static int alike(uint32_t m[MC_MIXER_COLUMNS][MC_MAX_CHAINS], int k, const uint32_t *want)
+{
+    int n = 0;
+    for (int x = 0; x < MC_MIXER_COLUMNS; x++)
+        n += m[x][k] == want[x];
+    return n;
+}
+
 int main(void)
 {
     uint32_t m[MC_MIXER_COLUMNS][MC_MAX_CHAINS];
 #if MC_MIXER_AS_MULTICHASE
     CHECK(mc_mixer_multichase(m, 32, 2, 1) == 0, "start 1, 32 words, 2 chains: drawn");
-    int row0 = 0, row1 = 0;
-    for (int x = 0; x < MC_MIXER_COLUMNS; x++) {
-        row0 += m[x][0] == multichase_start1_row0[x];
-        row1 += m[x][1] == multichase_start1_row1[x];
-    }
+    int row0 = alike(m, 0, multichase_start1_row0), row1 = alike(m, 1, multichase_start1_row1);
     CHECK(row0 == MC_MIXER_COLUMNS && row1 == MC_MIXER_COLUMNS,
           "start 1: rows 0 and 1 are multichase's (%d and %d of 64 columns equal)", row0, row1);
 
     /* fewer chains draw the same table: row 0 does not depend on them */
     uint32_t one[MC_MIXER_COLUMNS][MC_MAX_CHAINS];
     mc_mixer_multichase(one, 32, 1, 1);
-    int same = 0;
-    for (int x = 0; x < MC_MIXER_COLUMNS; x++)
-        same += one[x][0] == m[x][0];
+    int same = alike(one, 0, multichase_start1_row0);
     CHECK(same == MC_MIXER_COLUMNS, "1 chain: row 0 unchanged (%d of 64)", same);
 
     /* another start value, another table */
     uint32_t two[MC_MIXER_COLUMNS][MC_MAX_CHAINS];
     mc_mixer_multichase(two, 32, 1, 2);
-    same = 0;
-    for (int x = 0; x < MC_MIXER_COLUMNS; x++)
-        same += two[x][0] == m[x][0];
+    same = alike(two, 0, multichase_start1_row0);
     CHECK(same < 16, "start 2 draws another table (%d of 64 columns alike)", same);
 
     /* the start value is taken modulo 2^32, as multichase's unsigned start */
     mc_mixer_multichase(two, 32, 1, 1 + (1ULL << 32));
-    same = 0;
-    for (int x = 0; x < MC_MIXER_COLUMNS; x++)
-        same += two[x][0] == m[x][0];
+    same = alike(two, 0, multichase_start1_row0);
     CHECK(same == MC_MIXER_COLUMNS, "start 2^32 + 1 is start 1 (%d of 64)", same);
 
     /* columns are permutation prefixes at every stride */
@@ -96,12 +95,10 @@ int main(void)
             void *s[2];
             mc_chain_map_t map;
             int rc = mc_chain_build(buf, &spec, &rng, s, &map);
-            int eq = 0;
-            for (int x = 0; x < MC_MIXER_COLUMNS; x++)
-                eq += map.mixer[x][0] == multichase_start1_row0[x] &&
-                      map.mixer[x][1] == multichase_start1_row1[x];
-            CHECK(rc == 0 && eq == MC_MIXER_COLUMNS,
-                  "mc_chain_build, mixer_start 1: multichase's table (%d of 64 columns)", eq);
+            int eq0 = alike(map.mixer, 0, multichase_start1_row0),
+                eq1 = alike(map.mixer, 1, multichase_start1_row1);
+            CHECK(rc == 0 && eq0 == MC_MIXER_COLUMNS && eq1 == MC_MIXER_COLUMNS,
+                  "mc_chain_build, mixer_start 1: multichase's table (%d and %d of 64 columns)", eq0, eq1);
             CHECK((char *)s[0] == buf + multichase_start1_row0[0] * 8,
                   "chain 0 starts at slot 0, word %u", multichase_start1_row0[0]);
             free(buf);
@@ -110,7 +107,7 @@ int main(void)
     }
 #else
     CHECK(mc_mixer_multichase(m, 32, 1, 1) == -ENOSYS, "no random_r: -ENOSYS, the caller draws");
-    (void)columns_bad;
+    (void)columns_bad, (void)alike;
     (void)multichase_start1_row0, (void)multichase_start1_row1;
 #endif
     return check_done();
