@@ -3,9 +3,10 @@
  * Each node's word points to the next node of its chain.  Where a node
  * lies inside its slot is the layout (chase.h): multichase's by default,
  * a word from its random mixer table, drawn as multichase draws it
- * (mixer.c: the draw alone moves the latency by up to 5%), so that figures compare with
- * multichase's on every CPU (issue 24: on an Intel Xeon the tuned
- * layout's hashed lines read 10-20% faster at small TLB groups).  A chain
+ * (mixer.c: the draw alone moves the latency by up to 5%), so that
+ * figures compare with multichase's on every CPU (issue 24: on an Intel
+ * Xeon the tuned layout's hashed lines read 10-20% faster at small TLB
+ * groups).  A chain
  * is one random cycle (Sattolo's algorithm) through its members, so the
  * walk visits every member before repeating and the next address is
  * known only when the current load completes: one dependent load per hop.

@@ -5,8 +5,8 @@
  * model 167, 2-vCPU KVM guest), with 64-page TLB groups and the same
  * pages, six start values of multichase's own generator read 140.5 to
  * 148.0 ns and its default (1) was the fastest; six tables of ours read
- * 144.4 to 150.2 ns; with the table fixed, six different permutations of
- * the chain moved it by about 1% (docs/peers.md, "model 167").  So a
+ * 144.4 to 150.2 ns; with the table fixed, five different permutations
+ * of the chain stayed within 1.2% (docs/peers.md, "model 167").  So a
  * figure comparable with multichase's needs multichase's table.
  *
  * The draw, as multichase's permutation code defines it: glibc's random_r
@@ -51,7 +51,7 @@ int mc_mixer_multichase(uint32_t mixer[MC_MIXER_COLUMNS][MC_MAX_CHAINS], uint32_
         return -ENOMEM;
     if (initstate_r((unsigned)start, state, sizeof state, &rd) != 0) {
         free(perm);
-        return -EINVAL;
+        return -ENOSYS;   /* cannot happen with 32 bytes; the caller draws */
     }
     for (int x = 0; x < MC_MIXER_COLUMNS; x++) {
         for (uint32_t i = 0; i < words; i++) {   /* inside-out: entry i lands at a uniform j <= i */

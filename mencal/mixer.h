@@ -12,9 +12,9 @@
  * entries of a permutation of the slot's words, and the whole table the
  * one multichase draws when its random generator starts at `start`
  * (multichase's own start is 1; ours is --random-state, taken modulo
- * 2^32).  Returns 0, -ENOMEM, or -ENOSYS where the C library has no
- * random_r (MC_MIXER_AS_MULTICHASE is then 0 and the caller draws a table
- * of the same distribution itself). */
+ * 2^32).  Returns 0, -ENOMEM, or -ENOSYS where the draw cannot be made:
+ * the C library has no random_r (MC_MIXER_AS_MULTICHASE is then 0), and
+ * the caller draws a table of the same distribution itself. */
 #if defined(__GLIBC__)
 #define MC_MIXER_AS_MULTICHASE 1
 #else
