@@ -304,6 +304,21 @@ typedef struct {
     long forced;               /* --kernel-variant's index in the kernel's family, or -1 */
 } curve_kernel_t;
 
+/* The progress note of a point just measured, on stderr and silenced by
+ * --quiet: "sweep: KERNEL, T threads: point P of N (SIZE): B GB/s" (or
+ * "no figure" where a sample stayed too short).  A sweep takes seconds
+ * to minutes; this says how far it is. */
+static void note_point(const char *kernel, int th, size_t i, const sweep_conf_t *c, double gbps)
+{
+    char sz[32], fig[32];
+    if (isfinite(gbps))
+        snprintf(fig, sizeof fig, "%.2f GB/s", gbps);
+    else
+        snprintf(fig, sizeof fig, "no figure");
+    mb_note("sweep: %s, %d thread%s: point %zu of %zu (%s): %s", kernel, th, th == 1 ? "" : "s",
+            i + 1, c->nsizes, mb_format_bytes(c->sizes[i], sz, sizeof sz), fig);
+}
+
 /* One curve: kernel k at `th` threads over every size.  Fills gbps[] (NaN
  * where not measured), rows of tab and of the samples table st; returns
  * false when interrupted. */
@@ -391,6 +406,7 @@ static bool run_curve(const mc_config_t *cfg1, const sweep_conf_t *c, mc_result_
                         if (n < 2)
                             mc_table_str(tab, row, M_CV, "one sample has no spread; use --reps 2");
                     }
+                    note_point(name, th, i, c, gbps[i]);
                 }
             }
 #pragma omp barrier

@@ -258,9 +258,11 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
 }
 
 @test "sweep: SIGINT keeps the points measured so far, marked incomplete" {
-    mencal run sweep --size 2G --reps 20 -q --format json -O int.json 3>&- &
+    mencal run sweep --size 2G --reps 20 --format json -O int.json 2>int.err 3>&- &
     local pid=$!
-    sleep 1.5
+    # interrupted once two points are in, whatever the machine's speed
+    # (a fixed 1.5 s failed on a loaded Intel guest: no point yet)
+    wait_for_text int.err ": point 2 of" "$pid"
     kill -INT "$pid"
     local rc=0
     wait "$pid" || rc=$?
@@ -270,6 +272,8 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_line --index 0 false
     assert_line --index 1 interrupted
     assert_line --index 2 true
+    # the progress notes name the kernel, the point and its figure
+    grep -E '^mencal: note: sweep: [^,]+, [0-9]+ threads?: point 1 of [0-9]+ \([0-9.]+ [KMG]?i?B\): ([0-9.]+ GB/s|no figure)$' int.err
 }
 
 @test "--plot writes a PNG drawn by the analyser (file(1) says PNG), the result unchanged" {
