@@ -165,6 +165,7 @@ void mc_kcal_plan(mc_kcal_t *kc, double run_s, double bytes_per_ns, double mem_b
         return;
     }
     kc->chunk_bytes = b;
+    kc->later_share = 1;
     kc->nchunks = mem_bytes > 0 ? (size_t)(mem_bytes / b) : 1;
     kc->on = true;
 }
@@ -280,9 +281,12 @@ static void report_one(mc_result_t *res, const mc_kcal_t *kc, mc_table_t **tab, 
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s %.3g", i ? ", " : "",
                                      k->name, g);
     }
-    char sz[32], at[256] = "";
+    char sz[32], at[256] = "", later[96] = "";
     if (kc->where)
         snprintf(at, sizeof at, " (%s)", kc->where);
+    if (kc->later_share > 0 && kc->later_share < 1)
+        snprintf(later, sizeof later, " (the later passes at %.0f%% of it, to keep to the budget)",
+                 kc->later_share * 100);
     if (kc->overran)
         mc_result_note(res, "%s %s (the default): the calibration could not finish in time "
                        "(%.3g ms, over its cap of %.3g s from --kernel-calibration; planned %.3g ms); its figures "
@@ -290,10 +294,10 @@ static void report_one(mc_result_t *res, const mc_kcal_t *kc, mc_table_t **tab, 
                        kc->took_s * 1e3, kc->max_s, kc->budget_s * 1e3, MC_KCAL_TRIALS, list, lo);
     else
         mc_result_note(res, "%s %s chosen by calibration, GB/s best of %d alternating trials "
-                       "of %s per thread x %d threads%s: %s%s; it took %.3g ms (budget %.3g ms = "
+                       "of %s%s per thread x %d threads%s: %s%s; it took %.3g ms (budget %.3g ms = "
                        "min(--kernel-calibration, 5%% of a %.3g s run))", who, use->name,
                        MC_KCAL_TRIALS, mb_format_bytes((size_t)kc->chunk_bytes, sz, sizeof sz),
-                       kc->nthreads, at, list, lo, kc->took_s * 1e3, kc->budget_s * 1e3,
+                       later, kc->nthreads, at, list, lo, kc->took_s * 1e3, kc->budget_s * 1e3,
                        kc->run_s);
     *took += kc->took_s;
 }

@@ -84,7 +84,9 @@ typedef struct {
     const char *why_not;         /* when !on and not forced: why (static text) */
     const char *where;           /* the size and team it ran at, for the note (static or kept) */
     double max_s, budget_s, run_s, took_s;
-    double chunk_bytes;          /* per thread and trial */
+    double chunk_bytes;          /* per thread and trial (the first pass's) */
+    double later_share;          /* the later passes' trials / chunk_bytes: 1, or less where
+                                  * they were shortened to keep to budget_s (trafficcal) */
     size_t nchunks;              /* chunks of a thread's memory the trials rotate through */
     int nthreads;
     double gbps[MC_KCAL_MAX_VARIANTS][MC_KCAL_TRIALS];

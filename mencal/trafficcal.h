@@ -23,4 +23,12 @@
 int mc_traffic_calibrate(const mc_config_t *cfg1, const mc_traffic_spec_t *spec, void *buf,
                          size_t bytes, double run_s, mc_kcal_t *kc);
 
+/* The lines of each trial of the later passes, so that the calibration
+ * keeps to kc->budget_s: after the first pass (every variant once, in
+ * first_pass_ns, its fastest trial fastest_ns, kc->took_s spent so far)
+ * the MC_KCAL_TRIALS - 1 later passes get what is left, never a trial
+ * under MC_KCAL_MIN_TRIAL_NS at the fastest trial's rate.  Returns lines
+ * unchanged when they fit; sets kc->later_share when it shortens them. */
+size_t mc_kcal_fit_later(mc_kcal_t *kc, size_t lines, double first_pass_ns, double fastest_ns);
+
 #endif

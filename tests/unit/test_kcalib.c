@@ -1,12 +1,14 @@
 /* test_kcalib: the choice of a kernel variant by measurement
  * (mencal/kcalib.c), table-driven: the winner from given figures (ties,
  * unusable figures, an overrun), the plan's fallbacks, the booking of
- * alternating trials, and --kernel-variant's names. */
+ * alternating trials, the later passes kept to the budget, and
+ * --kernel-variant's names. */
 #include "check.h"
 #include "exitcodes.h"
 #include "kcalib.h"
 #include "readkern.h"
 #include "storekern.h"
+#include "trafficcal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,8 +152,30 @@ static void test_report(void)
     free(res);
 }
 
+/* The later passes shortened to what the budget leaves (trafficcal). */
+static void test_fit_later(void)
+{
+    mc_kcal_t kc = { .budget_s = 0.244, .took_s = 0.100, .later_share = 1 };
+    /* 100 ms spent, the first pass 80 ms: two more need 160 ms, 144 ms left */
+    size_t n = mc_kcal_fit_later(&kc, 1000, 80e6, 5e6);
+    CHECK(n == 900 && fabs(kc.later_share - 0.9) < 1e-9, "shortened to 144/160 of the lines: %zu", n);
+    /* they fit: unchanged */
+    kc = (mc_kcal_t){ .budget_s = 0.244, .took_s = 0.100, .later_share = 1 };
+    n = mc_kcal_fit_later(&kc, 1000, 50e6, 5e6);
+    CHECK(n == 1000 && kc.later_share == 1, "fitting passes unchanged: %zu", n);
+    /* nothing left: the floor, 0.2 ms at the fastest trial (5 ms -> 4%) */
+    kc = (mc_kcal_t){ .budget_s = 0.244, .took_s = 0.300, .later_share = 1 };
+    n = mc_kcal_fit_later(&kc, 1000, 80e6, 5e6);
+    CHECK(n == 40, "over budget already: trials of 0.2 ms at the fastest rate (%zu lines)", n);
+    /* the floor above the fit: at most the lines as planned */
+    kc = (mc_kcal_t){ .budget_s = 0.244, .took_s = 0.240, .later_share = 1 };
+    n = mc_kcal_fit_later(&kc, 1000, 80e6, 0.1e6);
+    CHECK(n == 1000 && kc.later_share == 1, "a floor above the plan keeps the plan: %zu", n);
+}
+
 int main(void)
 {
+    test_fit_later();
     test_choose();
     test_report();
     test_plan_and_trials();
