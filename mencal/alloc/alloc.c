@@ -263,11 +263,15 @@ static void exec_rep(exec_t *x, mc_cell_t *c, int ai, const volatile sig_atomic_
         c->rss_peak_kib[r] = ch->rss_peak_kib;
         sample_row(x, k, S_MINFLT_OP)[r] = ops > 0 ? (double)m->minflt / ops : NAN;
         sample_row(x, k, S_MAJFLT_OP)[r] = ops > 0 ? (double)m->majflt / ops : NAN;
-        /* harness share of the time per step: same steps, no malloc/memcpy */
-        c->harness_pct[r] = ch->has_harness && ch->harness.ops && m->ops && m->wall_s > 0
-                                ? 100.0 * (ch->harness.wall_s / (double)ch->harness.ops) /
-                                      (m->wall_s / ops)
-                                : NAN;
+        /* harness share of the time per step: same steps, no malloc/memcpy.
+         * A share outside (0, 100] % is no share (the harness alone read
+         * slower per step than the step it is part of: noise on a short
+         * run) and is left out, never reported. */
+        double pct = ch->has_harness && ch->harness.ops && m->ops && m->wall_s > 0
+                         ? 100.0 * (ch->harness.wall_s / (double)ch->harness.ops) /
+                               (m->wall_s / ops)
+                         : NAN;
+        c->harness_pct[r] = pct > 0 && pct <= 100 ? pct : NAN;
         c->ops = m->ops / (uint64_t)c->threads;
         snprintf(c->detected, sizeof c->detected, "%s", ch->detected_full);
         c->nrss = ch->nrss;

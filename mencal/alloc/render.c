@@ -487,7 +487,10 @@ int mc_alloc_render_model(const mc_alloc_run_t *r, const mb_sysinfo_t *si, int a
         add_metric_why(rec, c, "latency_p99", "ns", &c->st_p99, c->p99_ns, 1, NULL,
                        "no timed allocation (too few steps)");
         if (cfg->overhead)
-            add_metric(rec, c, "harness_overhead", "%", &c->st_harness, c->harness_pct, 1, NULL);
+            add_metric_why(rec, c, "harness_overhead", "%", &c->st_harness, c->harness_pct, 1,
+                           NULL, "no share in (0, 100] %: the harness-only pass read slower per "
+                           "step than the measured step (noise at this --ops), or did not run; "
+                           "use more --ops or --reps");
     }
     res->records = recs;
     res->nrecords = r->ncells;

@@ -211,8 +211,15 @@ mimalloc/t1/1M failed"
         --overhead --format json -O o.json
     assert_success
     validate_json o.json
+    # a share in (0, 100] %, or, where noise made the harness alone read
+    # slower per step than the step, no figure and that reason
     v=$(jq '.records[0].metrics.harness_overhead.value' o.json)
-    awk -v v="$v" 'BEGIN { exit !(v > 0 && v < 100) }'
+    if [ "$v" = null ]; then
+        run jq -r '.records[0].metrics.harness_overhead.unavailable' o.json
+        assert_output --partial "no share in (0, 100] %: the harness-only pass read slower"
+    else
+        awk -v v="$v" 'BEGIN { exit !(v > 0 && v <= 100) }' || { echo "harness_overhead $v"; return 1; }
+    fi
     run mencal run alloc --allocators glibc "${TINY[@]}" --harness-only --format json -O h.json
     assert_success
     validate_json h.json
