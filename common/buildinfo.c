@@ -78,6 +78,6 @@ int mb_build_openmp(void)
 
 void mb_print_version(const char *prog)
 {
-    printf("%s (memsuite) %s\n%s\n", prog && *prog ? prog : "memsuite", MB_VERSION,
-           mb_build_summary());
+    printf("%s (memsuite) %s\n%s\n%s\n", prog && *prog ? prog : "memsuite", MB_VERSION,
+           mb_build_summary(), MB_LICENCE_LINE);
 }

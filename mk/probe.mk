@@ -34,4 +34,8 @@ CC_NAME    := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep -q __clang_
 CC_VERSION := $(CC_NAME) $(shell $(CC) -dumpfullversion -dumpversion 2>/dev/null)
 OPENMP_VERSION := $(shell echo _OPENMP | $(CC) -fopenmp -E -P -x c - 2>/dev/null | tr -d " ")
 onoff = $(if $(filter 1,$(1)),on,off)
-BUILD_SUMMARY = $(CC_VERSION) | $(CFLAGS) | OpenMP | NUMA $(call onoff,$(HAVE_LIBNUMA)) | PAPI $(call onoff,$(HAVE_PAPI))
+# The flags a binary names (--version, JSON): CFLAGS less the path maps a
+# package build adds (-ffile-prefix-map=/build/dir=.), which name where it
+# was built, not how, and differ on every build.
+CFLAGS_SHOWN = $(filter-out -ffile-prefix-map=% -fdebug-prefix-map=% -fmacro-prefix-map=%,$(CFLAGS))
+BUILD_SUMMARY = $(CC_VERSION) | $(CFLAGS_SHOWN) | OpenMP | NUMA $(call onoff,$(HAVE_LIBNUMA)) | PAPI $(call onoff,$(HAVE_PAPI))

@@ -128,7 +128,13 @@ smoke() {   # smoke ROOT: the installed tools work from ROOT alone
         step "$r" "$t --version" "$b/$t" --version
         expect "$t --version" 'memsuite|0\.'
         if grep -q -- '-march=native' "$work/step.out"; then fail "$t is built with -march=native"; fi
+        if grep -q -- '-prefix-map=' "$work/step.out"; then fail "$t --version names its build directory"; fi
+        expect "$t --version" '^BSD 3-Clause licence'
     done
+    # the licence ships: Debian's copyright file, the RPM's %license
+    compgen -G "$r/usr/share/doc/memsuite*/copyright" >/dev/null ||
+        compgen -G "$r/usr/share/licenses/memsuite*/LICENSE" >/dev/null ||
+        fail "${r##*/} ships no licence (copyright or LICENSE)"
     step "$r" "stream run" "$b/stream" -s 200000 -n 3
     expect "stream run" '^Solution Validates'
     step "$r" "mbw run" "$b/mbw" -n 2 4

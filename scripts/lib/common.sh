@@ -3,6 +3,7 @@
 # Sourced by scripts/memsuite before anything else.
 
 MS_VERSION="0.1.0"          # keep in step with MB_VERSION (common/buildinfo.h)
+MS_LICENCE="BSD 3-Clause licence (LICENSE)"   # MB_LICENCE_LINE there
 MS_RUN_SCHEMA="memsuite/run/1"
 MS_REF_SCHEMA="memsuite/ref/1"
 MS_RESULT_SCHEMA="memsuite/result/2"     # what the tools write (docs/result.schema.json)

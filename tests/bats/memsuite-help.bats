@@ -68,10 +68,19 @@ load ../fixtures/memsuite-bats/helpers
     refute_output --partial "+ ms_main"
 }
 
-@test "version" {
+@test "version: the C tools' version and licence line, and LICENSE names that licence" {
+    local ver lic
+    ver=$(sed -n 's/^#define MB_VERSION "\(.*\)"/\1/p' "$ROOT/common/buildinfo.h")
+    lic=$(sed -n 's/^#define MB_LICENCE_LINE "\(.*\)"/\1/p' "$ROOT/common/buildinfo.h")
+    [ -n "$ver" ] && [ -n "$lic" ]
     run "$MS" --version
     assert_success
-    assert_output --regexp '^memsuite [0-9]+\.[0-9]+\.[0-9]+$'
+    assert_line --index 0 "memsuite $ver"
+    assert_line --index 1 "$lic"
+    [ "${#lines[@]}" -eq 2 ]
+    run "$BIN/stream" --version
+    assert_line --index 2 "$lic"
+    head -1 "$ROOT/LICENSE" | grep -qx 'BSD 3-Clause License'
 }
 
 @test "help into a reader that stops early: exit 0, no write error, no signal note" {
