@@ -21,6 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${MEMSUITE_BIN:-$root/bin}
 out=${1:-$root/results/default-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)   # absolute: the next-step lines name it
 
 cpus=$(nproc)
 failed=()
@@ -72,6 +73,17 @@ echo
 
 rc=0
 "$root/scripts/summary.sh" "$out" || rc=$?
+# The next step: the tools from this checkout on PATH, this summary again,
+# the environment's advice and the acceptance guide.
+cat <<NEXT
+
+Next:
+  export PATH="$root/scripts:$bin:\$PATH"   # memsuite, stream, mbw, mencal from this checkout
+  memsuite summary $out   # this summary again
+  memsuite env                             # every fact that changes the figures, with fixes
+  memsuite run --bench stream --sizes 4x,8x --threads 1,cores --out results/matrix
+                                           # a size x thread matrix with a report (docs/acceptance.md)
+NEXT
 if [ ${#failed[@]} -gt 0 ]; then
     echo "memsuite: ${#failed[@]} step(s) failed: ${failed[*]} (see $out/<step>.stderr)" >&2
     exit 1

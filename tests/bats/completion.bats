@@ -93,7 +93,7 @@ help_options() { awk -f "$BATS_TEST_DIRNAME/help-options.awk" | sort -u | tr '\n
 
 @test "memsuite: the commands, then each command's options from its help" {
     run complete_words _memsuite_complete memsuite ""
-    assert_output "--help --version check cluster compare env help peers profile report run"
+    assert_output "--help --version check cluster compare env help peers profile report run summary"
     # every command of memsuite help (profile completes its actions first)
     local cmd
     local -a cmds

@@ -70,3 +70,28 @@ STUB
     assert_line --regexp '^stream +Triad +best_rate_mbps '
     [[ "$stderr" == *"2 step(s) failed: mencal-seq mencal-lat"* ]]
 }
+
+@test "the summary ends with the next steps: PATH from this checkout, memsuite summary of this run again" {
+    export MEMSUITE_SYSCONF_L3=8MiB
+    run --separate-stderr "$ROOT/scripts/run-default.sh" out
+    assert_success
+    assert_line "Next:"
+    assert_line --partial "export PATH=\"$ROOT/scripts:$MEMSUITE_BIN:\$PATH\""
+    assert_line --regexp "^  memsuite summary $SANDBOX/out +# this summary again$"
+    # the line it names works: the same summary again, from the analyser
+    local first
+    first=$(printf '%s\n' "${lines[@]}" | sed -n '/^Environment/,/^Next:/p' | sed '$d')
+    run --separate-stderr "$ROOT/scripts/memsuite" summary out
+    assert_success
+    [ "$(printf '%s\n' "${lines[@]}")" = "$(printf '%s\n' "$first" | sed '/^$/d')" ]
+}
+
+@test "memsuite summary: not a directory, or no argument, is a usage error naming it" {
+    run --separate-stderr "$ROOT/scripts/memsuite" summary "$SANDBOX/none"
+    assert_failure 2
+    [[ "$stderr" == *"'$SANDBOX/none' is not a directory"* ]]
+    run --separate-stderr "$ROOT/scripts/memsuite" summary
+    assert_failure 2
+    [[ "$stderr" == *"needs one directory"* ]]
+}
+
