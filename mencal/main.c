@@ -99,7 +99,9 @@ static int cmd_list(const mc_cmd_t *c)
         const mc_scenario_t *sc = mc_scenario_at(i);
         printf("%-11s %s\n", sc->name, sc->summary);
         printf("%-11s options:", "");
-        if (!sc->nopts)
+        if (sc->cli)    /* its own command line: its help lists them */
+            printf(" its own (mencal run %s --help)", sc->name);
+        else if (!sc->nopts)
             printf(" (common options only)");
         for (size_t k = 0; k < sc->nopts; k++)
             printf(" --%s", sc->opts[k].long_name);

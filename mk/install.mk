@@ -39,6 +39,11 @@ D_MAN1  = $(DESTDIR)$(PREFIX)/share/man/man1
 D_SHARE = $(DESTDIR)$(PREFIX)/share/memsuite
 D_COMP  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 D_MOD   = $(DESTDIR)$(PREFIX)/share/modulefiles/memsuite
+D_SBIN  = $(DESTDIR)$(PREFIX)/sbin
+D_DOC   = $(DESTDIR)$(PREFIX)/share/doc/memsuite
+# The guides (with the pictures they show), the example requirements file
+# and the licence, for a site that installs without the source tree.
+INST_DOCS    = README.md LICENSE $(wildcard docs/*.md docs/*.png)
 
 INST_TOOL_NAMES = $(notdir $(TOOLS))
 INST_ALL_TOOLS  = $(sort $(INST_TOOL_NAMES) stream_mpi)
@@ -51,6 +56,13 @@ INST_COMP_LINKS = $(addprefix memsuite-,$(INST_TOOL_NAMES))
 
 # ms_man_install SRC DEST: a page with the paths it cites moved to PREFIX
 ms_man_install = sed 's\#/usr/\(share/memsuite\|share/bash-completion\|share/modulefiles\|lib/memsuite\|bin/memsuite\)\#$(PREFIX)/\1\#g' $(1) >$(2) && chmod 0644 $(2)
+# ms_man_install_as SRC DEST TOOL: the same, for the page installed as
+# memsuite-TOOL(1): its title and the synopsis's command lines carry that
+# name (the page under TOOL(1), in lib/memsuite/man, keeps the classic one).
+ms_man_install_as = sed -e 's\#/usr/\(share/memsuite\|share/bash-completion\|share/modulefiles\|lib/memsuite\|bin/memsuite\)\#$(PREFIX)/\1\#g' \
+	-e '/^\.TH /s/^\.TH [A-Z_]* /.TH MEMSUITE\\-'"$$(echo $(3) | tr a-z_ A-Z_)"' /' \
+	-e '/^\.SH NAME/{n;s/^'"$(3)"' /memsuite-'"$(3)"' /;}' \
+	-e '/^\.SH SYNOPSIS/,/^\.SH /s/^\.B '"$(3)"'\( \|$$\)/.B memsuite\\-'"$(3)"'\1/' $(1) >$(2) && chmod 0644 $(2)
 
 install: all
 	install -d $(D_BIN) $(D_TOOLS) $(D_TMAN1) $(D_LIBEXEC) $(D_MAN1) $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_COMP) $(D_MOD)
@@ -61,7 +73,7 @@ install: all
 	install -m 0755 $(HELPERS) $(D_LIBEXEC)/
 	$(call ms_man_install,docs/memsuite.1,$(D_MAN1)/memsuite.1)
 	for t in $(INST_TOOL_NAMES); do \
-	  $(call ms_man_install,docs/$$t.1,$(D_MAN1)/memsuite-$$t.1) && \
+	  $(call ms_man_install_as,docs/$$t.1,$(D_MAN1)/memsuite-$$t.1,$$t) && \
 	  $(call ms_man_install,docs/$$t.1,$(D_TMAN1)/$$t.1) || exit 1; done
 	install -m 0644 docs/result.schema.json docs/result-v1.schema.json docs/plan.schema.json docs/facts.schema.json $(D_SHARE)/
 	install -m 0644 $(addprefix scripts/lib/,$(INST_LIB)) $(D_SHARE)/lib/
@@ -73,6 +85,11 @@ install: all
 	install -m 0644 contrib/completion/memsuite.bash $(D_COMP)/memsuite
 	for t in $(INST_COMP_LINKS); do ln -sfn memsuite $(D_COMP)/$$t; done
 	install -m 0644 contrib/modulefiles/memsuite.lua $(D_MOD)/$(MS_VERSION_MK).lua
+	install -d $(D_SBIN) $(D_SHARE)/nhc $(D_DOC)/examples
+	install -m 0755 contrib/slurm/memsuite-slurm-check $(D_SBIN)/memsuite-slurm-check
+	install -m 0644 contrib/nhc/memsuite.nhc $(D_SHARE)/nhc/memsuite.nhc
+	install -m 0644 $(INST_DOCS) $(D_DOC)/
+	install -m 0644 docs/examples/requirements.json $(D_DOC)/examples/
 
 # Files first (only ours, by name), then our own directories when empty;
 # shared directories (bin, man1, completions) are never removed.
@@ -89,6 +106,9 @@ uninstall:
 	rm -f $(addprefix $(D_SHARE)/peers/,$(INST_PEERS))
 	rm -f $(D_COMP)/memsuite $(addprefix $(D_COMP)/memsuite-,$(INST_ALL_TOOLS))
 	rm -f $(D_MOD)/$(MS_VERSION_MK).lua
+	rm -f $(D_SBIN)/memsuite-slurm-check $(D_SHARE)/nhc/memsuite.nhc
+	rm -f $(addprefix $(D_DOC)/,$(notdir $(INST_DOCS))) $(D_DOC)/examples/requirements.json
+	rmdir $(D_DOC)/examples $(D_DOC) $(D_SHARE)/nhc 2>/dev/null || true
 	rmdir $(D_ANALYSIS)/memsuite_analysis $(D_ANALYSIS) 2>/dev/null || true
 	rmdir $(D_SHARE)/lib $(D_SHARE)/profiles $(D_SHARE)/peers $(D_SHARE) $(D_MOD) $(D_LIBEXEC) 2>/dev/null || true
 	rmdir $(D_TOOLS) $(D_TMAN1) $(dir $(D_TMAN1)) $(dir $(D_TOOLS)) 2>/dev/null || true

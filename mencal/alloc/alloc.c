@@ -591,8 +591,7 @@ static int alloc_run(const mc_config_t *mcfg, const void *conf, mc_result_t *res
 
 const mc_scenario_t mc_sc_alloc = {
     .name = "alloc",
-    .summary = "allocator comparison, glibc/jemalloc/tcmalloc/mimalloc; own "
-               "options: mencal run alloc --help",
+    .summary = "allocator comparison, glibc/jemalloc/tcmalloc/mimalloc (wall time, faults, RSS, latency)",
     .supported = alloc_supported,
     .run = alloc_run,
     .cli = mc_alloc_main,

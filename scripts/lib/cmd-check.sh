@@ -112,7 +112,6 @@
 
 ms_use sysfs lists bench results ref lock enforce idle verdict envdoc
 
-MS_EX_BUSY=5        # check only: the node is busy, nothing was measured
 
 cmd_check() {
     local ref="" retries=1 per_node=0 record=0 runs=5 floor=5 cap=30 upper="" v

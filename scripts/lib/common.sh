@@ -18,9 +18,10 @@ MS_EX_FAIL=1
 MS_EX_USAGE=2
 MS_EX_RESOURCE=3
 MS_EX_UNBUILT=4
+MS_EX_BUSY=5
 MS_EX_INTERRUPTED=130
 MS_EX_ENV=$MS_EX_RESOURCE   # the environment lacks something: a resource
-export MS_EX_OK MS_EX_FAIL MS_EX_USAGE MS_EX_RESOURCE MS_EX_UNBUILT MS_EX_INTERRUPTED MS_EX_ENV
+export MS_EX_OK MS_EX_FAIL MS_EX_USAGE MS_EX_RESOURCE MS_EX_UNBUILT MS_EX_BUSY MS_EX_INTERRUPTED MS_EX_ENV
 
 MS_CMD="${MS_CMD:-}"        # the subcommand, for message prefixes
 MS_TMP=""                   # session temp directory (ms_tmpdir)

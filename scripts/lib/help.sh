@@ -62,7 +62,8 @@ ms_help_overview() {
     done < <(ms_command_names)
     echo
     echo "See 'memsuite help <command>' for a command's options."
-    echo "Exit codes: 0 ok, 1 failure, 2 usage error, 3 the environment prevents a valid run."
+    echo "Exit codes: 0 ok, 1 failure, 2 usage error, 3 the environment prevents a valid run,"
+    echo "  4 a feature not built in, 5 the node is busy (check, cluster: nothing judged), 130 interrupted."
 }
 
 # memsuite help [cmd]: the text is made first, then written at once; a

@@ -30,7 +30,9 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
              share/memsuite/result.schema.json share/memsuite/result-v1.schema.json share/memsuite/plan.schema.json share/memsuite/facts.schema.json share/memsuite/lib/common.sh \
              share/memsuite/analysis/memsuite-analyse share/memsuite/analysis/memsuite_analysis/aggregate.py \
              share/memsuite/profiles/tuned.profile share/memsuite/peers/peers-stream.sh \
-             share/bash-completion/completions/memsuite share/modulefiles/memsuite/0.1.0.lua; do
+             share/bash-completion/completions/memsuite share/modulefiles/memsuite/0.1.0.lua \
+             sbin/memsuite-slurm-check share/memsuite/nhc/memsuite.nhc share/doc/memsuite/LICENSE \
+             share/doc/memsuite/acceptance.md share/doc/memsuite/node-validation.md share/doc/memsuite/examples/requirements.json; do
         [ -f "$P/$f" ] || { echo "missing $PREFIX/$f"; return 1; }
     done
     [ -x "$P/lib/memsuite/bin/stream" ] && [ -x "$P/bin/memsuite" ]
@@ -45,6 +47,12 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
              share/bash-completion/completions/stream share/bash-completion/completions/mbw; do
         [ ! -e "$P/$f" ] && [ ! -L "$P/$f" ] || { echo "installed $PREFIX/$f"; return 1; }
     done
+    [ -x "$P/sbin/memsuite-slurm-check" ]
+    # memsuite-stream(1) carries its installed name; stream(1) the classic one
+    grep -qx '.TH MEMSUITE\\-STREAM 1 .*' "$P/share/man/man1/memsuite-stream.1"
+    grep -qx '.B memsuite\\-stream' "$P/share/man/man1/memsuite-stream.1"
+    grep -q '^memsuite-mencal \\- ' "$P/share/man/man1/memsuite-mencal.1"
+    grep -qx '.TH STREAM 1 .*' "$P/lib/memsuite/man/man1/stream.1"
     # man pages cite the installed paths of this PREFIX
     grep -q "$PREFIX/share/memsuite/result.schema.json" "$P/share/man/man1/memsuite-stream.1"
     grep -q "$PREFIX/lib/memsuite/bin/" "$P/share/man/man1/memsuite.1"

@@ -95,3 +95,39 @@ check_tool() {
         assert_output ""
     done
 }
+
+# tool_help TOOL: the help text of a tool named as guide-options.py names it
+tool_help() {
+    case "$1" in
+        "memsuite "*) "$MS" help "${1#memsuite }" ;;
+        "mencal run "*) "$BIN/mencal" run "${1#mencal run }" --help; "$BIN/mencal" --help ;;
+        stream_mpi) [ -x "$BIN/stream_mpi" ] && "$BIN/stream_mpi" --help ;;
+        *) "$BIN/$1" --help ;;
+    esac
+}
+
+@test "every option a guide puts on a tool's command line is one that tool's help names" {
+    python3 "$BATS_TEST_DIRNAME/guide-options.py" "$ROOT"/README.md "$ROOT"/docs/*.md >uses.tsv
+    [ "$(wc -l <uses.tsv)" -ge 150 ] || { echo "too few uses read:"; cat uses.tsv; return 1; }
+    local where tool opt bad=0 key
+    declare -A opts=()
+    while IFS=$'\t' read -r where tool opt; do
+        key=${tool// /_}
+        if [ -z "${opts[$key]+x}" ]; then
+            opts[$key]=" $(tool_help "$tool" 2>&1 | help_options | tr '\n' ' ') "
+        fi
+        [ "$tool" = stream_mpi ] && [ ! -x "$BIN/stream_mpi" ] && continue
+        [[ "${opts[$key]}" == *" $opt "* ]] || { echo "${where#"$ROOT"/}: $tool does not take $opt"; bad=1; }
+    done <uses.tsv
+    [ "$bad" = 0 ]
+}
+
+@test "the guide check itself finds an option a tool does not take" {
+    printf '# G\n\n```\nstream --no-such-option -s 10 \\\n   --ntimes 3\n```\nand `mbw --llc 8MiB 64` inline\n' >g.md
+    run python3 "$BATS_TEST_DIRNAME/guide-options.py" g.md
+    assert_success
+    assert_output "$(printf 'g.md:4\tstream\t--no-such-option\ng.md:4\tstream\t--ntimes\ng.md:7\tmbw\t--llc')"
+    run bash -c "'$BIN/mbw' --help 2>&1 | awk -f '$BATS_TEST_DIRNAME/help-options.awk' | grep -qx -- --llc"
+    assert_failure
+}
+

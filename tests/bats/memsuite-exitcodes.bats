@@ -12,7 +12,7 @@ load ../fixtures/memsuite-bats/helpers
 
 C="$FIXTURES/memsuite-check"
 # 128+N: memsuite's trapped signals (scripts/lib/cleanup.sh MS_SIGNALS)
-DOCUMENTED=" 0 1 2 3 4 129 130 138 140 141 142 143 "
+DOCUMENTED=" 0 1 2 3 4 5 129 130 138 140 141 142 143 "
 
 # The directories and files the table's commands refer to.
 local_setup() {
@@ -184,3 +184,19 @@ print('\n'.join('%s=%d' % (k, v) for k, v in vars(exitcodes).items() if k.isuppe
     assert_success
     [ "$(printf '%s\n' "$output" | sort)" = "$c" ] || { diff <(printf '%s\n' "$c") <(printf '%s\n' "$output" | sort); return 1; }
 }
+
+@test "memsuite help and docs/results-format.md name every exit code of common/exitcodes.h" {
+    local codes c
+    codes=$(sed -n 's/^ *MB_EXIT_[A-Z_]* *= *\([0-9]*\).*/\1/p' "$ROOT/common/exitcodes.h")
+    [ "$(printf '%s\n' "$codes" | wc -l)" -ge 7 ]
+    run "$MS" help
+    assert_success
+    local help_codes
+    help_codes=$(printf '%s\n' "$output" | sed -n '/^Exit codes:/,$p')
+    for c in $codes; do
+        [[ "$help_codes" =~ (^|[^0-9])$c\ [a-z] ]] || { echo "memsuite help leaves out exit $c"; return 1; }
+        [ "$c" = 130 ] && continue      # the table says 128+N for the signals
+        grep -q "^| $c | " "$ROOT/docs/results-format.md" || { echo "results-format.md has no row for exit $c"; return 1; }
+    done
+}
+

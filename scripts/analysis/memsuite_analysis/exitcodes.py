@@ -6,4 +6,5 @@ FAIL = 1            # ran, and what it judged failed
 USAGE = 2           # bad command line or input file
 RESOURCE = 3        # memory, permission, device or file unavailable
 UNBUILT = 4         # the feature was not built in
+BUSY = 5            # check, cluster: the node is busy; nothing was judged
 INTERRUPTED = 130   # SIGINT/SIGTERM

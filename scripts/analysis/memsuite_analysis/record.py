@@ -195,8 +195,9 @@ def make(paths, floor, cap, upper, run, made_with, host, created):
             for m in doc["metrics"] if m["spread_pct"] * 1.5 > cap]
     if wide:
         raise Unfit("the runs vary too much to make a useful reference: %s; a tolerance of 1.5 x the spread "
-                    "would exceed the cap of %s%% (--cap). Is the node busy or unstable? Record on a quiet "
-                    "node (more --runs help); nothing recorded" % ("; ".join(wide), number_text(cap)),
+                    "would exceed the cap of %s%% (--cap). Is the node busy or unstable? Record again on a "
+                    "quiet node (more --runs cannot help: the spread only widens with more runs), or raise "
+                    "--cap if this spread is the node's normal; nothing recorded" % ("; ".join(wide), number_text(cap)),
                     exitcodes.FAIL)
     why = reference.problem(doc)
     if why:     # never write a reference that check would refuse
