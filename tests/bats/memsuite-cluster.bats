@@ -404,3 +404,30 @@ jq_median() {
     run jq -r '.nodes[] | select(.node == "node00001") | [.status, .detail] | join("|")' <<<"$output"
     assert_output 'ERROR|report unreadable: node00001.json has no node name'
 }
+
+@test "node lists: numbers past 2^53 expand exactly, in --nodes and SLURM_JOB_NODELIST, and promptly" {
+    gen 2
+    # awk's doubles looped for ever here (v++ stopped changing the number)
+    run -1 --separate-stderr timeout 20 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'n[9007199254740992-9007199254740993],node[00001-00002]' --format json
+    run jq -r '.expected, ([.nodes[] | select(.status == "MISSING") | .node] | join(" "))' <<<"$output"
+    assert_output "$(printf '4\nn9007199254740992 n9007199254740993')"
+    SLURM_JOB_NODELIST='n[9007199254740992]' run -1 --separate-stderr timeout 20 \
+        "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref"
+    assert_output --regexp 'n9007199254740992 +MISSING'
+    # a number no node list can mean is refused, named and cut
+    run -2 --separate-stderr timeout 20 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes "n[$(printf '9%.0s' {1..5000})]"
+    [[ "$stderr" == *"--nodes: invalid node list \"n[$(printf '9%.0s' {1..198})...(cut, 5003 characters)\": the number $(printf '9%.0s' {1..40})...(cut, 5000 characters) has more than 64 digits"* ]]
+}
+
+@test "node lists: the whole expansion is limited before a name is made, not each range" {
+    gen 2
+    # each range is under the limit, together 10^12 names: ran until killed
+    run -2 --separate-stderr timeout 20 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'a[0-999999]b[0-999999]'
+    [[ "$stderr" == *'--nodes: invalid node list "a[0-999999]b[0-999999]": it stands for 1000000000000 names, more than the 1000000 a node list may have'* ]]
+    SLURM_JOB_NODELIST='a[1-600000],b[1-600000]' run -2 --separate-stderr timeout 20 \
+        "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref"
+    [[ "$stderr" == *'SLURM_JOB_NODELIST: invalid node list "a[1-600000],b[1-600000]": it stands for 1200000 names, more than the 1000000'* ]]
+}
