@@ -1,14 +1,19 @@
 # shellcheck shell=bash
 # cluster-hosts: node lists.  Slurm hostlist expressions ("n[01-03,7],gpu5",
-# "rack[1-2]-n[1-4]") expand to one name per line; the expected node list
-# of a cluster run comes from --nodes or the Slurm allocation.
+# "rack[1-2]-n[1-4]") expand to one name per line (the analyser's
+# hostlist, scripts/analysis/memsuite_analysis/hostlist.py, holds the
+# syntax and the size limit); the expected node list of a cluster run
+# comes from --nodes or the Slurm allocation.
+
+ms_use analysis
 
 # ms_hostlist_expand LIST: one name per line, in order, duplicates dropped.
 # "@FILE" reads names (one per line, '#' comments, blanks around a name
 # ignored) from FILE, which must be a regular file (a FIFO would block).
 # Blanks around a comma-separated entry are ignored; white space or a
 # control character inside a name is an error, never joined or split.
-# Prints an error and returns 1 on a malformed expression.
+# Prints an error and returns 1 on a malformed expression or one that
+# stands for more names than a node list may have (nothing else printed).
 ms_hostlist_expand() {
     local list="$1"
     if [ "${list#@}" != "$list" ]; then
@@ -22,54 +27,16 @@ ms_hostlist_expand() {
         sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$f" | awk '!seen[$0]++'
         return 0
     fi
-    # the list through the environment: awk -v would read its backslashes
-    MS_HOSTLIST="$list" awk '
-        function fail(why) { print "invalid node list \"" shown(ENVIRON["MS_HOSTLIST"]) "\": " why; bad = 1; exit 1 }
-        function shown(s) { gsub(/\n/, "\\n", s); gsub(/\t/, "\\t", s); gsub(/[[:cntrl:]]/, "?", s); return s }
-        # expand(s): prints every name s stands for (brackets, left to right)
-        function expand(s,    lb, rb, pre, inner, post, nr, r, i, lohi, lo, hi, w, v) {
-            lb = index(s, "[")
-            if (lb == 0) {
-                if (index(s, "]")) fail("unbalanced ]")
-                if (s ~ /[[:space:][:cntrl:]]/) fail("entry \"" shown(s) "\" holds white space or a control character; one name per entry, entries separated by commas")
-                if (!(s in seen)) { seen[s] = 1; names[++nn] = s }
-                return
-            }
-            pre = substr(s, 1, lb - 1)
-            rb = index(substr(s, lb), "]")
-            if (rb == 0) fail("unbalanced [")
-            inner = substr(s, lb + 1, rb - 2)
-            post = substr(s, lb + rb)
-            if (inner == "") fail("empty []")
-            nr = split(inner, r, ",")
-            for (i = 1; i <= nr; i++) {
-                if (r[i] ~ /^[0-9]+$/) { lo = r[i]; hi = r[i] }
-                else if (r[i] ~ /^[0-9]+-[0-9]+$/) { split(r[i], lohi, "-"); lo = lohi[1]; hi = lohi[2] }
-                else fail("bad range \"" r[i] "\"")
-                if (hi + 0 < lo + 0) fail("range " r[i] " goes down")
-                if (hi - lo > 1000000) fail("range " r[i] " is too long")
-                w = length(lo)
-                for (v = lo + 0; v <= hi + 0; v++) expand(pre sprintf("%0" w "d", v) post)
-            }
-        }
-        BEGIN {
-            list = ENVIRON["MS_HOSTLIST"]
-            # Split at the commas outside brackets.
-            n = length(list); depth = 0; item = ""
-            for (i = 1; i <= n + 1; i++) {
-                c = (i <= n) ? substr(list, i, 1) : ","
-                if (c == "[") depth++
-                else if (c == "]") depth--
-                if (c == "," && depth == 0) {
-                    sub(/^[[:space:]]+/, "", item); sub(/[[:space:]]+$/, "", item)
-                    if (item != "") expand(item)
-                    item = ""
-                } else item = item c
-            }
-            if (depth != 0) fail("unbalanced brackets")
-        }
-        # the names only when the whole list is good: an error is the only output
-        END { if (!bad) for (i = 1; i <= nn; i++) print names[i] }'
+    # A Slurm expression: the analyser parses it (hostlist.py: exact
+    # numbers, the whole size checked before a name is made).  The list
+    # goes on stdin, as it is (it may hold a newline).
+    local rc=0
+    printf '%s' "$list" | ms_analyse hostlist || rc=$?
+    case "$rc" in
+        0) return 0 ;;
+        2) return 1 ;;      # the reason printed
+        *) echo "the node list could not be expanded: the analyser failed (exit $rc)"; return 1 ;;
+    esac
 }
 
 # A node name memsuite accepts: a plain host name (letters, digits and

@@ -10,8 +10,8 @@
 # and writes its report, DIR/<node>.json, to the shared results directory.
 # Then the reports are aggregated:
 #   - per node PASS/FAIL against the reference (ERROR: check could not run,
-#     or the node's report DIR/<node>.json is unreadable, empty or not
-#     valid JSON: that node is ERROR, never left out);
+#     or the node's report DIR/<node>.json is unreadable, empty, not
+#     valid JSON or names no reference: that node is ERROR, never left out);
 #   - per metric the median and MAD over the nodes; a node more than k x MAD
 #     from the median (MAD taken as at least --mad-floor % of the median) is
 #     an outlier: SLOW on the slow side, even when it passes the reference;
@@ -24,7 +24,8 @@
 #   --results DIR     shared results directory (must exist, writable by the nodes)
 #   --nodes LIST      expected nodes: n[001-128],gpu7 or @FILE (one per line);
 #                     each a plain host name (letters, digits, ._-; at most
-#                     200 characters), else exit 2 naming the first bad one
+#                     200 characters), at most 1,000,000 names, else exit 2
+#                     naming the first bad one
 #   --launcher L      auto (srun in an allocation, else mpirun when --nodes is
 #                     given and mpirun exists, else local), srun, mpirun, local
 #   --retries N       check's retries on each node (default 2)
@@ -43,7 +44,8 @@
 #                     count of the others
 #   --drain-suggest   print `scontrol update nodename=... state=drain
 #                     reason="memsuite: ..."` for every FAIL, ERROR, MISSING or
-#                     SLOW node; nothing is drained
+#                     SLOW node (JSON: in "drain_suggestions"); nothing is
+#                     drained
 #   --drain           run those scontrol commands (needs Slurm admin rights)
 #
 # SIGTERM or SIGINT during the launch stops it (srun/mpirun end their

@@ -9,7 +9,8 @@ import unittest
 import _path  # noqa: F401
 from memsuite_analysis import model
 
-REPORT = {"schema": model.NODE_SCHEMA, "node": "n1", "run_id": "r1", "ref": {"id": "sha256:abc"},
+REF_ID = "sha256:" + "0123456789abcdef" * 4
+REPORT = {"schema": model.NODE_SCHEMA, "node": "n1", "run_id": "r1", "ref": {"id": REF_ID},
           "verdict": "PASS", "exit": 0, "summary": "memsuite: PASS",
           "metrics": [{"record": "Triad", "metric": "best_rate_mbps", "value": 12000.5},
                       {"record": "Copy", "metric": "best_rate_mbps", "value": None}]}
@@ -67,7 +68,7 @@ class ReadDirectory(unittest.TestCase):
                 self.assertEqual((e[name].kind, e[name].stem), (kind, stem))
                 self.assertTrue(e[name].why.startswith(why), e[name].why)
         rep = e["n2.json"].report
-        self.assertEqual((rep.stem, rep.node, rep.ref_id), ("n2", "n1", "sha256:abc"))
+        self.assertEqual((rep.stem, rep.node, rep.ref_id), ("n2", "n1", REF_ID))
         self.assertEqual(rep.values, {"Triad.best_rate_mbps": 12000.5, "Copy.best_rate_mbps": None})
 
     def test_stale_run(self):
@@ -99,11 +100,35 @@ class ReadDirectory(unittest.TestCase):
         self.assertEqual(model.one_line(None), "")
 
     def test_numbers_only(self):
-        for value in ("true", '"12"', "1e400", "null", "{}"):
+        # 1 and 400 zeros: an integer past a double's range (OverflowError)
+        for value in ("true", '"12"', "1e400", "null", "{}", "1" + "0" * 400, "-1" + "0" * 400):
             with self.subTest(value=value):
                 doc = json.dumps(dict(REPORT, metrics=[{"record": "T", "metric": "m", "value": 0}]))
                 self.put("n1.json", doc.replace('"value": 0', '"value": ' + value))
                 self.assertEqual(self.entries()["n1.json"].report.values, {"T.m": None})
+
+
+    def test_huge_exit_status_is_infinite_never_zero(self):
+        self.put("n1.json", json.dumps(REPORT).replace('"exit": 0', '"exit": 1' + "0" * 400))
+        self.assertEqual(self.entries()["n1.json"].report.exit, float("inf"))
+
+    def test_a_report_that_names_no_reference_is_invalid(self):
+        cases = (
+            ({k: v for k, v in REPORT.items() if k != "ref"}, 'has no "ref" block (no reference id)'),
+            (dict(REPORT, ref=[1]), 'has a "ref" of type array, not an object (no reference id)'),
+            (dict(REPORT, ref={}), "has no reference id (ref.id)"),
+            (dict(REPORT, ref={"id": "garbage"}), 'has the reference id "garbage", not sha256:<64 hex digits>'),
+            (dict(REPORT, ref={"id": 7}), 'has the reference id "7", not sha256:<64 hex digits>'),
+            (dict(REPORT, ref={"id": REF_ID.upper()}), 'has the reference id "SHA256:'),
+            (dict(REPORT, ref={"id": "x\n" * 100}), 'has the reference id "x\\nx\\n'),
+        )
+        for doc, why in cases:
+            with self.subTest(why=why):
+                self.put("n1.json", doc)
+                e = self.entries()["n1.json"]
+                self.assertEqual((e.kind, e.stem), ("invalid", "n1"))
+                self.assertTrue(e.why.startswith(why), e.why)
+        self.assertTrue(e.why.endswith('...(cut, 300 characters)", not sha256:<64 hex digits>'), e.why)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ class Printable(unittest.TestCase):
         ("\x9b31m", "M-^[31m"),
         ("caf\u00e9", "caf\u00e9"),
         ("bad \udcff byte", "bad \ufffd byte"),     # a file name that is not UTF-8
+        ("lone \ud800\udc00 \udfff", "lone \ufffd\ufffd \ufffd"),   # JSON "\ud800": no byte, no crash
     )
 
     def test_table(self):
@@ -48,13 +49,22 @@ class Drain(unittest.TestCase):
         rows = [classify.Row(-3, "ERROR", "n1", "", 'memsuite: x $(id) `id` \\ "q"'),
                 classify.Row(-3, "ERROR", "n[1-2000]", "", "memsuite: report unreadable"),
                 classify.Row(1, "PASS", "n2", "", "")]
-        lines, plain, refused = render.drain(rows)
+        lines, plain, refused = render.drain(render.drain_entries(rows))
         self.assertEqual(lines, ['scontrol update nodename=n1 state=drain reason="memsuite: x \\$(id) \\`id\\` \\\\ \'q\'"',
                                  "# not drained: node name 'n[1-2000]' is not a plain host name (letters, digits, ._-)"])
         self.assertEqual(plain, [("n1", "memsuite: x $(id) `id` \\ 'q'")])
         self.assertEqual(refused, ["n[1-2000]"])
         long = classify.Row(-2, "FAIL", "n3", "", "memsuite: FAIL " + "y" * 300)
-        self.assertEqual(len(render.drain([long])[1][0][1]), 200)
+        self.assertEqual(len(render.drain(render.drain_entries([long]))[1][0][1]), 200)
+
+    def test_entries_for_json(self):
+        rows = [classify.Row(-4, "MISSING", "n1", "", "memsuite: no report"),
+                classify.Row(-3, "ERROR", "n;x", "", "memsuite: x\ud800"),
+                classify.Row(1, "PASS", "n2", "", "")]
+        self.assertEqual(render.drain_entries(rows), [
+            {"node": "n1", "reason": "memsuite: no report", "not_drained": None,
+             "command": 'scontrol update nodename=n1 state=drain reason="memsuite: no report"'},
+            {"node": "n;x", "reason": "memsuite: x\ufffd", "command": None, "not_drained": render.NOT_PLAIN}])
 
 
 if __name__ == "__main__":

@@ -404,3 +404,90 @@ jq_median() {
     run jq -r '.nodes[] | select(.node == "node00001") | [.status, .detail] | join("|")' <<<"$output"
     assert_output 'ERROR|report unreadable: node00001.json has no node name'
 }
+
+@test "node lists: numbers past 2^53 expand exactly, in --nodes and SLURM_JOB_NODELIST, and promptly" {
+    gen 2
+    # awk's doubles looped for ever here (v++ stopped changing the number)
+    run -1 --separate-stderr timeout 20 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'n[9007199254740992-9007199254740993],node[00001-00002]' --format json
+    run jq -r '.expected, ([.nodes[] | select(.status == "MISSING") | .node] | join(" "))' <<<"$output"
+    assert_output "$(printf '4\nn9007199254740992 n9007199254740993')"
+    SLURM_JOB_NODELIST='n[9007199254740992]' run -1 --separate-stderr timeout 20 \
+        "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref"
+    assert_output --regexp 'n9007199254740992 +MISSING'
+    # a number no node list can mean is refused, named and cut
+    run -2 --separate-stderr timeout 20 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes "n[$(printf '9%.0s' {1..5000})]"
+    [[ "$stderr" == *"--nodes: invalid node list \"n[$(printf '9%.0s' {1..198})...(cut, 5003 characters)\": the number $(printf '9%.0s' {1..40})...(cut, 5000 characters) has more than 64 digits"* ]]
+}
+
+@test "node lists: the whole expansion is limited before a name is made, not each range" {
+    gen 2
+    # each range is under the limit, together 10^12 names: ran until killed
+    run -2 --separate-stderr timeout 20 "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'a[0-999999]b[0-999999]'
+    [[ "$stderr" == *'--nodes: invalid node list "a[0-999999]b[0-999999]": it stands for 1000000000000 names, more than the 1000000 a node list may have'* ]]
+    SLURM_JOB_NODELIST='a[1-600000],b[1-600000]' run -2 --separate-stderr timeout 20 \
+        "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref"
+    [[ "$stderr" == *'SLURM_JOB_NODELIST: invalid node list "a[1-600000],b[1-600000]": it stands for 1200000 names, more than the 1000000'* ]]
+}
+
+@test "a report with no reference or a malformed reference id marks its node only; every other node keeps its verdict" {
+    gen 5 --fail 4
+    jq -c 'del(.ref)' "$SANDBOX/g/node00002.json" >"$SANDBOX/x" && mv "$SANDBOX/x" "$SANDBOX/g/node00002.json"
+    jq -c '.ref.id = "garbage\u001b[31m"' "$SANDBOX/g/node00003.json" >"$SANDBOX/x" && mv "$SANDBOX/x" "$SANDBOX/g/node00003.json"
+    jq -c '.ref = [1]' "$SANDBOX/g/node00005.json" >"$SANDBOX/x" && mv "$SANDBOX/x" "$SANDBOX/g/node00005.json"
+    # this used to be exit 2, "mixed reference versions", no verdict at all
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'node[00001-00005]' --format json
+    run jq -r '([.reported, .counts.pass, .counts.fail, .counts.error, .counts.missing] | join(" ")),
+               (.nodes[] | [.node, .status, .detail] | join("|"))' <<<"$output"
+    assert_line --index 0 '5 1 1 3 0'
+    assert_line 'node00002|ERROR|report invalid, not judged: node00002.json has no "ref" block (no reference id)'
+    assert_line "node00003|ERROR|report invalid, not judged: node00003.json has the reference id \"garbage"$'\e'"[31m\", not sha256:<64 hex digits>"
+    assert_line 'node00005|ERROR|report invalid, not judged: node00005.json has a "ref" of type array, not an object (no reference id)'
+    assert_line --regexp '^node00004\|FAIL\|Triad\.best_rate_mbps'
+    assert_line 'node00001|PASS|'
+    [[ "$stderr" == *'file '"$SANDBOX"'/g/node00002.json has no "ref" block (no reference id): node node00002 is ERROR (report invalid, not judged)'* ]]
+    [[ "$stderr" == *'file '"$SANDBOX"'/g/node00003.json has the reference id "garbage^[[31m", not sha256:<64 hex digits>: node node00003 is ERROR'* ]]
+    [[ "$stderr" != *$'\e'* ]]
+}
+
+@test "one node's hostile numbers or strings never stop the report: the other nodes are judged" {
+    gen 4
+    local z
+    z=$(printf '0%.0s' {1..400})
+    # integers past a double's range (float() raised OverflowError) and a
+    # lone surrogate (UnicodeEncodeError): exit 3 before, no report at all
+    sed -i "s/\"value\":[0-9.]*/\"value\":1$z/" "$SANDBOX/g/node00002.json"
+    sed -i "s/\"exit\":0/\"exit\":1$z/" "$SANDBOX/g/node00003.json"
+    sed -i 's/"verdict":"PASS"/"verdict":"FAIL\\ud800"/' "$SANDBOX/g/node00004.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --format json --drain-suggest
+    run jq -r '.nodes[] | [.node, .status, .detail] | join("|")' <<<"$output"
+    assert_line 'node00001|PASS|'
+    assert_line 'node00002|FAIL|Triad.best_rate_mbps missing'
+    assert_line 'node00003|ERROR|the report says PASS but check exited inf'
+    assert_line "node00004|ERROR|the report's verdict FAIL"$'\uFFFD'" is not PASS, FAIL or ERROR"
+}
+
+@test "--format json --drain-suggest: stdout is one JSON document holding the suggestions; text keeps the scontrol lines" {
+    gen 6 --fail 4 --missing 6
+    cp "$SANDBOX/g/node00005.json" "$SANDBOX/g/n6;x.json"     # names node00005: ERROR, no plain name
+    jq -c '.verdict = "FAIL"' "$SANDBOX/g/node00005.json" >"$SANDBOX/x" && mv "$SANDBOX/x" "$SANDBOX/g/node00005.json"
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" \
+        --nodes 'node[00001-00006]' --format json --drain-suggest
+    echo "$output" >r.json
+    run -0 jq -e -s 'length == 1 and .[0].schema == "memsuite/cluster/1"' r.json
+    run jq -r '.drain_suggestions[] | [.node, .reason, .command // "-", .not_drained // "-"] | join("|")' r.json
+    assert_line --index 0 'node00006|memsuite: no report|scontrol update nodename=node00006 state=drain reason="memsuite: no report"|-'
+    assert_line --index 1 'n6;x|memsuite: report names another node|-|the node name is not a plain host name (letters, digits, ._-)'
+    assert_line --regexp '^node00004\|memsuite: FAIL Triad.best_rate_mbps .*\|scontrol update nodename=node00004 state=drain reason="memsuite: FAIL Triad'
+    assert_line --regexp '^node00005\|memsuite: FAIL memsuite: PASS 2/2 metrics on node00005\|scontrol update nodename=node00005 '
+    [ "${#lines[@]}" -eq 4 ]
+    # without --drain-suggest the key is null; text mode: the same commands after the report
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00006]' --format json
+    run jq -r '.drain_suggestions' <<<"$output"
+    assert_output null
+    run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00006]' --drain-suggest
+    diff <(grep -E '^(scontrol|# not drained)' <<<"$output") <(jq -r '.drain_suggestions[] | .command // "# not drained: node name '"'"'\(.node)'"'"' is not a plain host name (letters, digits, ._-)"' r.json)
+}

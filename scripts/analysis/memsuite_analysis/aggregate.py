@@ -3,7 +3,10 @@ reports.  Read (model) -> statistics (stats) -> verdicts (classify) ->
 text or JSON (render).  `memsuite cluster --aggregate` is its wrapper: it
 checks the directory and the reference, computes the reference id and
 expands the expected node list, then runs this and, with --drain, the
-scontrol lines this prints.
+scontrol lines this writes to --drain-list.  The suggestions (with
+--drain-suggest or --drain) follow the text report as scontrol lines; in
+JSON they are the document's "drain_suggestions" (stdout stays one JSON
+document).
 
 Exit: 0 every node PASS and none SLOW; 1 a node FAIL, ERROR, MISSING or
 SLOW, a drain line refused, or no node to judge; 2 reports made against
@@ -108,19 +111,22 @@ def run(args):
     judged = classify.Judgement(pop, ref, spread, expected, k, args.dir)
 
     ignored = _warn_entries(msg, pop, args)
+    ok = judged.ok()
+    entries = drain_lines = None
+    if args.drain_suggest or args.drain_list:
+        entries = render.drain_entries(judged.rows)
+        drain_lines, refused = _drain(msg, entries, args.drain_list)
+        ok = ok and not refused
     view = render.View(judged, spread, ref, args.dir, args.expected_from, pop.reported(),
-                       args.k, args.mad_floor, args.run_id, ignored)
+                       args.k, args.mad_floor, args.run_id, ignored, entries)
+    # JSON: the suggestions inside the document (stdout stays one JSON
+    # document); text: the scontrol lines after the report.
     if args.format == "json":
         pieces = itertools.chain(render.json_chunks(view, k, floor), ("\n",))
     else:
-        pieces = (line + "\n" for line in render.text(view, args.top, args.all))
-    ok = judged.ok()
-    drain_lines = []
-    if args.drain_suggest or args.drain_list:
-        drain_lines, refused = _drain(msg, judged, args.drain_list)
-        ok = ok and not refused
+        pieces = (line + "\n" for line in itertools.chain(render.text(view, args.top, args.all), drain_lines or ()))
     try:
-        for piece in itertools.chain(pieces, (line + "\n" for line in drain_lines)):
+        for piece in pieces:
             sys.stdout.write(render.printable(piece))
         sys.stdout.flush()
     except OSError as e:
@@ -134,6 +140,9 @@ def _warn_entries(msg, pop, args):
     _list(msg, ["file %s %s: node %s is ERROR (report unreadable)" % (p, w, stem)
                 for stem, (p, w) in sorted(pop.unreadable.items(), key=lambda t: model.name_key(t[1][0]))],
           "unreadable node reports (ERROR)")
+    _list(msg, ["file %s %s: node %s is ERROR (report invalid, not judged)" % (p, w, stem)
+                for stem, (p, w) in sorted(pop.invalid.items(), key=lambda t: model.name_key(t[1][0]))],
+          "invalid node reports (ERROR)")
     _list(msg, ["file %s names node %s, not %s: counted for neither; node %s is ERROR" % (p, r.node, s, s)
                 for s, (p, r) in sorted(pop.claims.items(), key=lambda t: model.name_key(t[0]))],
           "reports naming another node (ERROR)")
@@ -144,11 +153,11 @@ def _warn_entries(msg, pop, args):
     return ignored
 
 
-def _drain(msg, judged, list_path):
-    """The drain lines; writes NODE<TAB>REASON of the plain names to
-    list_path (for the wrapper to run) and warns about the others.
-    Returns (lines, refused names)."""
-    lines, plain, refused = render.drain(judged.rows)
+def _drain(msg, entries, list_path):
+    """The drain lines of the suggestions; writes NODE<TAB>REASON of the
+    plain names to list_path (for the wrapper to run) and warns about the
+    others.  Returns (lines, refused names)."""
+    lines, plain, refused = render.drain(entries)
     for node in refused:
         msg.warn("node name %s (from its report) is not a plain host name; not drained" % render.shell_word(node))
     if list_path:

@@ -4,8 +4,9 @@ prints.
 
   status   PASS / FAIL against the reference's tolerance band; ERROR when
            the check could not run or the node's report file cannot be
-           trusted (unreadable, not a regular file, or naming another
-           node); MISSING when an expected node has no report.
+           trusted (unreadable, not a regular file, naming another node,
+           or invalid: no reference to judge it by); MISSING when an
+           expected node has no report.
   outlier  SLOW / HIGH: more than k x MAD' from the median (stats.Spread)
            on the worse / better side, even when the node passes.
   order    MISSING, ERROR, FAIL (worst first), then every other node by its
@@ -48,6 +49,7 @@ class Population:
         self.reports = {}       # stem -> Report naming that stem's node
         self.claims = {}        # stem -> (path, Report naming another node)
         self.unreadable = {}    # stem -> (path, why)
+        self.invalid = {}       # stem -> (path, why): read, cannot be judged
         self.others = []        # (path, why): valid JSON, not a node report
         self.ignored = []       # (path, why): not a report by name, or hidden
         self.stale = 0
@@ -65,6 +67,8 @@ class Population:
                     self.claims[e.stem] = (e.path, e.report)
             elif e.kind == "unreadable":
                 self.unreadable[e.stem] = (e.path, e.why)
+            elif e.kind == "invalid":
+                self.invalid[e.stem] = (e.path, e.why)
             elif e.kind == "other":
                 self.others.append((e.path, e.why))
             elif e.kind == "stale":
@@ -85,7 +89,11 @@ class Population:
 
     def reported(self):
         """Nodes with a file of their own that is judged."""
-        return len(self.reports) + len(self.claims) + len(self.unreadable)
+        return len(self.reports) + len(self.claims) + len(self.unreadable) + len(self.invalid)
+
+    def has_file(self, node):
+        """Whether node has a file of its own (judged, or ERROR)."""
+        return node in self.reports or node in self.claims or node in self.unreadable or node in self.invalid
 
 
 def refs_problem(pop, want):
@@ -179,6 +187,10 @@ class Judgement:
             rows.append(Row(SORT_ERROR, "ERROR", stem,
                             _join("report unreadable: %s %s" % (os.path.basename(path), why), self._stray(stem)),
                             "memsuite: report unreadable"))
+        for stem, (path, why) in pop.invalid.items():
+            rows.append(Row(SORT_ERROR, "ERROR", stem,
+                            _join("report invalid, not judged: %s %s" % (os.path.basename(path), why), self._stray(stem)),
+                            "memsuite: report invalid: " + why[:120]))
         for stem, (path, rep) in pop.claims.items():
             rows.append(Row(SORT_ERROR, "ERROR", stem,
                             _join("report %s names node %s, not %s (counted for neither)"
@@ -187,7 +199,7 @@ class Judgement:
         for stem, rep in pop.reports.items():
             rows.append(self._judge(rep, ref, spread))
         for node in expected:
-            if node not in pop.reports and node not in pop.claims and node not in pop.unreadable:
+            if not pop.has_file(node):
                 rows.append(Row(SORT_MISSING, "MISSING", node, "no report in " + results_dir,
                                 "memsuite: no report"))
         # The key as printed to 9 decimals, then the name: ties stay stable.

@@ -16,6 +16,7 @@ COMMANDS = (
     ("check", "check"),
     ("compare", "compare"),
     ("docs-summary", "docs_summary"),
+    ("hostlist", "hostlist"),
     ("node-report", "node_report"),
     ("peers", "peers"),
     ("plot", "plotcmd"),

@@ -15,10 +15,16 @@ Reading rules (the contract the aggregation relies on):
     the nodes, not with the documents;
   - a report counts for the node its file is named for; one that names
     another node is kept as a claim (flagged by the classifier), never as
-    that other node's report.
+    that other node's report;
+  - a report that cannot be judged (no "ref" block, or a reference id
+    that is not "sha256:<64 hex digits>", the form every node writes) is
+    its node's invalid report: that node is marked, with the reason, and
+    every other node is judged as ever (it used to make the whole
+    aggregate "mixed reference versions", exit 2).
 """
 
 import json
+import math
 import os
 import re
 import stat
@@ -26,6 +32,8 @@ import stat
 NODE_SCHEMA = "memsuite/cluster-node/1"
 REPORT_MAX_BYTES = 16 << 20     # far above any real node report (a few KiB)
 SUMMARY_MAX_CHARS = 4096        # the part of a summary kept per node
+REF_ID = re.compile(r"sha256:[0-9a-f]{64}")     # ms_cluster_ref_id's form
+SHOWN_MAX_CHARS = 80            # the part of a bad value a reason quotes
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 _SPECIAL = re.compile(r"[\\\t\n\r]")
@@ -87,7 +95,7 @@ class Report:
                 continue
             rec, met, val = m.get("record"), m.get("metric"), m.get("value")
             names.append("%s.%s" % ("?" if rec is None else one_line(rec), "?" if met is None else one_line(met)))
-            vals.append(float(val) if _is_number(val) else None)
+            vals.append(_finite(val))
         # the metric names are the same for every node: one tuple for all
         self.names = _intern(tuple(names))
         self.vals = tuple(vals)
@@ -99,13 +107,31 @@ class Report:
 
 
 def _exit_code(x):
-    """check's exit status as a number, or None (absent, not a number)."""
+    """check's exit status as a number, or None (absent, not a number); an
+    integer past a double's range is infinite (never an exit 0)."""
     if _is_number(x):
+        try:
+            float(x)
+        except OverflowError:
+            return math.inf if x > 0 else -math.inf
         return x
     try:
         return float(x) if isinstance(x, str) else None
     except ValueError:
         return None
+
+
+def _finite(x):
+    """A metric value as a finite float, or None: not a number, a boolean,
+    or an integer past a double's range (float() of it raised
+    OverflowError and stopped the whole aggregate)."""
+    if not _is_number(x):
+        return None
+    try:
+        f = float(x)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 _names = {}
@@ -125,6 +151,7 @@ class Entry:
     """One directory entry, read.  kind is one of:
       report      a node report (report set);
       unreadable  the node stem's report cannot be read (why);
+      invalid     the node stem's report is read but cannot be judged (why);
       other       valid JSON that is not a node report (why; ignored);
       stale       a node report of another run (why: its run id; ignored);
       hidden      .STEM.json, never read (why);
@@ -234,7 +261,34 @@ def read_entry(directory, name, dtype_regular, run_id):
     rep = Report(stem, doc)
     if rep.node == "":
         return Entry(name, path, stem, "unreadable", "has no node name")
+    why = ref_problem(doc.get("ref"))
+    if why:
+        return Entry(name, path, stem, "invalid", why)
     return Entry(name, path, stem, "report", report=rep)
+
+
+def shown(value):
+    """A value from a document for a reason: one line, cut past
+    SHOWN_MAX_CHARS characters (marked)."""
+    text = one_line(value)
+    if len(text) > SHOWN_MAX_CHARS:
+        text = text[:SHOWN_MAX_CHARS] + "...(cut, %d characters)" % len(text)
+    return text
+
+
+def ref_problem(ref):
+    """Why a report's "ref" block names no reference, or "" when its id is
+    one (whether it is this aggregate's reference is refs_problem's)."""
+    if ref is None:
+        return 'has no "ref" block (no reference id)'
+    if ref.__class__ is not dict:
+        return 'has a "ref" of type %s, not an object (no reference id)' % _JSON_TYPES.get(type(ref), "unknown")
+    rid = ref.get("id")
+    if rid is None:
+        return "has no reference id (ref.id)"
+    if rid.__class__ is not str or not REF_ID.fullmatch(rid):
+        return 'has the reference id "%s", not sha256:<64 hex digits>' % shown(rid)
+    return ""
 
 
 def _json_why(e):

@@ -17,14 +17,20 @@ _CARET[0x7F] = "^?"
 
 
 _UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Surrogates that stand for no byte: a JSON "\ud800" decodes to one
+_LONE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
 
 def printable(text):
     """text with every control character (C0 but newline, DEL, C1) in
     caret notation (ESC as ^[, DEL as ^?, C1 as M-^X), and bytes that are
-    not UTF-8 replaced: what a file says cannot drive the terminal."""
+    not UTF-8 replaced, and so are lone surrogates (a JSON "\ud800":
+    encoding one raised UnicodeEncodeError, which stopped the whole
+    cluster report for one node's string): what a file says cannot drive
+    the terminal, nor stop the output."""
     if not _UNSAFE.search(text):
         return text
+    text = _LONE.sub("\ufffd", text)
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return text.translate(_CARET)
 
@@ -80,11 +86,12 @@ class View:
     the facts of the run (reference, directory, expected list...)."""
 
     def __init__(self, judgement, spread, ref, results_dir, expected_from, reported,
-                 k_text, floor_text, run_id, ignored):
+                 k_text, floor_text, run_id, ignored, drain=None):
         self.j, self.spread, self.ref = judgement, spread, ref
         self.dir, self.expected_from, self.reported = results_dir, expected_from, reported
         self.k_text, self.floor_text, self.run_id = k_text, floor_text, run_id
         self.ignored = ignored
+        self.drain = drain          # drain_entries, when asked for; else None
 
 
 def text(v, top, show_all):
@@ -165,6 +172,7 @@ def json_doc(v, k, floor):
                              "rule": "outside median +- k x max(MAD, mad_floor_pct% x |median|)"},
             "metrics": metrics,
             "ignored": [{"file": p, "why": w} for p, w in v.ignored],
+            "drain_suggestions": v.drain,
             "nodes": []}
 
 
@@ -183,23 +191,35 @@ def json_chunks(v, k, floor):
     yield "]}"
 
 
-def drain(rows):
-    """(lines, plain, refused): the scontrol lines for every row with a
-    drain reason, the (node, reason) pairs to run, and the names refused.
-    Names and reasons come from reports anyone who can write the results
-    directory controls: a line runs only scontrol in a shell, and a name
-    that is not a plain host name (a Slurm hostlist "n[1-2000]" would drain
-    the whole cluster) is never drained."""
-    lines, plain, refused = [], [], []
+NOT_PLAIN = "the node name is not a plain host name (letters, digits, ._-)"
+
+
+def drain_entries(rows):
+    """One suggestion per row with a drain reason: {node, reason, command,
+    not_drained}.  Names and reasons come from reports anyone who can
+    write the results directory controls: a command runs only scontrol in
+    a shell, and a name that is not a plain host name (a Slurm hostlist
+    "n[1-2000]" would drain the whole cluster) gets no command, and
+    not_drained says why."""
+    out = []
     for r in rows:
         if not r.reason:
             continue
-        reason = r.reason.replace('"', "'")[:200]
-        if not PLAIN_HOST.fullmatch(r.node):
-            lines.append("# not drained: node name %s is not a plain host name (letters, digits, ._-)"
-                         % shell_word(r.node))
-            refused.append(r.node)
-            continue
-        lines.append('scontrol update nodename=%s state=drain reason="%s"' % (r.node, _dq(reason)))
-        plain.append((r.node, reason))
+        reason = printable(r.reason.replace('"', "'")[:200])
+        if PLAIN_HOST.fullmatch(r.node):
+            out.append({"node": r.node, "reason": reason, "not_drained": None,
+                        "command": 'scontrol update nodename=%s state=drain reason="%s"' % (r.node, _dq(reason))})
+        else:
+            out.append({"node": r.node, "reason": reason, "command": None, "not_drained": NOT_PLAIN})
+    return out
+
+
+def drain(entries):
+    """(lines, plain, refused) of drain_entries: the text lines (the
+    command, or a comment naming a refused name), the (node, reason) pairs
+    to run, and the names refused."""
+    lines = [e["command"] or "# not drained: node name %s is not a plain host name (letters, digits, ._-)"
+             % shell_word(e["node"]) for e in entries]
+    plain = [(e["node"], e["reason"]) for e in entries if e["command"]]
+    refused = [e["node"] for e in entries if not e["command"]]
     return lines, plain, refused
