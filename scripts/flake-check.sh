@@ -44,7 +44,9 @@ for ((r = 1; r <= runs; r++)); do
 done
 if [ "${#bad[@]}" -gt 0 ]; then
     echo "flake-check: run(s) ${bad[*]} failed (flake-check.<run>.log)"
-    grep -h '^not ok' $(printf 'flake-check.%s.log ' "${bad[@]}") | sort | uniq -c | sort -rn | head -20
+    logs=()
+    for r in "${bad[@]}"; do logs+=("flake-check.$r.log"); done
+    grep -h '^not ok' "${logs[@]}" | sort | uniq -c | sort -rn | head -20
     exit 1
 fi
 echo "flake-check: $runs of $runs passed beside $hogs busy loop(s)"
