@@ -75,6 +75,8 @@ typedef struct mb_result {
     int argc;
     char **argv;
     bool complete;                          /* false: interrupted, partial */
+    bool hot_loops;                         /* the tool ran MB_HOT_LOOP code: record which
+                                             * body ("hot_loops", common/isa.h) */
     bool has_validation;
     bool validated;                         /* only when has_validation */
     mb_json_extra_fn validation_extra;      /* details inside "validation" */

@@ -360,6 +360,7 @@ static int cmd_run(const mc_cmd_t *c)
     static mb_result_t result;
     memset(&result, 0, sizeof result);
     result.tool = "mencal";
+    result.hot_loops = true;
     result.argc = c->cmd.argc;
     result.argv = c->cmd.argv;
     result.affinity = &aff;
