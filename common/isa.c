@@ -27,7 +27,7 @@ int mb_isa_cpu_has_sve(void)
 }
 #endif
 
-const char *mb_isa_hot_loops(char *why, size_t len)
+const char *mb_isa_hot_loops(mb_hot_kind_t kind, char *why, size_t len)
 {
     char dummy[1];
     if (!why) {
@@ -35,10 +35,15 @@ const char *mb_isa_hot_loops(char *why, size_t len)
         len = sizeof dummy;
     }
 #if defined(MB_NO_ISA_CLONES) || !(defined(__x86_64__) || defined(MB_ISA_AARCH64_IFUNC))
+    (void)kind;
     snprintf(why, len, "one body, compiled for the build's target (no run-time dispatch in "
              "this build)");
     return "native";
 #elif defined(MB_ISA_AARCH64_IFUNC)
+    if (kind == MB_HOT_FIXED_WIDTH) {
+        snprintf(why, len, "fixed-width vector loops: one NEON body on every aarch64 CPU");
+        return "neon";
+    }
     if (mb_isa_cpu_has_sve()) {
         snprintf(why, len, "the CPU has SVE (AT_HWCAP): the SVE body runs");
         return "sve";
@@ -46,6 +51,7 @@ const char *mb_isa_hot_loops(char *why, size_t len)
     snprintf(why, len, "the CPU has no SVE (AT_HWCAP): the NEON body runs");
     return "neon";
 #elif defined(__clang__)
+    (void)kind;
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) {
         snprintf(why, len, "the CPU has AVX-512F (cpuid): that clone runs");
@@ -58,6 +64,7 @@ const char *mb_isa_hot_loops(char *why, size_t len)
     snprintf(why, len, "the CPU has neither AVX-512F nor AVX2: the build's target runs");
     return "default";
 #else
+    (void)kind;
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
         snprintf(why, len, "the CPU is x86-64-v4 (cpuid): that clone runs");

@@ -20,22 +20,29 @@
  * accepts one "arch=" per clone list, hence its feature names (avx512f
  * implies FMA there; avx2 alone does not).
  *
- * aarch64 (GCC and clang reject target_clones there): the file's bodies
- * are compiled twice.  The file itself gives f_neon (the build's target,
- * SVE switched off); a file of its own (stream/kernels_sve.c,
- * mencal/readkern_sve.c, ...) defines MB_ISA_SVE_BODY, switches SVE on
+ * aarch64 with GCC (GCC 12 and clang 14 reject target_clones there): the
+ * file's bodies are compiled twice.  The file itself gives f_neon (the
+ * build's target: NEON at armv8-a); a file of its own
+ * (stream/kernels_sve.c) defines MB_ISA_SVE_BODY, switches SVE on
  * (#pragma GCC target "+sve") and includes the same bodies as f_sve.
  * MB_HOT_DISPATCH makes f an ifunc whose resolver takes f_sve when
  * AT_HWCAP has HWCAP_SVE, else f_neon; so an SVE body never runs on a CPU
  * without SVE (no SIGILL: the NEON one runs, and mb_isa_hot_loops() says
- * so).  Such a file lists its SVE companion in MB_ISA_SVE_SRC (module.mk).
+ * so).
+ *
+ * A file whose loops are fixed-width GNU vectors (mencal's readkern.c and
+ * storekern.c: "v32x4" means 32-byte vectors) defines MB_ISA_FIXED_WIDTH
+ * before including this header: on aarch64 it keeps one NEON body (SVE
+ * off in that file, even where the build enables it: GCC 12 lowers 32-
+ * and 64-byte generic vectors to scalar code where SVE is on, and SVE's
+ * length is the CPU's, not the variant's).  Its x86 clones are unchanged.
  *
  * Contract: the function is never inlined (GCC: noinline; clang refuses
  * noinline with target_clones but never inlines a multiversioned
  * function; an ifunc is called through the PLT), so a restrict-qualified
  * part function keeps its no-overlap fact (see stream/kernels_tmpl.h).
  * Elsewhere (another architecture, or MB_NO_ISA_CLONES defined: a native
- * build, analysers) f is one static noinline body. */
+ * build, analysers, clang on aarch64) f is one static noinline body. */
 #ifndef MB_ISA_H
 #define MB_ISA_H
 
@@ -46,7 +53,8 @@
 #elif defined(__x86_64__) && !defined(MB_NO_ISA_CLONES) && defined(__GNUC__)
 #define MB_HOT_LOOP \
     static __attribute__((noinline, target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#elif defined(__aarch64__) && defined(__linux__) && !defined(MB_NO_ISA_CLONES)
+#elif defined(__aarch64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(MB_NO_ISA_CLONES) && !defined(MB_ISA_FIXED_WIDTH)
 #define MB_ISA_AARCH64_IFUNC 1
 #define MB_HOT_LOOP __attribute__((noinline, visibility("hidden")))
 #else
@@ -56,6 +64,10 @@
 /* HWCAP_SVE of <asm/hwcap.h> (aarch64): bit 22 of AT_HWCAP, which glibc
  * also passes to an aarch64 ifunc resolver as its first argument. */
 #define MB_ISA_HWCAP_SVE (1UL << 22)
+
+#if defined(__aarch64__) && defined(MB_ISA_FIXED_WIDTH) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC target("+nosve")
+#endif
 
 #ifdef MB_ISA_AARCH64_IFUNC
 #include <stdint.h>
@@ -80,12 +92,16 @@
 #define MB_HOT_DISPATCH(ret, f, params)
 #endif
 
-/* Which hot-loop body this process runs, and why: "x86-64-v4",
- * "x86-64-v3" (clang: "avx512f", "avx2"), "default" (the build's target),
- * "sve", "neon", or "native" (a -march/-mcpu=native build: one body).
- * why (may be NULL) gets the reason ("the CPU has no SVE (AT_HWCAP): the
- * NEON body runs").  The same test the resolvers make. */
-const char *mb_isa_hot_loops(char *why, size_t len);
+/* The hot loops a tool has: none (mbw), dispatched (stream's parts), or
+ * fixed-width (mencal's readkern/storekern: MB_ISA_FIXED_WIDTH). */
+typedef enum { MB_HOT_NONE = 0, MB_HOT_DISPATCHED, MB_HOT_FIXED_WIDTH } mb_hot_kind_t;
+
+/* Which hot-loop body of that kind this process runs, and why:
+ * "x86-64-v4", "x86-64-v3" (clang: "avx512f", "avx2"), "default" (the
+ * build's target), "sve", "neon", or "native" (a -march/-mcpu=native
+ * build: one body).  why (may be NULL) gets the reason ("the CPU has no
+ * SVE (AT_HWCAP): the NEON body runs").  The same test the resolvers make. */
+const char *mb_isa_hot_loops(mb_hot_kind_t kind, char *why, size_t len);
 
 /* aarch64: true when the CPU has SVE (AT_HWCAP), false elsewhere. */
 int mb_isa_cpu_has_sve(void);

@@ -433,7 +433,7 @@ int mb_report_json(const mb_result_t *r, FILE *f)
     mb_json_string(&j, "build", mb_build_summary());
     if (r->hot_loops) {
         char why[160];
-        const char *isa = mb_isa_hot_loops(why, sizeof why);
+        const char *isa = mb_isa_hot_loops((mb_hot_kind_t)r->hot_loops, why, sizeof why);
         mb_json_object_begin(&j, "hot_loops");
         mb_json_string(&j, "isa", isa);
         mb_json_string(&j, "why", why);

@@ -1,20 +1,35 @@
-/* storekern: the write and copy loops (contract in storekern.h; the
- * ordinary ones in storekern_body.h).  The non-temporal ones are the only
- * code here that names an instruction set; each is compiled for its own
- * target and runs only where supported() says the CPU has it. */
+/* storekern: the write and copy loops (contract in storekern.h).  The
+ * non-temporal ones are the only code here that names an instruction
+ * set; each is compiled for its own target and runs only where
+ * supported() says the CPU has it. */
 #include <stdbool.h>
 
+#define MB_ISA_FIXED_WIDTH 1   /* NEON on aarch64, one body (isa.h) */
 #include "isa.h"
 #include "storekern.h"
-#include "storekern_body.h"
 
-#define MC_STORE_FN(NAME)                                                            \
-    MB_HOT_DISPATCH(void, NAME##_write, (double *a, size_t n, double q))             \
-    MB_HOT_DISPATCH(void, NAME##_copy, (const double *a, double *b, size_t n))
+#define MC_STORE_FN(NAME, VBYTES)                                                    \
+    typedef double NAME##_vec_t __attribute__((vector_size(VBYTES)));                \
+    MB_HOT_LOOP void NAME##_write(double *a, size_t n, double q)                     \
+    {                                                                                \
+        NAME##_vec_t *v = (NAME##_vec_t *)(void *)a;                                 \
+        const NAME##_vec_t x = (NAME##_vec_t){ 0 } + q;                              \
+        for (size_t i = 0; i < n / ((VBYTES) / 8); i++)                              \
+            v[i] = x;                                                                \
+    }                                                                                \
+    MB_HOT_LOOP void NAME##_copy(const double *a, double *b, size_t n)               \
+    {                                                                                \
+        const NAME##_vec_t *va = (const NAME##_vec_t *)(const void *)a;              \
+        NAME##_vec_t *vb = (NAME##_vec_t *)(void *)b;                                \
+        for (size_t i = 0; i < n / ((VBYTES) / 8); i++) {                            \
+            vb[i] = va[i];                                                           \
+            __asm__("" : "+r"(i));   /* not a memcpy call */                         \
+        }                                                                            \
+    }
 
-MC_STORE_FN(v16)
-MC_STORE_FN(v32)
-MC_STORE_FN(v64)
+MC_STORE_FN(v16, 16)
+MC_STORE_FN(v32, 32)
+MC_STORE_FN(v64, 64)
 
 #if defined(__x86_64__)
 #include <immintrin.h>
