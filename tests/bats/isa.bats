@@ -8,6 +8,7 @@
 # deps-aarch64).  Checked on objects compiled here (a few seconds), and on
 # the flags make passes.
 
+bats_require_minimum_version 1.5.0
 load test_helper
 
 local_setup() {
@@ -168,4 +169,55 @@ compile() {
     # AR follows the compiler's target
     run make -C "$ROOT" -n -p CC=$A64CC BUILD="$SANDBOX/build" BIN="$SANDBOX/bin" FORCE
     assert_line --regexp '^AR :?= aarch64-linux-gnu-ar$'
+}
+
+# a64_triad FLAGS...: a driver of stream's Triad (kernels.c, kernels_sve.c)
+# built for aarch64 as ./triad; it prints the hot-loop body and whether
+# every element is right
+a64_triad() {
+    cat >driver.c <<'C'
+#include <stdio.h>
+#include "isa.h"
+#include "kernels.h"
+int main(void)
+{
+    static double a[1003], b[1003], c[1003];
+    st_arrays_t x = { a, b, c, 1003, 2.0 };
+    st_arrays_fill(ST_DOUBLE, &x, 1.0, 2.0, 3.0);
+    st_kernel_get(ST_K_TRIAD)->fn[ST_DOUBLE](&x);
+    int ok = 1;
+    for (int i = 0; i < 1003; i++)
+        ok &= a[i] == 8.0;
+    printf("%s %s\n", mb_isa_hot_loops(MB_HOT_DISPATCHED, NULL, 0), ok ? "right" : "wrong");
+    return 0;
+}
+C
+    "$A64CC" -std=gnu11 -fopenmp -D_GNU_SOURCE -I"$ROOT/common" -I"$ROOT/stream" -I"$MEMSUITE_BUILD" \
+        "$@" -o triad driver.c "$ROOT/stream/kernels.c" "$ROOT/stream/kernels_sve.c" \
+        "$ROOT/common/isa.c" "$ROOT/common/log.c"
+}
+
+# qemu-aarch64 runs the binaries with the arm64 multiarch libraries (make
+# deps-aarch64); not with -L /usr/aarch64-linux-gnu, where a 2-thread
+# OpenMP region of this driver was seen to hang under -cpu max.
+@test "aarch64 dispatch under qemu: the SVE body where the CPU has SVE, NEON where not; an all-SVE build stops with exit 4, no SIGILL" {
+    need_a64
+    command -v qemu-aarch64 >/dev/null || skip "qemu-aarch64 not installed (qemu-user): make deps-aarch64"
+    a64_triad -O3 -march=armv8-a
+    run qemu-aarch64 -cpu max ./triad
+    assert_success
+    assert_output "sve right"
+    local c
+    for c in cortex-a72 neoverse-n1; do
+        run qemu-aarch64 -cpu "$c" ./triad
+        assert_success
+        assert_output "neon right"
+    done
+    # SVE throughout (CFLAGS enable it everywhere): only an SVE CPU runs it
+    a64_triad -O3 -march=armv8.2-a+sve
+    run qemu-aarch64 -cpu max ./triad
+    assert_output "sve right"
+    run --separate-stderr qemu-aarch64 -cpu neoverse-n1 ./triad
+    assert_failure 4
+    [[ "$stderr" == *"built with SVE throughout"*"this CPU has no SVE"*"-march=armv8-a"* ]]
 }

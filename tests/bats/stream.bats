@@ -753,6 +753,44 @@ C
     [ "$(( stream_calls > 0 ))" = "$(( ours_calls > 0 ))" ]
 }
 
+@test "--nt-isa: only this architecture's variants; another's is a usage error naming what this CPU has" {
+    arch_names
+    local other
+    case "$(bin_arch)" in aarch64) other="avx512 sse2" ;; *) other="sve neon" ;; esac
+    run "$ST" --help
+    assert_success
+    local line
+    line=$(grep -- '--nt-isa' <<<"$output")
+    [[ "$line" == *"(one of auto|${NT_ISAS// /|}|portable; this CPU has auto|"* ]]
+    local v
+    for v in $other; do
+        [[ "$line" != *"$v"* ]] || { echo "help names $v: $line"; return 1; }
+        run --separate-stderr "$ST" -s 100000 -n 2 --nt-isa "$v"
+        assert_failure 2
+        [ -z "$output" ]
+        [[ "$stderr" == *"--nt-isa: invalid value '$v': not a variant for "*"; this CPU has auto|"*"$NT_ISA_BASE"*"portable"* ]]
+    done
+}
+
+@test "the result records which hot-loop body ran, and why" {
+    run "$ST" "${SMALL[@]}" --format json -O r.json
+    assert_success
+    validate_json r.json
+    local want
+    case "$(bin_arch)" in
+        aarch64) want='^(sve|neon|native)$' ;;
+        *) want='^(x86-64-v4|x86-64-v3|avx512f|avx2|default|native)$' ;;
+    esac
+    jq -e --arg re "$want" '.hot_loops.isa | test($re)' r.json
+    jq -e '.hot_loops.why | length > 0' r.json
+    # the one the CPU has, as the resolver sees it
+    if [ "$(bin_arch)" = aarch64 ] && [ "$(jq -r .hot_loops.isa r.json)" != native ]; then
+        if bin_cpu_has sve; then want=sve; else want=neon; fi
+        run jq -r .hot_loops.isa r.json
+        assert_output "$want"
+    fi
+}
+
 @test "--nt-stores --nt-isa auto: the variant chosen by calibration, its figures in JSON and a note; forced and too-short runs say so" {
     arch_names
     local isas=${NT_ISAS// /|}
