@@ -448,8 +448,8 @@ check_long_error() {
     case "$(bin_arch)" in
         aarch64)
             [ "$(uname -m)" = aarch64 ] || od=aarch64-linux-gnu-objdump
-            call='(bl|b) +[0-9a-f]+ <' vreg='\b[qv][0-9]+\b|\bz[0-9]+\.'
-            load='ldr +x[0-9]+, \[x[0-9]+, x[0-9]+, lsl #3\]' ;;
+            call='(bl|b)[[:space:]]+[0-9a-f]+ <' vreg='\b[qv][0-9]+\b|\bz[0-9]+\.'
+            load='ldr[[:space:]]+x[0-9]+, \[x[0-9]+, x[0-9]+, lsl #3\]' ;;
         *)
             call='(call|jmp) +.*<' vreg='%[xyz]mm[0-9]'
             load='mov +\(%r[a-z0-9]+,%r[a-z0-9]+,8\),%r' ;;
