@@ -4,6 +4,8 @@
 #   make test             deps, build, every unit and Bats test
 #   make run              deps, build, a short default suite with a summary
 #   make deps             install build/run/test dependencies (apt-get/dnf)
+#   make deps-aarch64     what the aarch64 cross build and its qemu-user tests need (mk/arch.mk:
+#                         make CC=aarch64-linux-gnu-gcc BUILD=build-arm64 BIN=build-arm64/bin MPI=0)
 #   make install          PREFIX=/usr/local DESTDIR= (uninstall: the same files; mk/install.mk)
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
