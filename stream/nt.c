@@ -355,22 +355,22 @@ const st_nt_isa_t *st_nt_select(const char *want, bool *unknown, char *msg, size
         char have[128];
         snprintf(msg, msglen, "--nt-isa %s: not supported by this CPU, which has %s; "
                  "use --nt-isa auto to pick the best supported variant", want,
-                 st_nt_cpu_choices(have, sizeof have));
+                 st_nt_cpu_choices(have, sizeof have, "|"));
         return NULL;
     }
     *unknown = true;
     char have[128];
     snprintf(msg, msglen, "--nt-isa %s: not built for this binary (%s); this CPU has %s", want,
-             ST_NT_ARCH, st_nt_cpu_choices(have, sizeof have));
+             ST_NT_ARCH, st_nt_cpu_choices(have, sizeof have, "|"));
     return NULL;
 }
 
-const char *st_nt_cpu_choices(char *buf, size_t len)
+const char *st_nt_cpu_choices(char *buf, size_t len, const char *sep)
 {
     size_t used = (size_t)snprintf(buf, len, "auto");
     for (size_t i = 0; i < ST_NT_NISA && used < len; i++)
         if (st_nt_isas[i].supported())
-            used += (size_t)snprintf(buf + used, len - used, "|%s", st_nt_isas[i].name);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, st_nt_isas[i].name);
     return buf;
 }
 

@@ -43,8 +43,9 @@ double st_nt_run(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_ar
 /* The same over elements [off, off + len) only (the calibration's trials). */
 void st_nt_run_range(const st_nt_isa_t *isa, st_type_t t, int kernel_id, const st_arrays_t *x,
                      size_t off, size_t len);
-/* The variants this CPU runs, "auto|neon|portable" (auto first), into buf. */
-const char *st_nt_cpu_choices(char *buf, size_t len);
+/* The variants this CPU runs, auto first, joined by sep ("auto|neon|portable"
+ * with "|"), into buf. */
+const char *st_nt_cpu_choices(char *buf, size_t len, const char *sep);
 /* Variant i of the table (best first), or NULL past its end. */
 const st_nt_isa_t *st_nt_at(size_t i);
 

@@ -50,7 +50,7 @@ static int cb_nt_isa(void *cfg, const char *arg, char *msg, size_t msglen)
     }
     snprintf(msg, msglen, "invalid value '%s': not a variant for %s; this CPU has %s",
              mb_shown(arg ? arg : "", 0, q, sizeof q), ST_NT_ARCH,
-             st_nt_cpu_choices(have, sizeof have));
+             st_nt_cpu_choices(have, sizeof have, "|"));
     return MB_EXIT_USAGE;
 }
 
@@ -280,13 +280,14 @@ void st_options_help_ext(FILE *f, const char *usage, const mb_opt_t *extra, size
         mb_opts_help(f, usage, st_opts, ST_NOPTS);
         return;
     }
-    /* --nt-isa's line names what this CPU has too */
+    /* --nt-isa's line names what this CPU has too; the "(one of a|b)" is
+     * a choice's own form, which the shell completion reads */
     static char nt_help[256];
     char have[128];
     int i = mb_opts_index(table, n, "nt-isa");
     if (i >= 0) {
-        snprintf(nt_help, sizeof nt_help, "%s (one of %s; this CPU has %s)", table[i].help,
-                 ST_NT_ISA_CHOICES, st_nt_cpu_choices(have, sizeof have));
+        snprintf(nt_help, sizeof nt_help, "%s; this CPU has %s (one of %s)", table[i].help,
+                 st_nt_cpu_choices(have, sizeof have, ", "), ST_NT_ISA_CHOICES);
         table[i].help = nt_help;
     }
     mb_opts_help(f, usage, table, n);

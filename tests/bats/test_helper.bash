@@ -90,7 +90,7 @@ arch_names() {
 # the host's): stream --help names the variants this CPU has.  FEATURE is
 # one of stream's --nt-isa names (sve, avx512, avx2, ...).
 bin_cpu_has() {
-    "$BIN/stream" --help | grep -- '--nt-isa' | grep -q -E "this CPU has ([a-z0-9]+\|)*$1[|)]"
+    "$BIN/stream" --help | grep -- '--nt-isa' | grep -q -E "this CPU has ([a-z0-9]+, )*$1[, ]"
 }
 
 need_plots() { /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || skip "python3-matplotlib not installed"; }
