@@ -4,6 +4,8 @@
 #   make test             deps, build, every unit and Bats test
 #   make run              deps, build, a short default suite with a summary
 #   make deps             install build/run/test dependencies (apt-get/dnf)
+#   make deps-aarch64     what the aarch64 cross build and its qemu-user tests need (mk/arch.mk:
+#                         make CC=aarch64-linux-gnu-gcc BUILD=build-arm64 BIN=build-arm64/bin MPI=0)
 #   make install          PREFIX=/usr/local DESTDIR= (uninstall: the same files; mk/install.mk)
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
@@ -18,7 +20,7 @@
 #                         then installed and removed beside ImageMagick and Debian's mbw in
 #                         an overlay sandbox, their files byte-identical (scripts/check-coexist.sh)
 #
-# Knobs: CC=gcc|clang  MARCH=native  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
+# Knobs: CC=gcc|clang|aarch64-linux-gnu-gcc  ARCH_FLAGS= MARCH= MCPU= (mk/arch.mk)  CFLAGS=...  NUMA=auto|0|1  PAPI=auto|0|1
 #        MPI=auto|0|1 (bin/stream_mpi with MPICC=mpicc)
 #        STREAM_ARRAY_SIZE=  NTIMES=  OFFSET=  STREAM_TYPE=double|float
 #        BUILD=build (objects)  SANITIZE=1
@@ -30,13 +32,11 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
 BIN     := bin
-MARCH   ?= native
 NUMA    ?= auto
 PAPI    ?= auto
 SANITIZE ?= 0
 
-# CFLAGS is the user's optimisation knob (STREAM practice: -O3 -march=native).
-CFLAGS  ?= -O3 -march=$(MARCH)
+include mk/arch.mk
 ifeq ($(SANITIZE),1)
   CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
   LDFLAGS += -fsanitize=address,undefined
@@ -50,9 +50,10 @@ WARN        := -Wall -Wextra
 BASE_CFLAGS := -std=gnu11 $(WARN) -fopenmp -D_GNU_SOURCE -Icommon -I$(BUILD)
 # Hot loops are compiled for several x86-64 levels and chosen at start-up
 # (MB_HOT_LOOP, common/isa.h), so a portable build (MARCH=x86-64, the
-# packages) runs the vector code a native one does.  A -march=native build
-# is already the best for its CPU and keeps exactly its own code.
-ISA_CPPFLAGS = $(if $(findstring -march=native,$(CFLAGS)),-DMB_NO_ISA_CLONES)
+# packages; armv8-a on aarch64) runs the vector code a native one does.  A
+# -march=native (x86-64) or -mcpu=native (aarch64) build is already the
+# best for its CPU and keeps exactly its own code.
+ISA_CPPFLAGS = $(if $(findstring -march=native,$(CFLAGS))$(findstring -mcpu=native,$(CFLAGS)),-DMB_NO_ISA_CLONES)
 # CFLAGS_AFTER: a file's flags that define what its code measures (set per
 # target); after CFLAGS, because clang's -O3 re-enables a vectoriser
 # switched off before it.
@@ -98,6 +99,11 @@ FORCE:
 
 deps:
 	@scripts/deps.sh
+
+# What the aarch64 cross build (mk/arch.mk: AARCH64_MAKEFLAGS) and its
+# tests under qemu-aarch64 need, on an x86-64 Debian machine.
+deps-aarch64:
+	@scripts/deps.sh --aarch64
 
 # The feature probes (mk/probe.mk) run when make parses this file, before
 # any recipe: a build in the invocation that ran `deps` would not see the
@@ -148,6 +154,6 @@ lint: all
 clean:
 	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize check-topology check-cluster check-packages check-hostile tests-build lint clean FORCE
+.PHONY: all deps deps-aarch64 run test check-sanitize check-topology check-cluster check-packages check-hostile tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "isa.h"
 #include "counter_names.h"
 #include "wstatus.h"
 
@@ -430,6 +431,14 @@ int mb_report_json(const mb_result_t *r, FILE *f)
     mb_json_string(&j, "tool", r->tool ? r->tool : "unknown");
     mb_json_string(&j, "version", MB_VERSION);
     mb_json_string(&j, "build", mb_build_summary());
+    if (r->hot_loops) {
+        char why[160];
+        const char *isa = mb_isa_hot_loops((mb_hot_kind_t)r->hot_loops, why, sizeof why);
+        mb_json_object_begin(&j, "hot_loops");
+        mb_json_string(&j, "isa", isa);
+        mb_json_string(&j, "why", why);
+        mb_json_object_end(&j);
+    }
     mb_json_string(&j, "label", result_label(r));
     mb_json_array_begin(&j, "label_reasons");
     const char *implied[2];

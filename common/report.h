@@ -75,6 +75,9 @@ typedef struct mb_result {
     int argc;
     char **argv;
     bool complete;                          /* false: interrupted, partial */
+    int hot_loops;                          /* mb_hot_kind_t (common/isa.h): the tool's
+                                             * MB_HOT_LOOP code; not NONE: "hot_loops"
+                                             * records which body ran */
     bool has_validation;
     bool validated;                         /* only when has_validation */
     mb_json_extra_fn validation_extra;      /* details inside "validation" */

@@ -217,14 +217,22 @@ const mc_kvar_t *mc_kcal_in_use(const mc_kcal_t *kc)
     return mc_kfamily_at(kc->fam, kc->chosen);
 }
 
-/* "32-byte vectors, 4 accumulators, prefetch 0 B" or "64-byte vectors, non-temporal stores" */
+unsigned mc_kvar_vector_bytes(const mc_kvar_t *v)
+{
+    return v->vector_len ? v->vector_len() : v->vector_bytes;
+}
+
+/* "32-byte vectors, 4 accumulators, prefetch 0 B" or "64-byte vectors,
+ * non-temporal stores"; a scalable one says so ("32-byte vectors (SVE,
+ * this CPU's length), ..."). */
 static const char *describe(const mc_kvar_t *v, char *buf, size_t len)
 {
+    const char *sc = v->vector_len ? " (SVE, this CPU's length)" : "";
     if (v->accumulators)
-        snprintf(buf, len, "%u-byte vectors, %u accumulators, prefetch %u B", v->vector_bytes,
-                 v->accumulators, v->prefetch_bytes);
+        snprintf(buf, len, "%u-byte vectors%s, %u accumulators, prefetch %u B",
+                 mc_kvar_vector_bytes(v), sc, v->accumulators, v->prefetch_bytes);
     else
-        snprintf(buf, len, "%u-byte vectors, %s stores", v->vector_bytes,
+        snprintf(buf, len, "%u-byte vectors%s, %s stores", mc_kvar_vector_bytes(v), sc,
                  v->nt_stores ? "non-temporal" : "ordinary");
     return buf;
 }
@@ -271,7 +279,7 @@ static void report_one(mc_result_t *res, const mc_kcal_t *kc, mc_table_t **tab, 
         long row = mc_table_row(*tab);
         mc_table_str(*tab, row, K_KERNEL, kc->kernel ? kc->kernel : "read");
         mc_table_str(*tab, row, K_VARIANT, k->name);
-        mc_table_num(*tab, row, K_VBYTES, k->vector_bytes);
+        mc_table_num(*tab, row, K_VBYTES, mc_kvar_vector_bytes(k));
         mc_table_num(*tab, row, K_ACC, k->accumulators);
         mc_table_num(*tab, row, K_PF, k->prefetch_bytes);
         mc_table_str(*tab, row, K_NT, k->nt_stores ? "yes" : "no");

@@ -41,7 +41,12 @@ typedef struct {
     bool nt_stores;              /* non-temporal (streaming) stores */
     bool (*supported)(void);     /* NULL: every CPU; else whether this one can run it */
     const char *needs;           /* what supported() checks, for messages ("avx512f") */
+    unsigned (*vector_len)(void);/* non-NULL: a scalable vector (SVE), vector_bytes is 0
+                                  * and this gives the CPU's length in bytes at run time */
 } mc_kvar_t;
+
+/* The variant's vector bytes on this CPU (vector_len's, or vector_bytes). */
+unsigned mc_kvar_vector_bytes(const mc_kvar_t *v);
 
 /* A family: n descriptors at first, stride bytes apart (each entry of the
  * family's own table starts with its mc_kvar_t). */

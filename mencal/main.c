@@ -14,6 +14,7 @@
 
 #include "buildinfo.h"
 #include "buffer.h"
+#include "isa.h"
 #include "log.h"
 #include "config.h"
 #include "env.h"
@@ -362,6 +363,7 @@ static int cmd_run(const mc_cmd_t *c)
     static mb_result_t result;
     memset(&result, 0, sizeof result);
     result.tool = "mencal";
+    result.hot_loops = MB_HOT_FIXED_WIDTH;
     result.argc = c->cmd.argc;
     result.argv = c->cmd.argv;
     result.affinity = &aff;

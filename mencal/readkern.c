@@ -10,6 +10,7 @@
 
 #include "readkern.h"
 
+#define MB_ISA_FIXED_WIDTH 1   /* NEON on aarch64, one body (isa.h) */
 #include "isa.h"
 
 /* NAME_passes: `passes` passes over w[0, n), the sums kept in acc (ACC
@@ -17,8 +18,8 @@
  * pass from zero, the sum of every word (the same loop). */
 #define MC_READ_FN(NAME, VBYTES, ACC, PF)                                            \
     typedef uint64_t NAME##_vec_t __attribute__((vector_size(VBYTES)));              \
-    MB_HOT_LOOP static void NAME##_passes(const uint64_t *w, size_t n, uint64_t passes, \
-                                          uint64_t *acc)                             \
+    MB_HOT_LOOP void NAME##_passes(const uint64_t *w, size_t n, uint64_t passes,     \
+                                   uint64_t *acc)                                    \
     {                                                                                \
         enum { LANES = (VBYTES) / 8 };                                               \
         const NAME##_vec_t *v = (const NAME##_vec_t *)(const void *)w;               \
@@ -68,7 +69,7 @@ _Static_assert(8 * 64 <= MC_READKERN_ACC_WORDS * 8, "acc holds 8 vectors of 64 b
 
 const mc_readkern_t mc_readkerns[] = {
 #define MC_READKERN_ENTRY(NAME, VBYTES, ACC, PF) \
-    { { #NAME, VBYTES, ACC, PF, false, NULL, NULL }, NAME, NAME##_passes },
+    { { #NAME, VBYTES, ACC, PF, false, NULL, NULL, NULL }, NAME, NAME##_passes },
     MC_READKERN_LIST(MC_READKERN_ENTRY)
 #undef MC_READKERN_ENTRY
 };

@@ -93,12 +93,20 @@ typedef struct mc_scenario {
               "adjacent-line prefetcher from serving the next hop)" }
 /* The kernel variant chosen by measurement (kcalib.h); each scenario checks
  * the names against its own kernels' families in resolve(). */
+/* The non-temporal store variants of this binary's architecture (storekern.c). */
+#if defined(__x86_64__)
+#define MC_STORE_NT_NAMES "v16nt v32nt v64nt"
+#elif defined(__aarch64__)
+#define MC_STORE_NT_NAMES "neonnt svent"
+#else
+#define MC_STORE_NT_NAMES "(none here)"
+#endif
 #define MC_OPT_KERNEL_VARIANT(conf_t, field)                                          \
     { .long_name = "kernel-variant", .type = MB_OPT_STRING, .offset = offsetof(conf_t, field), \
       .metavar = "auto|NAME[,NAME]", .def = "auto",                                \
       .help = "seqread, sweep, loaded: the kernel variant (read: v16x4 v32x4 v32x8 v64x4 "  \
               "v64x8 v32x4pf v64x4pf, vector bytes x accumulators, pf: software prefetch; " \
-              "write and copy: v16 v32 v64 v16nt v32nt v64nt, nt: non-temporal stores), at " \
+              "write and copy: v16 v32 v64 " MC_STORE_NT_NAMES ", nt: non-temporal stores), at " \
               "most one per family; auto: the fastest in a short calibration on this "      \
               "machine at this size" }
 #define MC_OPT_KERNEL_CALIBRATION(conf_t, field)                                      \

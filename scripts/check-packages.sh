@@ -69,10 +69,11 @@ tar -czf "$work/rpm/SOURCES/memsuite-$version.tar.gz" -C "$work/deb" "memsuite-$
 say "dpkg-buildpackage -us -uc -b"
 (cd "$work/deb/memsuite-$version" && dpkg-buildpackage -us -uc -b -j2) >"$work/deb.log" 2>&1 ||
     { tail -40 "$work/deb.log" >&2; fail "dpkg-buildpackage (log above)"; }
-debs=("$work/deb/memsuite_${version}_amd64.deb" "$work/deb/memsuite-mpi_${version}_amd64.deb")
+deb_arch=$(dpkg --print-architecture)   # amd64 or arm64 (debian/control)
+debs=("$work/deb/memsuite_${version}_${deb_arch}.deb" "$work/deb/memsuite-mpi_${version}_${deb_arch}.deb")
 for d in "${debs[@]}"; do [ -f "$d" ] || fail "no ${d##*/} built"; done
 say "lintian"
-lintian "$work/deb/memsuite_${version}_amd64.changes" >"$work/lintian.txt" 2>&1 || true
+lintian "$work/deb/memsuite_${version}_${deb_arch}.changes" >"$work/lintian.txt" 2>&1 || true
 grep -E '^[EW]: ' "$work/lintian.txt" >&2 || true
 if grep -q '^E: ' "$work/lintian.txt"; then fail "lintian reports errors"; fi
 
@@ -81,7 +82,8 @@ say "rpmbuild -bb contrib/rpm/memsuite.spec"
 rpmbuild -bb --nodeps --define "_topdir $work/rpm" --define 'debug_package %{nil}' \
     "$work/deb/memsuite-$version/contrib/rpm/memsuite.spec" >"$work/rpm.log" 2>&1 ||
     { tail -40 "$work/rpm.log" >&2; fail "rpmbuild (log above)"; }
-rpms=("$work/rpm/RPMS/x86_64/memsuite-$version-1.x86_64.rpm" "$work/rpm/RPMS/x86_64/memsuite-mpi-$version-1.x86_64.rpm")
+rpm_arch=$(uname -m)                    # x86_64 or aarch64 (the spec's ExclusiveArch)
+rpms=("$work/rpm/RPMS/$rpm_arch/memsuite-$version-1.$rpm_arch.rpm" "$work/rpm/RPMS/$rpm_arch/memsuite-mpi-$version-1.$rpm_arch.rpm")
 for r in "${rpms[@]}"; do [ -f "$r" ] || fail "no ${r##*/} built"; done
 
 # 4. unpack and smoke-test
@@ -170,7 +172,10 @@ smoke() {   # smoke ROOT: the installed tools work from ROOT alone
     done
     step "$r" "completion" bash -c ". '$r/usr/share/bash-completion/completions/memsuite'
         COMP_WORDS=(memsuite-stream --nt-isa a); COMP_CWORD=2; _memsuite_complete_tool; echo \"\${COMPREPLY[*]}\""
-    expect "completion" '^auto avx512 avx2$'
+    case "$(uname -m)" in       # the values of the machine's architecture
+        aarch64) expect "completion" '^auto$' ;;
+        *) expect "completion" '^auto avx512 avx2$' ;;
+    esac
 }
 
 say "smoke tests of the installed .deb files"

@@ -23,8 +23,18 @@ typedef enum { ST_DOUBLE = 0, ST_FLOAT = 1, ST_NTYPES } st_type_t;
 typedef enum { ST_HP_THP = 0, ST_HP_NEVER, ST_HP_MADVISE } st_hugepages_t;
 #define ST_HUGEPAGES_CHOICES "thp|never|madvise"
 
-/* --nt-isa: 0 is auto, the others name a variant of nt.c (st_nt_select). */
+/* --nt-isa: 0 is auto, the others name a variant of nt.c (st_nt_select):
+ * the variants of the architecture this binary is for, never another's. */
+#if defined(__x86_64__)
 #define ST_NT_ISA_CHOICES "auto|avx512|avx2|sse2|portable"
+#define ST_NT_ARCH "x86-64"
+#elif defined(__aarch64__)
+#define ST_NT_ISA_CHOICES "auto|sve|neon|portable"
+#define ST_NT_ARCH "aarch64"
+#else
+#define ST_NT_ISA_CHOICES "auto|portable"
+#define ST_NT_ARCH "this architecture"
+#endif
 
 /* Which sizing path produced the element count. */
 typedef enum { ST_SIZE_DEFAULT = 0, ST_SIZE_ELEMENTS, ST_SIZE_BYTES, ST_SIZE_AUTO } st_size_source_t;

@@ -20,44 +20,19 @@
  * the restrict and versions the loop on a run-time overlap test instead
  * (our old Copy: an AVX-512 store loop, 10-15% above STREAM's memcpy here).
  * Chunks are libgomp's schedule(static) split (st_static_chunk). */
-/* The vectorised parts are MB_HOT_LOOP (common/isa.h): compiled for
- * AVX-512, AVX2+FMA and the build's target, the best chosen at start-up,
- * so a portable (packaged) build runs the loops a -march=native build
- * runs.  Copy needs none: it is memcpy, which glibc dispatches itself. */
-#define ST_PART MB_HOT_LOOP static void
-
 __attribute__((noinline)) static void ST_FN(copy_part)(ST_T *restrict c, const ST_T *restrict a, size_t lo, size_t hi)
 {
     for (size_t j = lo; j < hi; j++)
         c[j] = a[j];
 }
 
-ST_PART ST_FN(scale_part)(ST_T *restrict b, const ST_T *restrict c, ST_T s, size_t lo, size_t hi)
-{
-    for (size_t j = lo; j < hi; j++)
-        b[j] = s * c[j];
-}
-
-ST_PART ST_FN(add_part)(ST_T *restrict c, const ST_T *restrict a, const ST_T *restrict b,
-                        size_t lo, size_t hi)
-{
-    for (size_t j = lo; j < hi; j++)
-        c[j] = a[j] + b[j];
-}
-
-ST_PART ST_FN(triad_part)(ST_T *restrict a, const ST_T *restrict b, const ST_T *restrict c,
-                          ST_T s, size_t lo, size_t hi)
-{
-    for (size_t j = lo; j < hi; j++)
-        a[j] = b[j] + s * c[j];
-}
-ST_PART ST_FN(nstream_part)(ST_T *restrict a, const ST_T *restrict b, const ST_T *restrict c,
-                            ST_T s, size_t lo, size_t hi)
-{
-    for (size_t j = lo; j < hi; j++)
-        a[j] += b[j] + s * c[j];
-}
-#undef ST_PART
+/* The hot parts (parts_tmpl.h), then how a call reaches them (isa.h). */
+#include "parts_tmpl.h"
+MB_HOT_DISPATCH(void, ST_FN(scale_part), (ST_T *restrict b, const ST_T *restrict c, ST_T s, size_t lo, size_t hi))
+MB_HOT_DISPATCH(void, ST_FN(add_part), (ST_T *restrict c, const ST_T *restrict a, const ST_T *restrict b, size_t lo, size_t hi))
+MB_HOT_DISPATCH(void, ST_FN(triad_part), (ST_T *restrict a, const ST_T *restrict b, const ST_T *restrict c, ST_T s, size_t lo, size_t hi))
+MB_HOT_DISPATCH(void, ST_FN(nstream_part), (ST_T *restrict a, const ST_T *restrict b, const ST_T *restrict c, ST_T s, size_t lo, size_t hi))
+MB_HOT_DISPATCH(double, ST_FN(dot_part), (const ST_T *restrict a, const ST_T *restrict b, size_t lo, size_t hi))
 
 /* Runs STMT in a parallel region with lo..hi bound to this thread's chunk. */
 #define ST_PARALLEL_CHUNKS(x, STMT)                                                    \
@@ -105,32 +80,6 @@ static double ST_FN(nstream)(const st_arrays_t *x)
 }
 #undef ST_PARALLEL_CHUNKS
 
-/* BabelStream's Dot.  The sum is kept in double for both types, so a float
- * run is not limited by float accumulation error.  Each thread sums its
- * static-schedule chunk into an 8-lane vector of partial sums (GNU vector
- * extensions, split by the compiler to the widest vectors the target has),
- * so no reassociation flag or "omp simd reduction" is needed. */
-typedef ST_T ST_FN(vec8) __attribute__((vector_size(8 * sizeof(ST_T))));
-
-MB_HOT_LOOP static double ST_FN(dot_part)(const ST_T *restrict a, const ST_T *restrict b, size_t lo, size_t hi)
-{
-    st_v8d_t acc = { 0 };
-    double s = 0.0;
-    size_t j = lo;
-
-    for (; j + 8 <= hi; j += 8) {
-        ST_FN(vec8) va, vb;
-        memcpy(&va, a + j, sizeof va);
-        memcpy(&vb, b + j, sizeof vb);
-        acc += __builtin_convertvector(va, st_v8d_t) * __builtin_convertvector(vb, st_v8d_t);
-    }
-    for (; j < hi; j++)
-        s += (double)a[j] * (double)b[j];
-    for (int l = 0; l < 8; l++)
-        s += acc[l];
-    return s;
-}
-
 static double ST_FN(dot)(const st_arrays_t *x)
 {
     const ST_T *a = x->a;
@@ -145,7 +94,6 @@ static double ST_FN(dot)(const st_arrays_t *x)
     }
     return sum;
 }
-
 
 static void ST_FN(fill)(const st_arrays_t *x, double av, double bv, double cv)
 {

@@ -13,6 +13,7 @@
 #include "defaults.h"
 #include "exitcodes.h"
 #include "log.h"
+#include "nt.h"
 #include "opts.h"
 #include "report.h"
 #include "sizing.h"
@@ -32,6 +33,25 @@ static int cb_counters(void *cfg, const char *arg, char *msg, size_t msglen)
         return MB_EXIT_USAGE;
     o->counters = list;
     return 0;
+}
+
+/* --nt-isa: a variant of this binary's architecture (ST_NT_ISA_CHOICES,
+ * stored as its index); anything else, another architecture's name
+ * included, is a usage error that names what this CPU has. */
+static int cb_nt_isa(void *cfg, const char *arg, char *msg, size_t msglen)
+{
+    st_options_t *o = cfg;
+    char name[32], q[64], have[128];
+    for (int i = 0; arg && mb_opts_choice_name(ST_NT_ISA_CHOICES, i, name, sizeof name); i++) {
+        if (strcmp(arg, name) == 0) {
+            o->nt_isa = i;
+            return 0;
+        }
+    }
+    snprintf(msg, msglen, "invalid value '%s': not a variant for %s; this CPU has %s",
+             mb_shown(arg ? arg : "", 0, q, sizeof q), ST_NT_ARCH,
+             st_nt_cpu_choices(have, sizeof have, "|"));
+    return MB_EXIT_USAGE;
 }
 
 static int cb_inject(void *cfg, const char *arg, char *msg, size_t msglen)
@@ -156,8 +176,8 @@ static const mb_opt_t st_opts[] = {
       .help = "kernels in run order: copy,scale,add,triad,dot,nstream (any other set is tuned)" },
     { .long_name = "nt-stores", .type = MB_OPT_FLAG, .offset = OFF(nt_stores),
       .help = "non-temporal stores (tuned)" },
-    { .long_name = "nt-isa", .type = MB_OPT_CHOICE, .offset = OFF(nt_isa),
-      .choices = ST_NT_ISA_CHOICES, .metavar = "ISA", .def = "auto",
+    { .long_name = "nt-isa", .type = MB_OPT_CALLBACK, .cb = cb_nt_isa, .metavar = "ISA",
+      .def = "auto",
       .help = "non-temporal store variant (implies --nt-stores)" },
     { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = OFF(hugepages),
       .choices = ST_HUGEPAGES_CHOICES, .metavar = "MODE", .def = "thp",
@@ -259,6 +279,16 @@ void st_options_help_ext(FILE *f, const char *usage, const mb_opt_t *extra, size
     if (!table) {
         mb_opts_help(f, usage, st_opts, ST_NOPTS);
         return;
+    }
+    /* --nt-isa's line names what this CPU has too; the "(one of a|b)" is
+     * a choice's own form, which the shell completion reads */
+    static char nt_help[256];
+    char have[128];
+    int i = mb_opts_index(table, n, "nt-isa");
+    if (i >= 0) {
+        snprintf(nt_help, sizeof nt_help, "%s; this CPU has %s (one of %s)", table[i].help,
+                 st_nt_cpu_choices(have, sizeof have, ", "), ST_NT_ISA_CHOICES);
+        table[i].help = nt_help;
     }
     mb_opts_help(f, usage, table, n);
     free(table);

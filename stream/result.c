@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa.h"
 #include "kernels.h"
 #include "nt.h"
 #include "text.h"
@@ -276,6 +277,7 @@ int st_result_render(const st_outcome_t *o, const mb_sysinfo_t *si, FILE *f)
         return -ENOMEM;
     }
     r->tool = o->tool ? o->tool : "stream";
+    r->hot_loops = MB_HOT_DISPATCHED;
     r->label = p->label;
     for (size_t i = 0; i < p->nreasons; i++)
         mb_result_add_label_reason(r, p->reasons[i]);

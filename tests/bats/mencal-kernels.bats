@@ -9,16 +9,26 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 READ_VARIANTS="v16x4 v32x4 v32x8 v64x4 v64x8 v32x4pf v64x4pf"
-STORE_VARIANTS="v16 v32 v64 v16nt v32nt v64nt"
 
-# whether this CPU runs store variant $1 (the nt ones need avx / avx512f)
+local_setup() {
+    arch_names   # the non-temporal ones are the architecture's (test_helper)
+    STORE_VARIANTS="v16 v32 v64 $NT_STORE_VARIANTS"
+}
+
+# whether this CPU runs store variant $1 (v32nt needs AVX, v64nt AVX-512F,
+# svent SVE, as the binary sees it; v16nt and neonnt every CPU of their
+# architecture)
 cpu_runs() {
     case "$1" in
         v32nt) grep -qw avx /proc/cpuinfo ;;
         v64nt) grep -qw avx512f /proc/cpuinfo ;;
+        svent) bin_cpu_has sve ;;
         *) return 0 ;;
     esac
 }
+
+# a forced variant's note: "(N-byte vectors, ...)"; SVE's length is the CPU's
+VEC_RE="[0-9]+-byte vectors( \\(SVE, this CPU's length\\))?, .*"
 
 @test "sweep --kernel-variant: each read and store variant forced runs every point and is named" {
     local v k
@@ -40,13 +50,13 @@ cpu_runs() {
                     (.records[0].tables | has("kernel_calibration"))] | join(" ")' "s-$v.json"
         assert_output "$v true true false"
         run jq -r '.records[0].notes[]' "s-$v.json"
-        assert_line --regexp "^$k kernel $v forced by --kernel-variant \([0-9]+-byte vectors, .*\); no calibration$"
+        assert_line --regexp "^$k kernel $v forced by --kernel-variant \($VEC_RE\); no calibration$"
     done
     # read and copy forced in one list; the text notes say so too
-    run mencal run sweep --size 64K --allow-cache --reps 1 -t 1 --kernels read,copy --kernel-variant v32x8,v16nt
+    run mencal run sweep --size 64K --allow-cache --reps 1 -t 1 --kernels read,copy --kernel-variant "v32x8,$NT_STORE_BASE"
     assert_success
     assert_output --partial "read kernel v32x8 forced by --kernel-variant (32-byte vectors, 8 accumulators, prefetch 0 B); no calibration"
-    assert_output --partial "copy kernel v16nt forced by --kernel-variant (16-byte vectors, non-temporal stores); no calibration"
+    assert_output --partial "copy kernel $NT_STORE_BASE forced by --kernel-variant (16-byte vectors, non-temporal stores); no calibration"
 }
 
 @test "loaded --kernel-variant: each traffic variant forced is named in the JSON and the notes" {
@@ -62,7 +72,7 @@ cpu_runs() {
                     (.records[0].tables.curve | length)] | join(" ")' "l-$v.json"
         assert_output "$v false 2"
         run jq -r '.records[0].notes[]' "l-$v.json"
-        assert_line --regexp "^$k kernel $v forced by --kernel-variant \([0-9]+-byte vectors, .*\); no calibration$"
+        assert_line --regexp "^$k kernel $v forced by --kernel-variant \($VEC_RE\); no calibration$"
     done
 }
 
@@ -139,7 +149,7 @@ cpu_runs() {
 @test "--kernel-variant bad input: an unknown name lists the names, another family's name and two of one family are refused" {
     run mencal run sweep --size 64K --allow-cache --kernel-variant v128x2
     assert_failure 2
-    assert_output --partial "--kernel-variant: invalid value 'v128x2': must be one of auto|v16x4|v32x4|v32x8|v64x4|v64x8|v32x4pf|v64x4pf|v16|v32|v64|v16nt"
+    assert_output --partial "--kernel-variant: invalid value 'v128x2': must be one of auto|v16x4|v32x4|v32x8|v64x4|v64x8|v32x4pf|v64x4pf|v16|v32|v64|${NT_STORE_VARIANTS// /|}"
     run mencal run loaded --size 8M --allow-cache -t 2 --kernel-variant nope
     assert_failure 2
     assert_output --partial "--kernel-variant: invalid value 'nope': must be one of auto|"
@@ -149,9 +159,9 @@ cpu_runs() {
     run mencal run loaded --size 8M --allow-cache -t 2 --traffic triad --kernel-variant v64x4
     assert_failure 2
     assert_output --partial "its kernels take no variant"
-    run mencal run seqread --size 4M --allow-cache --kernel-variant v32nt
+    run mencal run seqread --size 4M --allow-cache --kernel-variant "$NT_STORE_BASE"
     assert_failure 2
-    assert_output --partial "--kernel-variant v32nt: a variant of the write and copy kernels, which this run does not use"
+    assert_output --partial "--kernel-variant $NT_STORE_BASE: a variant of the write and copy kernels, which this run does not use"
     run mencal run sweep --size 64K --allow-cache --kernel-variant v64x4,v32x4
     assert_failure 2
     assert_output --partial "two variants of the read kernels (v64x4 and v32x4)"

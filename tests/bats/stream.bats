@@ -500,10 +500,12 @@ mask_numbers() {
 # ---- tuned mode ---------------------------------------------------------
 
 @test "tuned text: one labelled line after the version block, the rest unchanged" {
+    arch_names
+    local isas=${NT_ISAS// /|}
     run --separate-stderr "$ST" "${SMALL[@]}" --nt-stores
     assert_success
     printf '%s\n' "$output" > out.txt
-    stream_patterns '1\.000000e-13' 8 | sed '3a ^\\*\\*\\* tuned run: non-temporal stores \\((avx512|avx2|sse2|portable)[^)]*\\) \\*\\*\\*$' > pat.txt
+    stream_patterns '1\.000000e-13' 8 | sed "3a ^\\\\*\\\\*\\\\* tuned run: non-temporal stores \\\\(($isas|portable)[^)]*\\\\) \\\\*\\\\*\\\\*\$" > pat.txt
     match_lines out.txt pat.txt
 }
 
@@ -514,14 +516,16 @@ mask_numbers() {
     assert_success
     validate_json r.json
     jq -e '.label == "tuned" and .config.nt_stores.enabled' r.json
-    jq -e '.config.nt_stores.isa | test("^(avx512|avx2|sse2|portable)$")' r.json
+    arch_names
+    jq -e --arg re "^(${NT_ISAS// /|}|portable)$" '.config.nt_stores.isa | test($re)' r.json
     # Streaming stores skip the write-allocate read.
     jq -e '.records[0].metrics.bytes_write_allocate.value == .records[0].metrics.bytes.value
            or (.config.nt_stores.nontemporal | not)' r.json
 }
 
 @test "every non-temporal variant this CPU has validates, float and double, odd sizes" {
-    for isa in avx512 avx2 sse2 portable; do
+    arch_names   # the variants of the binary's architecture
+    for isa in $NT_ISAS portable; do
         for t in double float; do
             run --separate-stderr "$ST" --llc 64KiB -s 100003 -o 3 -t 3 -n 3 --type "$t" \
                 --nt-isa "$isa" --kernels copy,scale,add,triad,nstream
@@ -749,7 +753,47 @@ C
     [ "$(( stream_calls > 0 ))" = "$(( ours_calls > 0 ))" ]
 }
 
+@test "--nt-isa: only this architecture's variants; another's is a usage error naming what this CPU has" {
+    arch_names
+    local other
+    case "$(bin_arch)" in aarch64) other="avx512 sse2" ;; *) other="sve neon" ;; esac
+    run "$ST" --help
+    assert_success
+    local line
+    line=$(grep -- '--nt-isa' <<<"$output")
+    [[ "$line" == *"; this CPU has auto, "*"portable (one of auto|${NT_ISAS// /|}|portable)"* ]]
+    local v
+    for v in $other; do
+        [[ "$line" != *"$v"* ]] || { echo "help names $v: $line"; return 1; }
+        run --separate-stderr "$ST" -s 100000 -n 2 --nt-isa "$v"
+        assert_failure 2
+        [ -z "$output" ]
+        [[ "$stderr" == *"--nt-isa: invalid value '$v': not a variant for "*"; this CPU has auto|"*"$NT_ISA_BASE"*"portable"* ]]
+    done
+}
+
+@test "the result records which hot-loop body ran, and why" {
+    run "$ST" "${SMALL[@]}" --format json -O r.json
+    assert_success
+    validate_json r.json
+    local want
+    case "$(bin_arch)" in
+        aarch64) want='^(sve|neon|native)$' ;;
+        *) want='^(x86-64-v4|x86-64-v3|avx512f|avx2|default|native)$' ;;
+    esac
+    jq -e --arg re "$want" '.hot_loops.isa | test($re)' r.json
+    jq -e '.hot_loops.why | length > 0' r.json
+    # the one the CPU has, as the resolver sees it
+    if [ "$(bin_arch)" = aarch64 ] && [ "$(jq -r .hot_loops.isa r.json)" != native ]; then
+        if bin_cpu_has sve; then want=sve; else want=neon; fi
+        run jq -r .hot_loops.isa r.json
+        assert_output "$want"
+    fi
+}
+
 @test "--nt-stores --nt-isa auto: the variant chosen by calibration, its figures in JSON and a note; forced and too-short runs say so" {
+    arch_names
+    local isas=${NT_ISAS// /|}
     run --separate-stderr "$ST" -s 2000000 -n 10 --nt-stores --format json -O p.json
     assert_success
     local note=$stderr
@@ -758,10 +802,10 @@ C
                (.calibration.variants // [] | map(.triad_mbps > 0) | all)] | join(" ")' p.json
     # every non-temporal variant this CPU has, each with a figure (or, on a
     # machine too busy to trust the probe, the default and why)
-    assert_output --regexp '^(calibration (avx512|avx2|sse2) [a-z0-9,]+ true|default (avx512|avx2|sse2) .*)$'
+    assert_output --regexp "^(calibration ($isas) [a-z0-9,]+ true|default ($isas) .*)\$"
     if [ "$(jq -r .config.nt_stores.chosen_by p.json)" = calibration ]; then
         run jq -r '.label_reasons[] | select(startswith("non-temporal"))' p.json
-        assert_output --regexp '^non-temporal stores \((avx512|avx2|sse2), chosen by calibration\)$'
+        assert_output --regexp "^non-temporal stores \\(($isas), chosen by calibration\\)\$"
         # the probe is part of the calibration's time and of its budget
         jq -e '.config.nt_stores.calibration | .probe_s > 0 and .probe_s < .budget_s
                and .took_s >= .probe_s' p.json
@@ -777,8 +821,8 @@ C
     run jq -r '.validation.passed' s.json
     assert_output true
     # forced
-    run "$ST" -s 100000 -n 2 --nt-stores --nt-isa sse2 --format json -O f.json
+    run "$ST" -s 100000 -n 2 --nt-stores --nt-isa "$NT_ISA_BASE" --format json -O f.json
     assert_success
     run jq -r '.config.nt_stores | [.chosen_by, .isa, has("calibration")] | join(" ")' f.json
-    assert_output -- "--nt-isa sse2 false"
+    assert_output -- "--nt-isa $NT_ISA_BASE false"
 }

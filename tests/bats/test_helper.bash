@@ -58,6 +58,41 @@ stub() {    # stub NAME BODY
 
 # need_plots: skips a test when the analyser cannot draw charts
 # (memsuite-analyse plot needs python3-matplotlib).
+# bin_arch: the architecture of the binaries under test, from $BIN/stream's
+# ELF header (an aarch64 build runs its tests under qemu-aarch64 too):
+# x86_64, aarch64, or unknown.
+bin_arch() {
+    case "$(LC_ALL=C readelf -h "$BIN/stream" 2>/dev/null | sed -n 's/^ *Machine: *//p')" in
+        AArch64) echo aarch64 ;;
+        *X86-64*) echo x86_64 ;;
+        *) echo unknown ;;
+    esac
+}
+
+# arch_names: what the tools name on that architecture, into
+#   NT_ISAS            stream --nt-isa's streaming variants, best first (no portable)
+#   NT_ISA_BASE        the one every CPU of the architecture has
+#   NT_STORE_VARIANTS  mencal's non-temporal store variants (storekern.c)
+#   NT_STORE_BASE      the one every CPU of the architecture runs
+arch_names() {
+    case "$(bin_arch)" in
+        aarch64)
+            NT_ISAS="sve neon" NT_ISA_BASE=neon
+            NT_STORE_VARIANTS="neonnt svent" NT_STORE_BASE=neonnt ;;
+        *)
+            NT_ISAS="avx512 avx2 sse2" NT_ISA_BASE=sse2
+            NT_STORE_VARIANTS="v16nt v32nt v64nt" NT_STORE_BASE=v16nt ;;
+    esac
+}
+
+# bin_cpu_has FEATURE: whether the CPU the binaries run on has it, as they
+# see it (AT_HWCAP or cpuid, not /proc/cpuinfo, which under qemu-user is
+# the host's): stream --help names the variants this CPU has.  FEATURE is
+# one of stream's --nt-isa names (sve, avx512, avx2, ...).
+bin_cpu_has() {
+    "$BIN/stream" --help | grep -- '--nt-isa' | grep -q -E "this CPU has ([a-z0-9]+, )*$1[, ]"
+}
+
 need_plots() { /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || skip "python3-matplotlib not installed"; }
 
 # stub_python BODY: the analyser's interpreter (MEMSUITE_PYTHON, read by

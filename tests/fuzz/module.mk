@@ -22,7 +22,8 @@ FUZZ_NAMES   := size count opts lists
 # the sources each target links (the parser and what it calls)
 FUZZ_SRC_size  := common/sizing.c common/log.c
 FUZZ_SRC_count := common/sizing.c common/log.c
-FUZZ_SRC_opts  := common/opts.c common/log.c common/sizing.c common/counters.c common/counter_names.c stream/options.c
+FUZZ_SRC_opts  := common/opts.c common/log.c common/sizing.c common/counters.c common/counter_names.c stream/options.c \
+                  stream/nt.c stream/kernels.c common/isa.c
 FUZZ_SRC_lists := common/counters.c common/counter_names.c common/sizing.c common/threads.c common/log.c \
                   common/numa.c stream/kernels.c
 
