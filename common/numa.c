@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "pagesize.h"
 #include "sizing.h"
 
 #if HAVE_LIBNUMA
@@ -396,8 +397,7 @@ int mb_numa_placement(const void *buf, size_t bytes, size_t max_samples,
     snprintf(out->why, sizeof out->why, "move_pages(2) does not exist on this architecture");
     return -ENOSYS;
 #else
-    long ps = sysconf(_SC_PAGESIZE);
-    size_t page = ps > 0 ? (size_t)ps : 4096;
+    size_t page = mb_page_size();
     uintptr_t start = (uintptr_t)buf & ~(uintptr_t)(page - 1);
     uintptr_t end = (uintptr_t)buf + bytes;
     size_t npages = (size_t)(end - start + page - 1) / page;
@@ -600,7 +600,7 @@ int mb_numa_bind_range(void *p, size_t bytes, int node, char *why, size_t whylen
         snprintf(why, whylen, "memory node %d is out of range 0..%d", node, POL_MAX_NODES - 1);
         return -EINVAL;
     }
-    const uintptr_t pg = 4096, lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+    const uintptr_t pg = mb_page_size(), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
                     hi = ((uintptr_t)p + bytes) & ~(pg - 1);
     if (hi <= lo)
         return 0;
