@@ -388,12 +388,14 @@ const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buf
  * kernel is not at fault.  The words every message uses for it. */
 #define NUMA_ENOSYS_TEXT "the NUMA system calls are not implemented here (an emulator? or a kernel without CONFIG_NUMA)"
 
+#if HAVE_LIBNUMA
 /* get_mempolicy(2) probed: 0 when it answers, else the errno. */
 static int numa_syscalls_errno(void)
 {
     int mode = 0;
     return syscall(SYS_get_mempolicy, &mode, NULL, 0ul, NULL, 0ul) == 0 ? 0 : errno;
 }
+#endif
 
 /* ---- placement: move_pages(2) in query mode ---------------------------- */
 
