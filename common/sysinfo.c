@@ -811,7 +811,12 @@ static void get_llc(mb_fact_t *f, mb_sysinfo_t *si)
         return;
     }
     if (llc.source == MB_LLC_NONE || llc.total_bytes == 0) {
-        fact_why(f, "%s", llc.note[0] ? llc.note : "no cache size found in sysfs or sysconf");
+        /* the detector's note says "unavailable: why"; a fact's reason is the why */
+        static const char prefix[] = "unavailable: ";
+        const char *why = llc.note[0] ? llc.note : "no cache size found in sysfs or sysconf";
+        if (strncmp(why, prefix, sizeof prefix - 1) == 0)
+            why += sizeof prefix - 1;
+        fact_why(f, "%s", why);
         return;
     }
     fact_text(f, "%s total: %u x %s L%u (%s)%s%s",

@@ -281,7 +281,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     run fact f.json virtualization
     assert_output --regexp $'^ok\tqemu \\(device tree compatible \'linux,dummy-virt\'; no DMI strings under .*; aarch64 cpuinfo has no hypervisor flag\\)\t$'
     run fact f.json llc
-    assert_output --regexp $'^unavailable\t\tunavailable: the caches have no sizes in sysfs \\(a device tree without cache sizes\\?\\); sysconf reports no L3 size \\(aarch64 glibc always answers 0\\)'
+    assert_output --regexp $'^unavailable\t\tthe caches have no sizes in sysfs \\(a device tree without cache sizes\\?\\); sysconf reports no L3 size \\(aarch64 glibc always answers 0\\)'
     run jq -r '.facts[] | select(.key == "governor") | .fix' f.json
     assert_output --partial "cppc_cpufreq on ARM servers"
     # the x86 advice is unchanged on an x86 tree
