@@ -11,11 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "armcpu.h"
 #include "buildinfo.h"
 #include "cpufreq.h"
 #include "damon.h"
 #include "dimms.h"
 #include "json.h"
+#include "pagesize.h"
 #include "sizing.h"
 #include "sysinfo.h"
 #include "tunables.h"
@@ -152,14 +154,54 @@ static bool cpu_online(int cpu)
 
 /* ---- groups ------------------------------------------------------------------- */
 
-/* The first "microcode" and "flags" lines of <procfs>/cpuinfo: microcode
- * as written, flags reduced to those that shape a memory figure. */
+/* The words of a flags line that shape a memory figure, in `wanted`
+ * order, into out. */
+static void pick_flags(const char *line, const char *const *wanted, size_t nwanted, char *out,
+                       size_t outlen)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t w = 0; w < nwanted; w++) {
+        size_t len = strlen(wanted[w]);
+        for (const char *p = line; (p = strstr(p, wanted[w])) != NULL; p += len)
+            if ((p == line || p[-1] == ' ' || p[-1] == '\t') &&
+                (p[len] == ' ' || p[len] == '\t' || p[len] == '\0')) {
+                if (at < outlen)
+                    at += (size_t)snprintf(out + at, outlen - at, "%s%s", at ? " " : "", wanted[w]);
+                break;
+            }
+    }
+}
+
+/* Whether <procfs>/cpuinfo is the aarch64 format ("CPU implementer"
+ * lines): by the file present, not by the architecture built for. */
+static bool cpuinfo_is_arm(void)
+{
+    char path[4096];
+    mb_procfs_path(path, sizeof path, "/cpuinfo");
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    static mb_arm_cpuinfo_t ci;   /* large: static */
+    mb_arm_cpuinfo_parse(f, &ci);
+    fclose(f);
+    return ci.arm;
+}
+
+/* The first "microcode" and "flags" lines of <procfs>/cpuinfo (x86), or
+ * the "Features" line (aarch64, which has no microcode line: its
+ * firmware is the firmware fact): microcode as written, flags reduced to
+ * those that shape a memory figure. */
 static void cpuinfo_rows(mb_facts_t *d)
 {
-    static const char *const wanted[] = { "sse2", "avx", "avx2", "fma", "avx512f", "avx512bw",
-                                          "avx512vl", "erms", "fsrm", "movdir64b", "hypervisor" };
+    static const char *const x86[] = { "sse2", "avx", "avx2", "fma", "avx512f", "avx512bw",
+                                       "avx512vl", "erms", "fsrm", "movdir64b", "hypervisor" };
+    /* SIMD widths, atomics, cache maintenance to the point of persistence,
+     * and the matrix/bfloat extensions the kernels may dispatch on */
+    static const char *const arm[] = { "asimd", "sve", "sve2", "sme", "atomics", "lrcpc",
+                                       "dcpop", "dcpodp", "i8mm", "bf16", "mte" };
     char path[4096], line[8192], mc[128] = "", flags[512] = "", why[512];
-    bool have_flags = false;
+    bool have_flags = false, have_features = false;
     mb_procfs_path(path, sizeof path, "/cpuinfo");
     FILE *f = fopen(path, "re");
     if (!f) {
@@ -168,7 +210,7 @@ static void cpuinfo_rows(mb_facts_t *d)
         add(d, "cpu_flags", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
         return;
     }
-    while (fgets(line, sizeof line, f) && (!mc[0] || !have_flags)) {
+    while (fgets(line, sizeof line, f) && (!mc[0] || (!have_flags && !have_features))) {
         char *colon = strchr(line, ':');
         if (!colon)
             continue;
@@ -178,29 +220,29 @@ static void cpuinfo_rows(mb_facts_t *d)
         v[strcspn(v, "\n")] = '\0';
         if (!mc[0] && strncmp(line, "microcode", 9) == 0) {
             snprintf(mc, sizeof mc, "%s", v);
-        } else if (!have_flags && strncmp(line, "flags", 5) == 0 && (line[5] == ' ' || line[5] == '\t')) {
+        } else if (!have_flags && !have_features && strncmp(line, "flags", 5) == 0 &&
+                   (line[5] == ' ' || line[5] == '\t')) {
             have_flags = true;
-            size_t at = 0;
-            for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
-                size_t len = strlen(wanted[w]);
-                for (const char *p = v; (p = strstr(p, wanted[w])) != NULL; p += len)
-                    if ((p == v || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) {
-                        if (at < sizeof flags)
-                            at += (size_t)snprintf(flags + at, sizeof flags - at, "%s%s", at ? " " : "", wanted[w]);
-                        break;
-                    }
-            }
+            pick_flags(v, x86, sizeof x86 / sizeof x86[0], flags, sizeof flags);
+        } else if (!have_flags && !have_features && strncmp(line, "Features", 8) == 0 &&
+                   (line[8] == ' ' || line[8] == '\t' || line[8] == ':')) {
+            have_features = true;
+            pick_flags(v, arm, sizeof arm / sizeof arm[0], flags, sizeof flags);
         }
     }
     fclose(f);
     if (mc[0])
         add(d, "microcode", MB_VERDICT_OK, mc, NULL, NULL);
+    else if (have_features)
+        add(d, "microcode", MB_VERDICT_UNAVAILABLE, NULL,
+            "aarch64 has no microcode line in cpuinfo (the firmware fact names the firmware)", NULL);
     else
         add(d, "microcode", MB_VERDICT_UNAVAILABLE, NULL, "no microcode line in cpuinfo (a VM may hide it)", NULL);
-    if (have_flags)
+    if (have_flags || have_features)
         add(d, "cpu_flags", MB_VERDICT_OK, flags, NULL, NULL);
     else
-        add(d, "cpu_flags", MB_VERDICT_UNAVAILABLE, NULL, "no flags line in cpuinfo (not x86?)", NULL);
+        add(d, "cpu_flags", MB_VERDICT_UNAVAILABLE, NULL,
+            "no flags (x86) or Features (aarch64) line in cpuinfo", NULL);
 }
 
 static void g_host(mb_facts_t *d)
@@ -256,8 +298,23 @@ static void g_damon(mb_facts_t *d)
 static void g_memory(mb_facts_t *d)
 {
     sysinfo_row(d, "mem_total_bytes", NULL);
+    /* the base page and the PMD huge page (common/pagesize): "64 KiB",
+     * "512 MiB (hpage_pmd_size)" */
+    char v[96], ps[32];
+    mb_page_text(mb_page_size(), ps, sizeof ps);
+    add(d, "page_size", MB_VERDICT_OK, ps, NULL, NULL);
+    mb_pmd_t pmd;
+    mb_pmd_size(&pmd);
+    mb_page_text(pmd.bytes, ps, sizeof ps);
+    if (pmd.from_sysfs) {
+        snprintf(v, sizeof v, "%s (hpage_pmd_size)", ps);
+        add(d, "pmd_huge_page", MB_VERDICT_OK, v, NULL, NULL);
+    } else {
+        snprintf(v, sizeof v, "%s (derived from the page size)", ps);
+        add(d, "pmd_huge_page", MB_VERDICT_UNAVAILABLE, v, pmd.why, NULL);
+    }
     size_t bytes;
-    char v[32], why[512], path[4096];
+    char why[512], path[4096];
     int rc = mb_mem_available(&bytes);
     if (rc == 0) {
         snprintf(v, sizeof v, "%zu", bytes);
@@ -345,8 +402,14 @@ static void g_governor(mb_facts_t *d)
     free(ids);
     if (!any) {
         fmt(why, "no cpufreq under %.300s/cpu*/cpufreq (VM, or no cpufreq driver loaded)", dir);
+        /* the drivers of the CPU the cpuinfo describes: ARM servers
+         * scale through ACPI CPPC */
         add(d, "governor", MB_VERDICT_UNAVAILABLE, NULL, why,
-            "nothing to do in a VM; on bare metal load a cpufreq driver (intel_pstate, amd-pstate, acpi-cpufreq)");
+            cpuinfo_is_arm()
+                ? "nothing to do in a VM; on bare metal load a cpufreq driver (cppc_cpufreq on "
+                  "ARM servers: modprobe cppc_cpufreq)"
+                : "nothing to do in a VM; on bare metal load a cpufreq driver (intel_pstate, "
+                  "amd-pstate, acpi-cpufreq)");
     }
 }
 

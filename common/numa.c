@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "pagesize.h"
 #include "sizing.h"
 
 #if HAVE_LIBNUMA
@@ -379,6 +380,23 @@ const char *mb_numa_describe(const mb_numa_request_t *req, char *buf, size_t buf
     return buf;
 }
 
+/* ---- why a NUMA system call failed ------------------------------------- */
+
+/* ENOSYS from get_mempolicy, mbind, move_pages or set_mempolicy: a Linux
+ * kernel built without NUMA answers these with ENOSYS too, but so does a
+ * user-mode emulator (qemu-user implements none of them), and there the
+ * kernel is not at fault.  The words every message uses for it. */
+#define NUMA_ENOSYS_TEXT "the NUMA system calls are not implemented here (an emulator? or a kernel without CONFIG_NUMA)"
+
+#if HAVE_LIBNUMA
+/* get_mempolicy(2) probed: 0 when it answers, else the errno. */
+static int numa_syscalls_errno(void)
+{
+    int mode = 0;
+    return syscall(SYS_get_mempolicy, &mode, NULL, 0ul, NULL, 0ul) == 0 ? 0 : errno;
+}
+#endif
+
 /* ---- placement: move_pages(2) in query mode ---------------------------- */
 
 #define PLACEMENT_BATCH 512
@@ -396,8 +414,7 @@ int mb_numa_placement(const void *buf, size_t bytes, size_t max_samples,
     snprintf(out->why, sizeof out->why, "move_pages(2) does not exist on this architecture");
     return -ENOSYS;
 #else
-    long ps = sysconf(_SC_PAGESIZE);
-    size_t page = ps > 0 ? (size_t)ps : 4096;
+    size_t page = mb_page_size();
     uintptr_t start = (uintptr_t)buf & ~(uintptr_t)(page - 1);
     uintptr_t end = (uintptr_t)buf + bytes;
     size_t npages = (size_t)(end - start + page - 1) / page;
@@ -420,7 +437,7 @@ int mb_numa_placement(const void *buf, size_t bytes, size_t max_samples,
         if (r < 0) {
             int e = errno;
             snprintf(out->why, sizeof out->why, "move_pages(2) query failed: %s%s",
-                     strerror(e), e == ENOSYS ? " (kernel without NUMA support)" : "");
+                     strerror(e), e == ENOSYS ? " (" NUMA_ENOSYS_TEXT ")" : "");
             out->valid = false;
             return -e;
         }
@@ -465,7 +482,10 @@ const char *mb_numa_version(char *buf, size_t buflen)
 bool mb_numa_usable(char *why, size_t whylen)
 {
     if (numa_available() < 0) {
-        snprintf(why, whylen, "the kernel reports no NUMA support (numa_available() < 0)");
+        if (numa_syscalls_errno() == ENOSYS)
+            snprintf(why, whylen, "%s: get_mempolicy(2) answered ENOSYS", NUMA_ENOSYS_TEXT);
+        else
+            snprintf(why, whylen, "the kernel reports no NUMA support (numa_available() < 0)");
         return false;
     }
     if (whylen)
@@ -549,8 +569,12 @@ int mb_numa_apply(const mb_numa_request_t *req, char *msg, size_t msglen)
     if (!req || (!asked(req->cpunodebind) && !asked(req->membind) && !asked(req->interleave)))
         return 0;
     if (numa_available() < 0) {
-        snprintf(msg, msglen, "NUMA placement requested but the kernel reports no NUMA "
-                 "support (numa_available() < 0); drop --membind/--interleave/--cpunodebind");
+        if (numa_syscalls_errno() == ENOSYS)
+            snprintf(msg, msglen, "NUMA placement requested but %s: get_mempolicy(2) answered "
+                     "ENOSYS; drop --membind/--interleave/--cpunodebind", NUMA_ENOSYS_TEXT);
+        else
+            snprintf(msg, msglen, "NUMA placement requested but the kernel reports no NUMA "
+                     "support (numa_available() < 0); drop --membind/--interleave/--cpunodebind");
         return -ENODEV;
     }
     if (asked(req->cpunodebind) &&
@@ -600,7 +624,7 @@ int mb_numa_bind_range(void *p, size_t bytes, int node, char *why, size_t whylen
         snprintf(why, whylen, "memory node %d is out of range 0..%d", node, POL_MAX_NODES - 1);
         return -EINVAL;
     }
-    const uintptr_t pg = 4096, lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+    const uintptr_t pg = mb_page_size(), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
                     hi = ((uintptr_t)p + bytes) & ~(pg - 1);
     if (hi <= lo)
         return 0;
@@ -611,6 +635,8 @@ int mb_numa_bind_range(void *p, size_t bytes, int node, char *why, size_t whylen
         return 0;
     int e = errno;
     snprintf(why, whylen, "mbind to memory node %d failed: %s%s", node, strerror(e),
-             e == EINVAL || e == ENODEV ? " (the node has no memory, or does not exist)" : "");
+             e == EINVAL || e == ENODEV ? " (the node has no memory, or does not exist)"
+             : e == ENOSYS              ? " (" NUMA_ENOSYS_TEXT ")"
+                                        : "");
     return -e;
 }

@@ -383,7 +383,8 @@ static int cache_set_add(cache_set_t *s, unsigned level, size_t bytes, const cha
 }
 
 /* Reads one cache/indexN directory; adds it when it is Data or Unified. */
-static int read_cache_index(const char *idxdir, const char *cpuname, cache_set_t *set)
+static int read_cache_index(const char *idxdir, const char *cpuname, cache_set_t *set,
+                            unsigned *sizeless)
 {
     char path[MB_PATH_MAX + 32], line[MB_CPULIST_MAX], type[32];
     unsigned long level;
@@ -395,8 +396,13 @@ static int read_cache_index(const char *idxdir, const char *cpuname, cache_set_t
         return 0;
     if (fmt_checked(path, sizeof path, "%s/level", idxdir) || read_unsigned(path, &level) || level == 0 || level > 16)
         return 0;
-    if (fmt_checked(path, sizeof path, "%s/size", idxdir) || mb_read_line(path, line, sizeof line) || mb_parse_size(line, &bytes, NULL, 0) || bytes == 0)
+    if (fmt_checked(path, sizeof path, "%s/size", idxdir) || mb_read_line(path, line, sizeof line) || mb_parse_size(line, &bytes, NULL, 0) || bytes == 0) {
+        /* a cache the kernel knows (from CLIDR on aarch64) without a size:
+         * a device tree without cache-size properties */
+        if (sizeless)
+            (*sizeless)++;
         return 0;
+    }
     /* The instance key: shared_cpu_list, else shared_cpu_map, else the
      * CPU itself (a private cache). */
     if (fmt_checked(path, sizeof path, "%s/shared_cpu_list", idxdir) || mb_read_line(path, line, sizeof line) || !*line) {
@@ -424,6 +430,7 @@ static int llc_from_sysfs(mb_llc_t *out, char *why, size_t whylen)
         return 0;
     }
     cache_set_t set = {0};
+    unsigned sizeless = 0;
     bool any_cache_dir = false;
     int rc = 0;
     struct dirent *de;
@@ -441,7 +448,7 @@ static int llc_from_sysfs(mb_llc_t *out, char *why, size_t whylen)
             if (!is_numbered(ce->d_name, "index"))
                 continue;
             if (fmt_checked(idx, sizeof idx, "%s/%s", path, ce->d_name) == 0)
-                rc = read_cache_index(idx, de->d_name, &set);
+                rc = read_cache_index(idx, de->d_name, &set, &sizeless);
         }
         closedir(cd);
     }
@@ -452,6 +459,11 @@ static int llc_from_sysfs(mb_llc_t *out, char *why, size_t whylen)
     }
     if (!any_cache_dir) {
         fmt_checked(why, whylen, "no sysfs cache directory");
+        return 0;
+    }
+    if (set.n == 0 && sizeless) {
+        fmt_checked(why, whylen, "the caches have no sizes in sysfs (a device tree without "
+                    "cache sizes?)");
         return 0;
     }
     if (set.n == 0) {
@@ -503,7 +515,7 @@ int mb_cache_bytes(unsigned level, size_t *bytes)
     int rc = 0;
     for (int i = 0; i < 16 && rc == 0; i++)
         if (fmt_checked(idx, sizeof idx, "%s/index%d", dir, i) == 0)
-            rc = read_cache_index(idx, "cpu0", &set);
+            rc = read_cache_index(idx, "cpu0", &set, NULL);
     *bytes = 0;
     for (size_t i = 0; rc == 0 && i < set.n; i++)
         if (set.v[i].level == level)
@@ -528,7 +540,8 @@ static int llc_from_sysconf(mb_llc_t *out, const char *sysfs_why)
     long l3 = sysconf_l3();
     if (l3 <= 0) {
         fmt_checked(out->note, sizeof out->note,
-                 "unavailable: %s; sysconf reports no L3 size; pass --llc SIZE or set MEMSUITE_LLC",
+                 "unavailable: %s; sysconf reports no L3 size (aarch64 glibc always answers 0); "
+                 "pass --llc SIZE or set MEMSUITE_LLC",
                  sysfs_why);
         return 0;
     }
@@ -687,7 +700,8 @@ mb_rule_verdict_t mb_size_rule(const mb_rule_query_t *q, mb_rule_t *out)
     if (out->min_bytes == 0) {
         const char *note = q->llc && q->llc->note[0] ? q->llc->note : "no source answered";
         fmt_checked(out->reason, sizeof out->reason,
-                    "last-level cache size unknown (%s): the 4x LLC rule was not checked", note);
+                    "last-level cache size unknown (%s): the 4x LLC rule was not checked "
+                    "and the size is used as given", note);
         fmt_checked(out->message, sizeof out->message, "%s; pass --llc SIZE or set MEMSUITE_LLC",
                     out->reason);
         return out->verdict = MB_RULE_UNCHECKED;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "armcpu.h"
 #include "buildinfo.h"
 #include "counters.h"
 #include "damon.h"
@@ -26,6 +27,7 @@
 #include "log.h"
 #include "memnodes.h"
 #include "numa.h"
+#include "pagesize.h"
 #include "sizing.h"
 
 /* ---- setting a fact ------------------------------------------------------ */
@@ -254,7 +256,8 @@ static void get_utc_time(mb_fact_t *f, mb_sysinfo_t *si)
 static void get_cpu_model(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
-    /* x86 "model name"; arm64 and others use other spellings. */
+    /* By the format present: an aarch64 cpuinfo names its MIDR (common/
+     * armcpu), x86 writes "model name", others use other spellings. */
     static const char *const keys[] = { "model name", "Model", "cpu model", "cpu", "Processor" };
     char path[4096], line[512];
     mb_procfs_path(path, sizeof path, "/cpuinfo");
@@ -263,6 +266,18 @@ static void get_cpu_model(mb_fact_t *f, mb_sysinfo_t *si)
         fact_why(f, "cannot read %s: %s", path, strerror(errno));
         return;
     }
+    static mb_arm_cpuinfo_t arm;   /* large: static */
+    mb_arm_cpuinfo_parse(fp, &arm);
+    if (arm.arm) {
+        fclose(fp);
+        mb_arm_firmware_t fw;
+        mb_arm_firmware_read(&fw);
+        char name[sizeof f->value];
+        mb_arm_cpu_name(&arm, &fw, name, sizeof name);
+        fact_text(f, "%s", name);
+        return;
+    }
+    rewind(fp);
     char found[sizeof keys / sizeof keys[0]][256];
     memset(found, 0, sizeof found);
     while (fgets(line, sizeof line, fp)) {
@@ -717,6 +732,24 @@ static void get_hugepage_size_kib(mb_fact_t *f, mb_sysinfo_t *si)
     meminfo_fact(f, "Hugepagesize");
 }
 
+/* The base page and the PMD huge page (common/pagesize), in bytes. */
+static void get_page_size_bytes(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    fact_num(f, (double)mb_page_size());
+}
+
+static void get_pmd_size_bytes(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    mb_pmd_t pmd;
+    mb_pmd_size(&pmd);
+    if (pmd.from_sysfs)
+        fact_num(f, (double)pmd.bytes);
+    else   /* derived from the base page: the figure, but not as a fact read */
+        fact_why(f, "%s", pmd.why);
+}
+
 static void get_mem_total_bytes(mb_fact_t *f, mb_sysinfo_t *si)
 {
     (void)si;
@@ -778,7 +811,12 @@ static void get_llc(mb_fact_t *f, mb_sysinfo_t *si)
         return;
     }
     if (llc.source == MB_LLC_NONE || llc.total_bytes == 0) {
-        fact_why(f, "%s", llc.note[0] ? llc.note : "no cache size found in sysfs or sysconf");
+        /* the detector's note says "unavailable: why"; a fact's reason is the why */
+        static const char prefix[] = "unavailable: ";
+        const char *why = llc.note[0] ? llc.note : "no cache size found in sysfs or sysconf";
+        if (strncmp(why, prefix, sizeof prefix - 1) == 0)
+            why += sizeof prefix - 1;
+        fact_why(f, "%s", why);
         return;
     }
     fact_text(f, "%s total: %u x %s L%u (%s)%s%s",
@@ -934,6 +972,8 @@ static const fact_desc_t fact_table[] = {
     { "overcommit_memory", get_overcommit_memory },
     { "hugepages_total", get_hugepages_total },
     { "hugepage_size_kib", get_hugepage_size_kib },
+    { "page_size_bytes", get_page_size_bytes },
+    { "pmd_size_bytes", get_pmd_size_bytes },
     { "mem_total_bytes", get_mem_total_bytes },
     { "numa_nodes", get_numa_nodes },
     { "memory_nodes", get_memory_nodes },

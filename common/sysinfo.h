@@ -34,7 +34,8 @@ typedef struct {
  *   hostname kernel utc_time cpu_model sockets cores cpus_online smt
  *   governor thp_enabled thp_defrag thp_khugepaged_defrag numa_balancing
  *   numa_balancing_cmdline swappiness zone_reclaim_mode overcommit_memory
- *   hugepages_total hugepage_size_kib mem_total_bytes numa_nodes memory_nodes llc
+ *   hugepages_total hugepage_size_kib page_size_bytes pmd_size_bytes (common/pagesize)
+ *   mem_total_bytes numa_nodes memory_nodes llc
  *   compiler cflags openmp libnuma papi glibc glibc_tunables glibc_tunables_check ld_preload
  *   allocator dimms virtualization (common/virt: "none|vm|<hypervisor> (evidence)")
  *   firmware (DMI bios_vendor bios_version (bios_date): "Dell Inc. 1.5.6 (2022-03-21)")

@@ -2,6 +2,7 @@
 #include "virt.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -37,8 +38,49 @@ static const struct {
     { "sys_vendor", "Amazon EC2", "amazon" },
 };
 
+/* The firmware's own word, where DMI has none (an aarch64 guest booted
+ * with a device tree has no SMBIOS): <sysfs>/hypervisor/type (Xen
+ * writes "xen"), then the device tree's root compatible strings
+ * (QEMU's virt board is "linux,dummy-virt") and its hypervisor node
+ * (Xen's "xen,xen").  Returns the hypervisor name and writes the
+ * evidence, or NULL. */
+static const struct {
+    const char *rel, *pattern, *name;
+} fw_marks[] = {
+    { "/hypervisor/type", "xen", "xen" },
+    { "/firmware/devicetree/base/compatible", "linux,dummy-virt", "qemu" },
+    { "/firmware/devicetree/base/hypervisor/compatible", "xen,xen", "xen" },
+};
+
+static const char *firmware_mark(char *evidence, size_t evlen)
+{
+    for (size_t k = 0; k < sizeof fw_marks / sizeof fw_marks[0]; k++) {
+        char path[4096], buf[512];
+        mb_sysfs_path(path, sizeof path, fw_marks[k].rel);
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        /* a compatible property is a list of NUL-terminated strings */
+        for (size_t at = 0; at < n; at += strlen(buf + at) + 1) {
+            char *s = buf + at;
+            s[strcspn(s, "\n")] = '\0';
+            if (strcmp(s, fw_marks[k].pattern) == 0) {
+                snprintf(evidence, evlen, "%s '%s'",
+                         k == 0 ? "/sys/hypervisor/type" : "device tree compatible",
+                         fw_marks[k].pattern);
+                return fw_marks[k].name;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* The "hypervisor" word on a "flags" line of cpuinfo: 1 yes, 0 no,
- * -errno when cpuinfo is unreadable, -ENOENT without a flags line. */
+ * -errno when cpuinfo is unreadable, -ENOENT without a flags line (an
+ * aarch64 cpuinfo has none: its CPUs carry no such flag). */
 static int cpu_flag(char *why, size_t whylen)
 {
     char path[4096], line[8192];
@@ -50,7 +92,10 @@ static int cpu_flag(char *why, size_t whylen)
         return -e;
     }
     int found = -ENOENT;
+    bool arm = false;
     while (found == -ENOENT && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "CPU implementer", 15) == 0)
+            arm = true;
         if (strncmp(line, "flags", 5) != 0 || !strchr(line, ':'))
             continue;
         found = 0;
@@ -59,7 +104,9 @@ static int cpu_flag(char *why, size_t whylen)
                 found = 1;
     }
     fclose(f);
-    if (found == -ENOENT)
+    if (found == -ENOENT && arm)
+        snprintf(why, whylen, "aarch64 cpuinfo has no hypervisor flag");
+    else if (found == -ENOENT)
         snprintf(why, whylen, "no flags line in %.200s (not x86?)", path);
     return found;
 }
@@ -93,6 +140,8 @@ void mb_virt_detect(mb_virt_t *v)
     if (name && strcmp(name, "amazon") == 0 && strcasestr(dmi[1], "metal"))
         name = NULL;
 
+    char fw_text[120] = "";
+    const char *fw_name = name ? NULL : firmware_mark(fw_text, sizeof fw_text);
     char flag_why[300] = "";
     int flag = cpu_flag(flag_why, sizeof flag_why);
     char dmi_text[200], flag_text[320];
@@ -109,13 +158,18 @@ void mb_virt_detect(mb_virt_t *v)
     else
         snprintf(flag_text, sizeof flag_text, "%.300s", flag_why);
 
-    if (!name && !have_dmi && flag < 0) {
+    if (!name && !fw_name && !have_dmi && flag < 0) {
         snprintf(v->why, sizeof v->why, "%.120s; %.170s", dmi_text, flag_text);
         return;
     }
     v->known = true;
-    v->virtual_machine = name != NULL || flag == 1;
+    v->virtual_machine = name != NULL || fw_name != NULL || flag == 1;
     snprintf(v->hypervisor, sizeof v->hypervisor, "%s",
-             name ? name : v->virtual_machine ? "vm" : "none");
-    snprintf(v->text, sizeof v->text, "%s (%.190s; %.170s)", v->hypervisor, dmi_text, flag_text);
+             name ? name : fw_name ? fw_name : v->virtual_machine ? "vm" : "none");
+    if (fw_name)
+        snprintf(v->text, sizeof v->text, "%s (%.100s; %.120s; %.120s)", v->hypervisor, fw_text,
+                 dmi_text, flag_text);
+    else
+        snprintf(v->text, sizeof v->text, "%s (%.190s; %.170s)", v->hypervisor, dmi_text,
+                 flag_text);
 }

@@ -1,8 +1,12 @@
 /* virt: is this a virtual machine, and which hypervisor?  Two witnesses:
  * the DMI strings (<sysfs>/class/dmi/id/{sys_vendor,product_name,
  * board_vendor,bios_vendor}) matched against known hypervisor vendors,
- * and the CPU's "hypervisor" flag in <procfs>/cpuinfo.  Paths honour
- * MEMSUITE_SYSFS / MEMSUITE_PROCFS.
+ * and the CPU's "hypervisor" flag in <procfs>/cpuinfo (x86 only: an
+ * aarch64 cpuinfo has no such flag).  Where DMI names none, the
+ * firmware's own marks: <sysfs>/hypervisor/type and the device tree
+ * (<sysfs>/firmware/devicetree/base: QEMU's "linux,dummy-virt", Xen's
+ * hypervisor node), which an aarch64 guest without SMBIOS has.  Paths
+ * honour MEMSUITE_SYSFS / MEMSUITE_PROCFS.
  *
  * The answer's first word is the verdict: "none" (DMI names a hardware
  * vendor and the flag is absent), a hypervisor name from the DMI table

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "numa.h"
+#include "pagesize.h"
 #include "sizing.h"
 #include "weighted.h"
 
@@ -145,7 +146,7 @@ static long mbind_nodes(void *p, size_t len, int mode, const unsigned long *mask
 
 int mb_weights_place(void *p, size_t bytes, const mb_weights_t *w, char *how, size_t howlen)
 {
-    const size_t pg = 4096;
+    const size_t pg = mb_page_size();
     bytes &= ~(pg - 1);
     char why[320] = "";
     if (kernel_weights_match(w, why, sizeof why)) {
@@ -163,11 +164,13 @@ int mb_weights_place(void *p, size_t bytes, const mb_weights_t *w, char *how, si
     unsigned total = 0;
     for (int k = 0; k < w->n; k++)
         total += w->weight[k];
-    /* The unit: 2 MiB (a huge page, so THP can still back the buffer)
-     * when the buffer holds 64 rounds of the weights; smaller for small
+    /* The unit: the PMD huge page (2 MiB with 4 KiB pages, 512 MiB with
+     * 64 KiB; common/pagesize), so THP can still back the buffer, when
+     * the buffer holds 64 rounds of the weights; a base page for smaller
      * buffers so the ratio holds; and no more than MAX_RANGES ranges, each
      * a mapping of its own (vm.max_map_count is 65530 by default). */
-    size_t unit = bytes >= (size_t)total * 64 * (2UL << 20) ? (2UL << 20) : pg;
+    const size_t huge = mb_huge_align();
+    size_t unit = bytes / 64 / huge >= (size_t)total ? huge : pg;
     while (bytes / unit > MAX_RANGES)
         unit *= 2;
     char *at = p, *end = (char *)p + bytes;

@@ -10,9 +10,9 @@
  *             memsuite never rewrites those system settings;
  *   ranges    otherwise, consecutive ranges bound (mbind MPOL_BIND) node
  *             by node, weight units each, repeated over the buffer, as
- *             multichase's -W places its arena; the unit is 2 MiB (a
- *             huge page) when the buffer holds 64 rounds of them, else
- *             4 KiB. */
+ *             multichase's -W places its arena; the unit is the PMD
+ *             huge page (2 MiB with 4 KiB pages; common/pagesize) when
+ *             the buffer holds 64 rounds of them, else the base page. */
 #ifndef MB_WEIGHTED_H
 #define MB_WEIGHTED_H
 
@@ -39,7 +39,7 @@ int mb_weights_parse(const char *text, uint64_t allowed, mb_weights_t *w, char *
 /* "0:3,2:1" */
 const char *mb_weights_format(const mb_weights_t *w, char *buf, size_t buflen);
 /* Places the untouched [p, p + bytes) (p page aligned) by weight; how
- * gets "kernel MPOL_WEIGHTED_INTERLEAVE" or "ranges of 2 MiB ..." and,
+ * gets "kernel MPOL_WEIGHTED_INTERLEAVE" or "ranges of 2 MiB ..." (the unit) and,
  * for ranges, why the kernel's way was not used.  0, or -errno with how
  * naming the failure. */
 int mb_weights_place(void *p, size_t bytes, const mb_weights_t *w, char *how, size_t howlen);

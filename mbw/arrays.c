@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "pagesize.h"
 #include "sizing.h"
 #include "slice.h"
 
-#define MBW_HUGE_ALIGN_BYTES (2u << 20)   /* x86-64 / arm64 PMD huge page */
 #define MBW_NO_ADVICE (-1)
 
 /* In mbw_huge_t order (MBW_HUGEPAGES_CHOICES). */
@@ -32,15 +32,15 @@ const char *mbw_huge_name(mbw_huge_t huge)
     return (int)huge >= 0 && (int)huge < MBW_NHUGE ? mbw_huge_modes[huge].name : NULL;
 }
 
-/* One anonymous mapping of `len` bytes (a multiple of the alignment),
- * 2 MiB aligned: map len + align, trim both ends. */
-static void *mbw_map_aligned(size_t len)
+/* One anonymous mapping of `len` bytes (a multiple of `align`), aligned
+ * on `align` (the PMD huge page): map len + align, trim both ends. */
+static void *mbw_map_aligned(size_t len, size_t align)
 {
-    size_t over = len + MBW_HUGE_ALIGN_BYTES;
+    size_t over = len + align;
     char *p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    uintptr_t start = ((uintptr_t)p + MBW_HUGE_ALIGN_BYTES - 1) & ~(uintptr_t)(MBW_HUGE_ALIGN_BYTES - 1);
+    uintptr_t start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
     size_t head = start - (uintptr_t)p;
     if (head)
         munmap(p, head);
@@ -75,15 +75,18 @@ int mbw_arrays_alloc(mbw_arrays_t *a, size_t bytes, mbw_huge_t huge, char *msg, 
         return -EINVAL;
     }
     const int advice = mbw_huge_modes[huge].advice;
+    /* the PMD huge page: 2 MiB with 4 KiB pages, 512 MiB with 64 KiB
+     * (common/pagesize) */
+    const size_t align = mb_huge_align();
     size_t len;
-    if (!mb_add_size(bytes, MBW_HUGE_ALIGN_BYTES - 1, &len)) {
+    if (!mb_add_size(bytes, align - 1, &len)) {
         snprintf(msg, msglen, "Error allocating memory: %s", strerror(ENOMEM));
         return -ENOMEM;
     }
-    len &= ~(size_t)(MBW_HUGE_ALIGN_BYTES - 1);
+    len &= ~(size_t)(align - 1);
     a->map_bytes = len;
-    a->src = mbw_map_aligned(len);
-    a->dst = mbw_map_aligned(len);
+    a->src = mbw_map_aligned(len, align);
+    a->dst = mbw_map_aligned(len, align);
     if (!a->src || !a->dst) {
         snprintf(msg, msglen, "Error allocating memory: %s", strerror(ENOMEM));
         mbw_arrays_free(a);

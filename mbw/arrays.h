@@ -3,7 +3,8 @@
  * comparison.
  *
  * Without --hugepages both arrays come from calloc, as in mbw.  With it
- * they are anonymous mappings rounded up to 2 MiB and 2 MiB aligned, with
+ * they are anonymous mappings rounded up to and aligned on the PMD huge
+ * page (2 MiB with 4 KiB pages, 512 MiB with 64 KiB: common/pagesize), with
  * the madvise() advice of the chosen mode. */
 #ifndef MBW_ARRAYS_H
 #define MBW_ARRAYS_H

@@ -176,8 +176,9 @@ static const mb_opt_t mbw_long_opts[] = {
       .help = "bind CPUs and memory to NUMA node N (libnuma)" },
     { .long_name = "hugepages", .type = MB_OPT_CHOICE, .offset = offsetof(mbw_cfg_t, hugepages),
       .choices = MBW_HUGEPAGES_CHOICES, .metavar = "MODE",
-      .help = "never: MADV_NOHUGEPAGE; thp: 2 MiB aligned arrays, the system THP setting "
-              "decides; madvise: 2 MiB aligned + MADV_HUGEPAGE (default: calloc, as mbw)" },
+      .help = "never: MADV_NOHUGEPAGE; thp: arrays aligned on the PMD huge page (2 MiB with "
+              "4 KiB pages), the system THP setting decides; madvise: so aligned + MADV_HUGEPAGE "
+              "(default: calloc, as mbw)" },
     { .long_name = "format", .type = MB_OPT_CHOICE, .offset = offsetof(mbw_cfg_t, format),
       .choices = MB_FORMAT_CHOICES, .metavar = "FMT", .def = "text",
       .help = "result format; json and csv follow docs/result.schema.json" },

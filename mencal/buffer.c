@@ -1,5 +1,6 @@
-/* buffer: the measured memory.  --buffer mmap: an anonymous mapping, 2 MiB
- * aligned so THP can back it; --buffer malloc: the process's allocator.
+/* buffer: the measured memory.  --buffer mmap: an anonymous mapping,
+ * aligned on the PMD huge page (2 MiB with 4 KiB pages, 512 MiB with
+ * 64 KiB; common/pagesize) so THP can back it; --buffer malloc: the process's allocator.
  * Advised per --hugepages (nothing by default); what was actually
  * obtained is read back from /proc/self/smaps (common/thp). */
 #include <errno.h>
@@ -10,10 +11,20 @@
 #include <sys/mman.h>
 
 #include "buffer.h"
+#include "pagesize.h"
 #include "team.h"
 #include "thp.h"
 
-#define MC_HUGE_BYTES (2UL << 20)
+/* The PMD huge page, read once: the mapping is rounded and aligned to it
+ * and unmapped with the same length. */
+static size_t huge_bytes(void)
+{
+    static size_t once;
+    if (!once)
+        once = mb_huge_align();
+    return once;
+}
+#define MC_HUGE_BYTES huge_bytes()
 
 const char *mc_hugepages_name(mc_hugepages_t hp)
 {
@@ -39,7 +50,8 @@ static int advise(void *p, size_t len, mc_hugepages_t hp, char *why, size_t whyl
     return -e;
 }
 
-/* An anonymous mapping of its own, trimmed to a 2 MiB aligned window. */
+/* An anonymous mapping of its own, trimmed to a window aligned on the
+ * PMD huge page. */
 static int alloc_mmap(size_t bytes, mc_hugepages_t hp, void **out, char *why, size_t whylen)
 {
     size_t len = round_up(bytes ? bytes : 1, MC_HUGE_BYTES);
@@ -88,7 +100,7 @@ static int alloc_malloc(size_t bytes, mc_hugepages_t hp, void **out, char *why, 
                      ~(uintptr_t)(MC_LINE_BYTES - 1);
     ((void **)base)[-1] = raw;
     /* the advice covers the whole pages inside the buffer */
-    const uintptr_t pg = 4096, lo = (base + pg - 1) & ~(pg - 1),
+    const uintptr_t pg = mb_page_size(), lo = (base + pg - 1) & ~(pg - 1),
                     hi = (base + bytes) & ~(pg - 1);
     int rc = advise((void *)lo, hi > lo ? hi - lo : 0, hp, why, whylen);
     if (rc != 0) {
@@ -191,7 +203,7 @@ void mc_buffer_finish(mc_result_t *res, const mc_config_t *cfg, void *p, size_t 
         /* Every page (up to 4 GiB of them): a sample stride near the
          * placement's period would alias (stride 2 over a 3:1 pattern of
          * single pages sees only the first node). */
-        size_t pages = bytes / 4096;
+        size_t pages = bytes / mb_page_size();
         mb_numa_placement(p, bytes, pages < (1u << 20) ? pages : (1u << 20), &res->placement);
         res->placement_done = true;
         weights_note(res, cfg);

@@ -46,6 +46,7 @@
 #include "loadcurve.h"
 #include "log.h"
 #include "measure.h"
+#include "pagesize.h"
 #include "plot.h"
 #include "scenario.h"
 #include "team.h"
@@ -185,11 +186,14 @@ static int loaded_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msglen
     c->windows = (int)c->windows_opt;
     /* a TLB group larger than the latency thread's slice, when given */
     if (cfg->size_bytes && mine && mc_opt_seen(cfg, "tlb-locality")) {
+        const size_t page = mb_page_size();
+        char ps[32];
         size_t set = mc_slice_bytes(cfg->size_bytes, cfg->nthreads > 0 ? cfg->nthreads : 1, 4096);
-        if (c->tlb_pages > set / 4096) {
+        if (c->tlb_pages > set / page) {
             snprintf(msg, msglen, "loaded: --tlb-locality %zu: a group of %zu pages is larger than "
-                     "the latency thread's slice of %zu pages (4 KiB); expected 0 to %zu",
-                     c->tlb_pages, c->tlb_pages, set / 4096, set / 4096);
+                     "the latency thread's slice of %zu pages (%s); expected 0 to %zu",
+                     c->tlb_pages, c->tlb_pages, set / page, mb_page_text(page, ps, sizeof ps),
+                     set / page);
             return MB_EXIT_USAGE;
         }
     }
@@ -346,7 +350,7 @@ static void setup(loaded_t *L, void *buf, size_t slice, int t)
     void *base = (char *)buf + (size_t)t * slice;
     if (t == 0) {
         size_t nodes = slice / c->stride_bytes;
-        size_t group = c->tlb_pages ? c->tlb_pages * 4096 / c->stride_bytes : 0;
+        size_t group = c->tlb_pages ? c->tlb_pages * mb_page_size() / c->stride_bytes : 0;
         mc_chain_spec_t spec = { .nodes = nodes, .stride = c->stride_bytes, .chains = 1,
                                  .group_nodes = group && group < nodes ? group : 0,
                                  .layout = (mc_chain_layout_t)c->layout,

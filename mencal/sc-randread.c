@@ -21,6 +21,7 @@
 #include "chase.h"
 #include "exitcodes.h"
 #include "json.h"
+#include "pagesize.h"
 #include "measure.h"
 #include "scenario.h"
 #include "team.h"
@@ -63,12 +64,15 @@ static int randread_resolve(void *conf, mc_config_t *cfg, char *msg, size_t msgl
     /* a group larger than the set it groups: the set is a thread's slice
      * (the whole --size for the sweep); the default is clamped with a note */
     if (cfg->size_bytes && mc_opt_seen(cfg, "tlb-locality") && mc_run_selects(cfg, "randread")) {
+        const size_t page = mb_page_size();
+        char ps[32];
         size_t set = c->sweep ? cfg->size_bytes - cfg->size_bytes % 4096
                               : mc_slice_bytes(cfg->size_bytes, cfg->nthreads > 0 ? cfg->nthreads : 1, 4096);
-        if (c->tlb_pages > set / 4096) {
+        if (c->tlb_pages > set / page) {
             snprintf(msg, msglen, "randread: --tlb-locality %zu: a group of %zu pages is larger than "
-                     "the set of %zu pages (4 KiB) %s; expected 0 to %zu", c->tlb_pages,
-                     c->tlb_pages, set / 4096, c->sweep ? "of --size" : "per thread", set / 4096);
+                     "the set of %zu pages (%s) %s; expected 0 to %zu", c->tlb_pages,
+                     c->tlb_pages, set / page, mb_page_text(page, ps, sizeof ps),
+                     c->sweep ? "of --size" : "per thread", set / page);
             return MB_EXIT_USAGE;
         }
     }
@@ -301,11 +305,17 @@ static int pass_latency(const pass_t *ps, int nt, int K, double *lat, double *gb
     return ps->m.done;
 }
 
-/* "4 KiB pages (MADV_NOHUGEPAGE)" etc.: the page size a figure was taken with. */
+/* "4 KiB pages (MADV_NOHUGEPAGE)" etc.: the page size a figure was taken
+ * with (the base page of common/pagesize: 64 KiB on a 64 KiB kernel). */
 static const char *page_label(mc_hugepages_t hp)
 {
+    static char never[64];
+    char ps[32];
     switch (hp) {
-    case MC_HP_NEVER: return "4 KiB pages (MADV_NOHUGEPAGE)";
+    case MC_HP_NEVER:
+        snprintf(never, sizeof never, "%s pages (MADV_NOHUGEPAGE)",
+                 mb_page_text(mb_page_size(), ps, sizeof ps));
+        return never;
     case MC_HP_MADVISE: return "huge pages requested (MADV_HUGEPAGE; THP share in the buffer notes)";
     default: return "pages as the system THP policy gives (THP share in the buffer notes)";
     }
@@ -316,7 +326,9 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
     const int nt = cfg->nthreads, reps = cfg->reps, K = rk->chains;
     const size_t stride = rk->stride_bytes;
     const size_t slice_nodes = mc_slice_bytes(cfg->size_bytes, nt, 4096) / stride;
-    const size_t tlb_nodes = rk->tlb_pages ? rk->tlb_pages * 4096 / stride : 0;
+    /* a TLB group is tlb_pages base pages: 64 KiB each on a 64 KiB kernel */
+    const size_t page = mb_page_size();
+    const size_t tlb_nodes = rk->tlb_pages ? rk->tlb_pages * page / stride : 0;
     /* Two passes when a TLB group is smaller than the slice: with locality
      * (the figure people quote as DRAM latency) and full random. */
     const bool grouped = tlb_nodes && tlb_nodes < slice_nodes;
@@ -417,14 +429,14 @@ static int run_threads(const mc_config_t *cfg, const randread_conf_t *rk, mc_res
     if (grouped) {
         mc_result_note(res, "latency: stride %zu B, TLB locality %zu pages (hops stay inside "
                        "groups of %s, %zu nodes), %s", stride, rk->tlb_pages,
-                       mb_format_bytes(rk->tlb_pages * 4096, sz, sizeof sz), p.group_nodes, pages);
+                       mb_format_bytes(rk->tlb_pages * page, sz, sizeof sz), p.group_nodes, pages);
         mc_result_note(res, "latency_full_random: stride %zu B, no TLB locality (hops span the "
                        "%s slice, page walks included), %s", stride,
                        mb_format_bytes(slice, sz, sizeof sz), pages);
     } else if (rk->tlb_pages) {   /* a group would cover the slice */
         mc_result_note(res, "--tlb-locality %zu has no effect: a group would hold the whole "
                        "slice of %zu pages per thread, so hops span the slice; use fewer "
-                       "than %zu pages", rk->tlb_pages, slice / 4096, slice / 4096);
+                       "than %zu pages", rk->tlb_pages, slice / page, slice / page);
         mc_result_note(res, "latency: stride %zu B, hops span the %s slice, %s", stride,
                        mb_format_bytes(slice, sz, sizeof sz), pages);
     } else {
@@ -464,7 +476,7 @@ static void sweep_point(const mc_config_t *cfg, const randread_conf_t *rk, void 
         .nodes = bytes / rk->stride_bytes,
         .stride = rk->stride_bytes,
         .chains = K,
-        .group_nodes = rk->tlb_pages ? rk->tlb_pages * 4096 / rk->stride_bytes : 0,
+        .group_nodes = rk->tlb_pages ? rk->tlb_pages * mb_page_size() / rk->stride_bytes : 0,
         .layout = (mc_chain_layout_t)rk->layout,
         .mixer_start = cfg->random_state,
     };

@@ -83,7 +83,7 @@ typedef struct mc_scenario {
     { .long_name = "tlb-locality", .type = MB_OPT_INT, .offset = offsetof(conf_t, field), \
       .min = 0, .max = 1LL << 30, .metavar = "PAGES", .def = "64",                 \
       .def_text = "64, as multichase",                                             \
-      .help = "randread: hops stay inside groups of PAGES 4 KiB pages (the DRAM latency " \
+      .help = "randread: hops stay inside groups of PAGES base pages (4 KiB on x86-64, the page size in the result's facts; the DRAM latency " \
               "people quote); the full-random latency is measured too; 0: full random only" }
 #define MC_OPT_STRIDE(conf_t, field)                                                  \
     { .long_name = "stride", .type = MB_OPT_INT, .offset = offsetof(conf_t, field),   \

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pagesize.h"
 #include "sizing.h"
 
 int st_block_alloc(const st_plan_t *plan, st_block_t *b, char *msg, size_t msglen)
@@ -17,13 +18,17 @@ int st_block_alloc(const st_plan_t *plan, st_block_t *b, char *msg, size_t msgle
     size_t rounded;
     char *base;
 
+    const size_t align = mb_huge_align();
+    char at[32];
+
     memset(b, 0, sizeof *b);
-    if (!mb_add_size(plan->total_bytes, ST_BLOCK_ALIGN - 1, &rounded)) {
-        snprintf(msg, msglen, "%zu bytes overflow when rounded to 2 MiB", plan->total_bytes);
+    if (!mb_add_size(plan->total_bytes, align - 1, &rounded)) {
+        snprintf(msg, msglen, "%zu bytes overflow when rounded to %s", plan->total_bytes,
+                 mb_page_text(align, at, sizeof at));
         return -EOVERFLOW;
     }
-    rounded -= rounded % ST_BLOCK_ALIGN;
-    base = aligned_alloc(ST_BLOCK_ALIGN, rounded);
+    rounded -= rounded % align;
+    base = aligned_alloc(align, rounded);
     if (!base) {
         char h[32];
         snprintf(msg, msglen, "cannot allocate %s for the arrays: %s; use a smaller --array-size",

@@ -2,7 +2,8 @@
  * and how much of it the kernel actually backed with transparent huge
  * pages.
  *
- * One heap block (aligned to 2 MiB, so huge pages can back it) holds the
+ * One heap block (aligned to the PMD huge page, 2 MiB with 4 KiB pages and
+ * 512 MiB with 64 KiB (common/pagesize), so huge pages can back it) holds the
  * three arrays back to back, (n + offset) elements apart, as STREAM's
  * static arrays lie in memory.  Nothing is touched here: the parallel
  * initialisation does the first touch. */
@@ -16,11 +17,9 @@
 #include "kernels.h"
 #include "thp.h"
 
-#define ST_BLOCK_ALIGN ((size_t)2 << 20)   /* 2 MiB */
-
 typedef struct {
     void *base;
-    size_t alloc_bytes;        /* rounded up to ST_BLOCK_ALIGN */
+    size_t alloc_bytes;        /* rounded up to the PMD huge page (mb_huge_align) */
     st_arrays_t x;
 } st_block_t;
 

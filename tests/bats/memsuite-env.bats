@@ -146,3 +146,43 @@ load ../fixtures/memsuite-bats/helpers
     run "$MS" env
     assert_line --regexp '^unavailable +virtualization +no DMI strings under .*; cannot read .*/cpuinfo: No such file or directory$'
 }
+
+@test "Grace Hopper tree: memsuite env and mencal env name NVIDIA Grace, its Neoverse V2 part, 64 KiB pages and the CPU-less HBM node" {
+    use_tree arm-grace
+    # a 64 KiB-page kernel; aarch64 glibc answers 0 for sysconf's L3
+    export MEMSUITE_TEST_PAGE_SIZE=65536 MEMSUITE_SYSCONF_L3=0
+    run "$MS" env
+    assert_success
+    assert_line --regexp '^ok +cpu_model +NVIDIA Grace \(ARM Neoverse V2 r0p0; SoC ID jep106:036b:0241\)$'
+    assert_line --regexp '^ok +page_size +64 KiB$'
+    assert_line --regexp '^ok +pmd_huge_page +512 MiB \(hpage_pmd_size\)$'
+    assert_line --regexp '^ok +llc +114\.0 MiB total: 1 x 114\.0 MiB L3 \(sysfs\)'
+    assert_line --regexp '^ok +governor\.cpu0 +performance$'
+    "$MS" env --json >env.json
+    # node1, the HBM, has memory and no CPUs: not a bind target
+    run jq -r '(.numa_nodes | join(",")), (.numa_cpu_nodes | join(","))' env.json
+    assert_output $'0,1\n0'
+    run "$MEMSUITE_REAL_BIN/mencal" env
+    assert_success
+    assert_line --regexp '^cpu_model +NVIDIA Grace \(ARM Neoverse V2 r0p0; SoC ID jep106:036b:0241\)$'
+    assert_line --regexp '^page_size_bytes +65536$'
+    assert_line --regexp '^pmd_size_bytes +536870912$'
+    assert_line --regexp '^memory_nodes +node0 local DRAM [0-9.]+ GiB; node1 CPU-less memory [0-9.]+ GiB$'
+}
+
+@test "Graviton3 and A64FX trees: memsuite env names each CPU and its page size" {
+    export MEMSUITE_SYSCONF_L3=0
+    use_tree arm-graviton3
+    run "$MS" env
+    assert_success
+    assert_line --regexp '^ok +cpu_model +AWS Graviton3 \(ARM Neoverse V1 r1p1; SMBIOS processor version\)$'
+    assert_line --regexp '^ok +virtualization +amazon '
+    assert_line --regexp '^unavailable +governor .*'
+    assert_line --regexp '^ +fix: .*cppc_cpufreq'
+    use_tree arm-a64fx
+    MEMSUITE_TEST_PAGE_SIZE=65536 run "$MS" env
+    assert_success
+    assert_line --regexp '^ok +cpu_model +Fujitsu A64FX r1p0$'
+    assert_line --regexp '^ok +page_size +64 KiB$'
+    assert_line --regexp '^ok +llc +16\.0 MiB total: 2 x 8\.0 MiB L2 \(sysfs\)'
+}

@@ -211,3 +211,97 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     run jq -r '(.numa_nodes | join(",")), (.numa_cpu_nodes | join(","))' f.json
     assert_output $'0,1,2\n0,1'
 }
+
+@test "aarch64 trees: Grace, Graviton3 and A64FX named from the MIDR and the firmware, Features as the flags, the page sizes" {
+    local t want flags pmd page
+    # aarch64 glibc answers 0 for sysconf's L3: only sysfs gives the LLC
+    export MEMSUITE_SYSCONF_L3=0
+    for t in arm-grace arm-graviton3 arm-a64fx; do
+        use_tree "$t"
+        case $t in
+            arm-grace) want="NVIDIA Grace (ARM Neoverse V2 r0p0; SoC ID jep106:036b:0241)"
+                       flags="asimd sve sve2 atomics lrcpc dcpop dcpodp i8mm bf16"; pmd="512 MiB (hpage_pmd_size)"; page=64 ;;
+            arm-graviton3) want="AWS Graviton3 (ARM Neoverse V1 r1p1; SMBIOS processor version)"
+                       flags="asimd sve atomics lrcpc dcpop dcpodp i8mm bf16"; pmd="2 MiB (hpage_pmd_size)"; page=4 ;;
+            arm-a64fx) want="Fujitsu A64FX r1p0"
+                       flags="asimd sve atomics dcpop"; pmd="512 MiB (hpage_pmd_size)"; page=64 ;;
+        esac
+        # the base page these kernels run with (this machine's is 4 KiB)
+        export MEMSUITE_TEST_PAGE_SIZE=$((page * 1024))
+        "$BIN/memsuite-facts" --json --only host,memory,virtualization,governor >f.json
+        facts_valid f.json
+        run fact f.json cpu_model
+        assert_output "$(printf 'ok\t%s\t' "$want")"
+        run fact f.json cpu_flags
+        assert_output "$(printf 'ok\t%s\t' "$flags")"
+        run fact f.json microcode
+        assert_output "$(printf 'unavailable\t\taarch64 has no microcode line in cpuinfo (the firmware fact names the firmware)')"
+        run fact f.json page_size
+        assert_output "$(printf 'ok\t%s KiB\t' "$page")"
+        run fact f.json pmd_huge_page
+        assert_output "$(printf 'ok\t%s\t' "$pmd")"
+        run jq -r '.llc_source' f.json
+        assert_output sysfs
+    done
+    # Graviton3 is an EC2 guest; A64FX's 8 MiB L2 per CMG is its last level
+    run fact f.json llc
+    assert_output --regexp $'^ok\t16\\.0 MiB total: 2 x 8\\.0 MiB L2 \\(sysfs\\)'
+    use_tree arm-graviton3
+    "$BIN/memsuite-facts" --json --only virtualization >f.json
+    run jq -r '.virtualization.hypervisor' f.json
+    assert_output amazon
+}
+
+@test "aarch64 naming rule: without the SMBIOS entry EC2 names the Graviton, with its evidence; a part not in the table by its numbers" {
+    use_tree arm-graviton3
+    rm "$MEMSUITE_SYSFS/firmware/dmi/entries/4-0/raw"    # only root reads it on a real system
+    run "$BIN/memsuite-facts" --only host
+    assert_success
+    assert_line --regexp "^ok +cpu_model +AWS Graviton3 \(ARM Neoverse V1 r1p1; DMI sys_vendor 'Amazon EC2'\)$"
+    # the same core outside EC2 is what its MIDR says, nothing more
+    echo "Some OEM" >"$MEMSUITE_SYSFS/class/dmi/id/sys_vendor"
+    run "$BIN/memsuite-facts" --only host
+    assert_line --regexp '^ok +cpu_model +ARM Neoverse V1 r1p1$'
+    sed -i 's/0xd40/0xd99/' "$MEMSUITE_PROCFS/cpuinfo"
+    run "$BIN/memsuite-facts" --only host
+    assert_line --regexp "^ok +cpu_model +ARM \(implementer 0x41\) part 0xd99 r1p1 \(part not in memsuite's table\)$"
+}
+
+@test "a device-tree aarch64 guest: QEMU named from the device tree, sizeless caches give no LLC with the reason, cppc_cpufreq advised" {
+    use_tree arm-graviton3
+    export MEMSUITE_SYSCONF_L3=0
+    rm -r "$MEMSUITE_SYSFS/class/dmi" "$MEMSUITE_SYSFS/firmware/dmi"
+    find "$MEMSUITE_SYSFS/devices/system/cpu" -path '*/cache/index*/size' -delete
+    mkdir -p "$MEMSUITE_SYSFS/firmware/devicetree/base"
+    printf 'linux,dummy-virt\0' >"$MEMSUITE_SYSFS/firmware/devicetree/base/compatible"
+    "$BIN/memsuite-facts" --json --only host,virtualization,governor >f.json
+    facts_valid f.json
+    run jq -r '.virtualization.hypervisor, .llc_source' f.json
+    assert_output $'qemu\nnone'
+    run fact f.json virtualization
+    assert_output --regexp $'^ok\tqemu \\(device tree compatible \'linux,dummy-virt\'; no DMI strings under .*; aarch64 cpuinfo has no hypervisor flag\\)\t$'
+    run fact f.json llc
+    assert_output --regexp $'^unavailable\t\tthe caches have no sizes in sysfs \\(a device tree without cache sizes\\?\\); sysconf reports no L3 size \\(aarch64 glibc always answers 0\\)'
+    run jq -r '.facts[] | select(.key == "governor") | .fix' f.json
+    assert_output --partial "cppc_cpufreq on ARM servers"
+    # the x86 advice is unchanged on an x86 tree
+    use_tree memsuite-vm
+    "$BIN/memsuite-facts" --json --only governor >f.json
+    run jq -r '.facts[] | select(.key == "governor") | .fix' f.json
+    assert_output --partial "(intel_pstate, amd-pstate, acpi-cpufreq)"
+}
+
+@test "x86 trees keep their names and flags; the page sizes are this machine's without the test hook" {
+    use_tree memsuite-vm
+    "$BIN/memsuite-facts" --json --only host,memory >f.json
+    facts_valid f.json
+    run jq -r '.facts[] | select(.key == "cpu_model" or .key == "cpu_flags") | .verdict' f.json
+    assert_output $'ok\nok'
+    local ps
+    ps=$(getconf PAGESIZE)
+    run fact f.json page_size
+    assert_output "$(printf 'ok\t%s KiB\t' "$((ps / 1024))")"
+    # no hpage_pmd_size in this tree: derived from the page, said so
+    run fact f.json pmd_huge_page
+    assert_output --regexp $'^unavailable\t[0-9]+ MiB \\(derived from the page size\\)\tcannot read .*/kernel/mm/transparent_hugepage/hpage_pmd_size: No such file or directory'
+}

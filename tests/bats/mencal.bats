@@ -518,6 +518,25 @@ preload_check() {   # preload_check LIB NAME
     assert_output --partial "latency: stride 256 B, TLB locality 4 pages (hops stay inside groups of 16.0 KiB, 64 nodes)"
 }
 
+@test "randread and loaded: TLB groups and the page counts follow the kernel's page size (64 KiB pages)" {
+    # a 64 KiB-page kernel (the hook; this machine's pages are 4 KiB and a
+    # 64 KiB group is 16 of them, so the layout stays valid here)
+    export MEMSUITE_TEST_PAGE_SIZE=65536
+    run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 4 \
+        --hugepages never --format json -O t.json
+    assert_success
+    run jq -r '.records[0].notes[]' t.json
+    # 4 pages of 64 KiB hold 1024 nodes at the default 256-byte stride
+    assert_output --partial "latency: stride 256 B, TLB locality 4 pages (hops stay inside groups of 256.0 KiB, 1024 nodes), 64 KiB pages (MADV_NOHUGEPAGE)"
+    # 8 MiB is 128 pages of 64 KiB
+    run mencal run randread --size 8M --allow-cache --reps 2 -q -t 1 --tlb-locality 256
+    assert_failure 2
+    assert_output --partial "randread: --tlb-locality 256: a group of 256 pages is larger than the set of 128 pages (64 KiB) per thread; expected 0 to 128"
+    run mencal run loaded --size 8M --allow-cache -q -t 2 --tlb-locality 128 --dry-run
+    assert_failure 2
+    assert_output --partial "the latency thread's slice of 64 pages (64 KiB); expected 0 to 64"
+}
+
 @test "randread: multichase's defaults (stride 256 B, 64-page TLB locality) and two labelled figures" {
     run mencal run randread "${SMALL[@]}" -t 1 --format json -O r.json
     assert_success

@@ -109,6 +109,16 @@ static const fact_case_t fact_cases[] = {
     { "env-mixed", "memory_nodes", WANT_TEXT, "node0 CPUs, memory not described; node1 CPUs, "
       "memory not described; node2 CPUs, memory not described; node3 CPUs, memory not described", 0 },
     { "env-vm", "dimms", WANT_WHY, "no DMI table", 0 },
+    /* aarch64 trees: the CPU by its MIDR and firmware, the PMD huge page */
+    { "arm-grace", "cpu_model", WANT_TEXT,
+      "NVIDIA Grace (ARM Neoverse V2 r0p0; SoC ID jep106:036b:0241)", 0 },
+    { "arm-grace", "pmd_size_bytes", WANT_NUM, NULL, 536870912 },
+    { "arm-grace", "hugepage_size_kib", WANT_NUM, NULL, 524288 },
+    { "arm-graviton3", "cpu_model", WANT_TEXT,
+      "AWS Graviton3 (ARM Neoverse V1 r1p1; SMBIOS processor version)", 0 },
+    { "arm-graviton3", "pmd_size_bytes", WANT_NUM, NULL, 2097152 },
+    { "arm-a64fx", "cpu_model", WANT_TEXT, "Fujitsu A64FX r1p0", 0 },
+    { "env-vm", "pmd_size_bytes", WANT_WHY, "transparent_hugepage/hpage_pmd_size", 0 },
 };
 
 typedef struct {
@@ -128,7 +138,8 @@ static const char *const all_keys[] = {
     "governor", "thp_enabled", "thp_defrag", "thp_khugepaged_defrag", "numa_balancing",
     "numa_balancing_cmdline", "swappiness", "dirty_ratio", "dirty_background_ratio",
     "zone_reclaim_mode", "overcommit_memory",
-    "hugepages_total", "hugepage_size_kib", "mem_total_bytes", "numa_nodes", "memory_nodes", "llc",
+    "hugepages_total", "hugepage_size_kib", "page_size_bytes", "pmd_size_bytes",
+    "mem_total_bytes", "numa_nodes", "memory_nodes", "llc",
     "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "glibc_tunables_check", "ld_preload",
     "allocator", "dimms", "virtualization", "firmware", "damon",
 };
@@ -458,10 +469,28 @@ typedef struct {
     const char *name;
 } preload_case_t;
 
+/* The allocators in the Debian multiarch directory of the architecture
+ * this test is built for: an x86-64 library cannot be preloaded into an
+ * aarch64 process (qemu-aarch64 runs this test on an x86-64 host, where
+ * the x86-64 libraries exist). */
+#if defined(__x86_64__)
+#define MULTIARCH_LIB "/usr/lib/x86_64-linux-gnu/"
+#elif defined(__aarch64__)
+#define MULTIARCH_LIB "/usr/lib/aarch64-linux-gnu/"
+#elif defined(__i386__)
+#define MULTIARCH_LIB "/usr/lib/i386-linux-gnu/"
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+#define MULTIARCH_LIB "/usr/lib/powerpc64le-linux-gnu/"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define MULTIARCH_LIB "/usr/lib/riscv64-linux-gnu/"
+#else
+#define MULTIARCH_LIB NULL   /* no known directory: the cases are skipped */
+#endif
+
 static const preload_case_t preload_cases[] = {
-    { "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "jemalloc" },
-    { "/usr/lib/x86_64-linux-gnu/libtcmalloc.so.4", "tcmalloc" },
-    { "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2", "mimalloc" },
+    { "libjemalloc.so.2", "jemalloc" },
+    { "libtcmalloc.so.4", "tcmalloc" },
+    { "libmimalloc.so.2", "mimalloc" },
 };
 
 static void test_allocator(const char *self)
@@ -481,17 +510,25 @@ static void test_allocator(const char *self)
                    ++check_count_, c->name);
             continue;
         }
-        if (access(c->lib, R_OK) != 0) {
-            printf("ok %d - # skip %s: %s is not installed\n", ++check_count_, c->name, c->lib);
+        const char *dir = MULTIARCH_LIB;
+        if (!dir) {
+            printf("ok %d - # skip %s: no multiarch library directory known for this "
+                   "architecture\n", ++check_count_, c->name);
+            continue;
+        }
+        char lib[256];
+        snprintf(lib, sizeof lib, "%s%s", dir, c->lib);
+        if (access(lib, R_OK) != 0) {
+            printf("ok %d - # skip %s: %s is not installed\n", ++check_count_, c->name, lib);
             continue;
         }
         char out[512];
-        int rc = run_child(self, c->lib, out, sizeof out);
+        int rc = run_child(self, lib, out, sizeof out);
         size_t len = strlen(c->name);
         CHECK(rc == 0 && strncmp(out, c->name, len) == 0 && out[len] == '|' &&
                   strncmp(out + len + 1, c->name, len) == 0 && out[2 * len + 1] == ' ' &&
                   out[2 * len + 2] != '\0',
-              "LD_PRELOAD=%s detected as %s with a version (got rc %d: '%s')", c->lib, c->name,
+              "LD_PRELOAD=%s detected as %s with a version (got rc %d: '%s')", lib, c->name,
               rc, out);
     }
 }

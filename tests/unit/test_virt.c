@@ -36,6 +36,27 @@ static const virt_case_t cases[] = {
     { NULL, NULL, NULL, NULL, false, false, "", NULL },
 };
 
+
+/* aarch64: no hypervisor flag; DMI, then the device tree and /sys/hypervisor. */
+typedef struct {
+    const char *sys_vendor, *product_name;   /* NULL: no file */
+    const char *dt_compatible;               /* root compatible strings, "a\0b\0" */
+    size_t dt_len;
+    const char *hyp_type;                    /* /sys/hypervisor/type */
+    bool vm;
+    const char *hypervisor, *text_has;
+} arm_case_t;
+
+static const arm_case_t arm_cases[] = {
+    { "Amazon EC2", "c7g.xlarge", NULL, 0, NULL, true, "amazon",
+      "DMI sys_vendor 'Amazon EC2'; aarch64 cpuinfo has no hypervisor flag" },
+    { NULL, NULL, "linux,dummy-virt\0", 17, NULL, true, "qemu",
+      "qemu (device tree compatible 'linux,dummy-virt'; no DMI strings under" },
+    { NULL, NULL, NULL, 0, "xen", true, "xen", "xen (/sys/hypervisor/type 'xen'" },
+    { "NVIDIA", "Grace Hopper", "nvidia,grace\0arm,sbsa\0", 23, NULL, false, "none",
+      "no hypervisor vendor; aarch64 cpuinfo has no hypervisor flag" },
+};
+
 static char root[] = "/tmp/test_virt.XXXXXX";
 
 static void put(const char *rel, const char *text)
@@ -68,6 +89,31 @@ static void tree(const virt_case_t *c)
     }
 }
 
+static void arm_tree(const arm_case_t *c)
+{
+    virt_case_t base = { c->sys_vendor, c->product_name, NULL, NULL, true, false, "", NULL };
+    tree(&base);
+    put("/proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n"
+        "CPU part\t: 0xd40");
+    char cmd[600];
+    if (c->dt_compatible) {
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/sys/firmware/devicetree/base'", root);
+        CHECK(system(cmd) == 0, "device tree directory");
+        char path[512];
+        snprintf(path, sizeof path, "%s/sys/firmware/devicetree/base/compatible", root);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(c->dt_compatible, 1, c->dt_len, f);
+            fclose(f);
+        }
+    }
+    if (c->hyp_type) {
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/sys/hypervisor'", root);
+        CHECK(system(cmd) == 0, "hypervisor directory");
+        put("/sys/hypervisor/type", c->hyp_type);
+    }
+}
+
 int main(void)
 {
     CHECK(mkdtemp(root) != NULL, "temp root");
@@ -91,6 +137,15 @@ int main(void)
               (!c->text_has || strstr(v.text, c->text_has)),
               "case %zu: %s / %s / %s -> %s", i, c->sys_vendor ? c->sys_vendor : "-",
               c->product_name ? c->product_name : "-", c->flags ? c->flags : "-", v.text);
+    }
+    for (size_t i = 0; i < sizeof arm_cases / sizeof arm_cases[0]; i++) {
+        const arm_case_t *c = &arm_cases[i];
+        arm_tree(c);
+        mb_virt_t v;
+        mb_virt_detect(&v);
+        CHECK(v.known && v.virtual_machine == c->vm && strcmp(v.hypervisor, c->hypervisor) == 0 &&
+              strstr(v.text, c->text_has),
+              "aarch64 case %zu: %s -> %s", i, c->hypervisor, v.known ? v.text : v.why);
     }
     /* The sysinfo fact carries the same text. */
     tree(&cases[0]);
