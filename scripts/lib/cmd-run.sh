@@ -465,7 +465,8 @@ ms_run_mark_stopped() {
 
 ms_sleep() {
     [ "$1" -gt 0 ] || return 0
-    sleep "$1" &
+    # a background helper (cleanup.sh): it holds none of our descriptors
+    ( ms_drop_fds; exec sleep "$1" ) </dev/null >/dev/null 2>&1 &
     MS_CHILD=$!
     wait "$MS_CHILD" || true
     MS_CHILD=""
