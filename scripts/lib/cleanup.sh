@@ -99,6 +99,7 @@ unset ms_sig
 # the descriptors of ours it must not inherit.
 ms_drop_fds() {
     [ -n "${MS_LOCK_FD:-}" ] && exec {MS_LOCK_FD}>&-
+    [ -n "${MS_DIR_LOCK_FD:-}" ] && exec {MS_DIR_LOCK_FD}>&-
     [ "${MS_OUT_STDOUT:-1}" -gt 2 ] && exec {MS_OUT_STDOUT}>&-
     [ "${MS_OUT_STDERR:-2}" -gt 2 ] && exec {MS_OUT_STDERR}>&-
     return 0

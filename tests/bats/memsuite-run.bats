@@ -326,6 +326,26 @@ EOF2
     [ "$(bench_calls)" = 0 ]
 }
 
+@test "the results directory is locked for the run: a second run or resume into it under another MEMSUITE_LOCK gets exit 3" {
+    FAKE_SLEEP=30 start_bg --sizes 1M --threads 1 --cooldown 0 --out d
+    wait_for "$FAKE_STARTED" 600
+    rm -f "$FAKE_STARTED"
+    MEMSUITE_LOCK="$SANDBOX/other.lock" run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out d
+    assert_failure 3
+    assert_output "memsuite: run: results directory d is in use by another memsuite run (pid $BG_PID on $(uname -n)); wait for it to finish"
+    MEMSUITE_LOCK="$SANDBOX/other.lock" run "$MS" run --resume d
+    assert_failure 3
+    assert_output --partial "results directory d is in use by another memsuite run (pid $BG_PID"
+    [ ! -e "$FAKE_STARTED" ]       # neither measured a cell
+    kill -TERM "$BG_PID"
+    wait "$BG_PID" || true
+    # the lock went with its holder: the resume runs, once
+    MEMSUITE_LOCK="$SANDBOX/other.lock" run "$MS" run --resume d
+    assert_success
+    run jq -r .complete d/run.json
+    assert_output true
+}
+
 # --- enforcement ---
 
 @test "--enforce without root: exit 3, nothing changed" {
