@@ -85,16 +85,42 @@ for ms_sig in "${MS_SIGNALS[@]}"; do
 done
 unset ms_sig
 
+# Background processes (a benchmark, the throttle sampler, a cooldown
+# sleep) follow one contract: they hold none of the caller's descriptors
+# (stdin, stdout and stderr redirected; ms_drop_fds closes our lock and
+# the saved copies of stdout and stderr, outfile.sh), so a caller reading
+# memsuite's output to EOF sees it when memsuite ends however it ends; and
+# a helper that loops ends when the shell that started it dies.  kill -0 cannot tell
+# that (a SIGKILLed memsuite stays a zombie, still answering, until its
+# own parent reaps it); the kernel reparents the helper the moment its
+# parent dies, so the helper checks its parent pid instead.
+#
+# ms_drop_fds: in a child about to run (a subshell, before exec): close
+# the descriptors of ours it must not inherit.
+ms_drop_fds() {
+    [ -n "${MS_LOCK_FD:-}" ] && exec {MS_LOCK_FD}>&-
+    [ -n "${MS_DIR_LOCK_FD:-}" ] && exec {MS_DIR_LOCK_FD}>&-
+    [ "${MS_OUT_STDOUT:-1}" -gt 2 ] && exec {MS_OUT_STDOUT}>&-
+    [ "${MS_OUT_STDERR:-2}" -gt 2 ] && exec {MS_OUT_STDERR}>&-
+    return 0
+}
+
+# ms_parent_is PID: this (sub)shell's parent process is still PID.
+ms_parent_is() {
+    local st
+    read -r st 2>/dev/null <"/proc/$BASHPID/stat" || { kill -0 "$1" 2>/dev/null; return; }
+    st=${st##*) }                  # after "pid (comm) ": state ppid ...
+    st=${st#* }
+    [ "${st%% *}" = "$1" ]
+}
+
 # ms_run_child LOG CMD...: run CMD with stdout and stderr to LOG, stdin
-# from /dev/null, without our lock fd.  Returns CMD's status.
+# from /dev/null, without our descriptors (ms_drop_fds).  Returns CMD's
+# status.
 ms_run_child() {
     local log="$1" rc=0
     shift
-    if [ -n "${MS_LOCK_FD:-}" ]; then
-        "$@" >"$log" 2>&1 </dev/null {MS_LOCK_FD}>&- &
-    else
-        "$@" >"$log" 2>&1 </dev/null &
-    fi
+    ( ms_drop_fds; exec "$@" ) >"$log" 2>&1 </dev/null &
     MS_CHILD=$!
     wait "$MS_CHILD" || rc=$?
     MS_CHILD=""

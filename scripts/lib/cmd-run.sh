@@ -397,6 +397,7 @@ ms_run_new() {
 ms_run_resume() {
     local d="$1" dry="$2" enforce="$3" thp="$4" strict="$5" cooldown="$6" bench _ plan
     ms_rundir_check "$d"
+    [ "$dry" = 1 ] || ms_lock_dir "$d"   # before its state is read
     if [ -z "$cooldown" ]; then
         MS_RUN_COOLDOWN=$(ms_run_json_get "$d" '.config.cooldown_s // 5')
     fi
@@ -465,7 +466,8 @@ ms_run_mark_stopped() {
 
 ms_sleep() {
     [ "$1" -gt 0 ] || return 0
-    sleep "$1" &
+    # a background helper (cleanup.sh): it holds none of our descriptors
+    ( ms_drop_fds; exec sleep "$1" ) </dev/null >/dev/null 2>&1 &
     MS_CHILD=$!
     wait "$MS_CHILD" || true
     MS_CHILD=""

@@ -23,15 +23,27 @@ ms_rundir_create() {
     if [ -e "$d" ] && [ ! -d "$d" ]; then
         ms_die "$MS_EX_ENV" "results directory $d exists and is not a directory; choose another --out"
     fi
-    if [ -d "$d" ] && [ -n "$(ls -A -- "$d" 2>/dev/null)" ]; then
-        ms_usage_error "results directory $d is not empty; choose another --out, or --resume it"
-    fi
+    ms_rundir_refuse_full "$d"
     mkdir -p -- "$d" 2>/dev/null ||
         ms_die "$MS_EX_ENV" "cannot create results directory $d; choose a writable --out"
+    # a top directory is locked for the run (lock.sh), then found empty
+    # under the lock: two runs started at once cannot both pass
+    if [ -z "$MS_DIR_LOCK_FD" ]; then
+        ms_lock_dir "$d"
+        ms_rundir_refuse_full "$d"
+    fi
     probe=$(mktemp "$d/.probe.XXXXXX" 2>/dev/null) ||
         ms_die "$MS_EX_ENV" "results directory $d is not writable; choose a writable --out"
     rm -f -- "$probe"
     [ "${2:-}" = bare ] || mkdir -p -- "$d/cells" "$d/logs"
+}
+
+# ms_rundir_refuse_full DIR: a usage error when DIR holds anything but
+# its lock file; exit 3 when another run holds that lock.
+ms_rundir_refuse_full() {
+    [ -d "$1" ] && [ -n "$(ls -A -- "$1" 2>/dev/null | grep -vx '\.lock')" ] || return 0
+    ms_dir_lock_held_elsewhere "$1" && ms_lock_dir "$1"
+    ms_usage_error "results directory $1 is not empty; choose another --out, or --resume it"
 }
 
 # ms_rundir_check DIR: dies 2 unless DIR is a results dir of this version

@@ -37,15 +37,17 @@ ms_throttle_start() {
     # bash 5.2 when TERM arrived while the loop parsed a command
     # substitution ("trap: line 2: unexpected EOF while looking for
     # matching `)'"), failing the run.
-    local fifo
+    local fifo parent=$BASHPID
     fifo=$(ms_mktemp -d)/tick
     mkfifo -m 600 -- "$fifo" || fifo=""
     (
-        # The sampler must not outlive memsuite (SIGKILL) nor hold its locks.
-        [ -n "${MS_LOCK_FD:-}" ] && exec {MS_LOCK_FD}>&-
+        # A background helper (cleanup.sh): none of memsuite's descriptors
+        # nor its lock, and it ends when memsuite dies, SIGKILL included.
+        exec </dev/null >/dev/null 2>&1
+        ms_drop_fds
         local tick
         if [ -n "$fifo" ] && exec {tick}<>"$fifo"; then :; else tick=""; fi
-        while kill -0 "$$" 2>/dev/null; do
+        while ms_parent_is "$parent"; do
             if [ -n "$tick" ]; then read -r -t "$iv" -u "$tick" _ || true; else sleep "$iv"; fi
             ms_throttle_sample "$t0" >>"$file"
         done

@@ -253,6 +253,57 @@ start_bg() {
     assert_output true
 }
 
+@test "SIGKILL mid-cell: a caller reading to EOF sees it at once, and no sampler outlives memsuite" {
+    # The caller is Python, as a user's script would be: it reads both
+    # pipes to EOF and reaps memsuite only then, so the killed memsuite
+    # stays a zombie (kill -0 still answers for it) all along.
+    cat >caller.py <<'EOF2'
+import os, select, signal, subprocess, sys, time
+started, cmd = sys.argv[1], sys.argv[2:]
+p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+while not os.path.exists(started):          # the cell's benchmark runs
+    if p.poll() is not None:
+        sys.exit("memsuite ended before its cell started")
+    time.sleep(0.02)
+kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+def alive(pid):                             # running, not a zombie
+    try:
+        return open("/proc/%s/stat" % pid).read().rsplit(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+bench = [k for k in kids if open("/proc/%s/comm" % k).read().strip() == "sleep"]
+helpers = [k for k in kids if k not in bench]
+os.kill(p.pid, signal.SIGKILL)
+deadline, open_fds = time.time() + 20, [p.stdout, p.stderr]   # a hang guard
+while open_fds and time.time() < deadline:
+    for f in select.select(open_fds, [], [], 0.5)[0]:
+        if not os.read(f.fileno(), 65536):
+            open_fds.remove(f)
+for k in bench:
+    os.kill(int(k), signal.SIGTERM)         # SIGKILL left it running
+if open_fds:
+    pipe, holders = os.readlink("/proc/self/fd/%d" % p.stdout.fileno()), []
+    for q in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if q != str(os.getpid()) and any(os.readlink("/proc/%s/fd/%s" % (q, f)) == pipe for f in os.listdir("/proc/%s/fd" % q)):
+                holders.append(open("/proc/%s/cmdline" % q).read().replace("\0", " "))
+        except OSError:
+            pass
+    sys.exit("no EOF 20 s after SIGKILL; held by %s" % holders)
+while any(map(alive, helpers)) and time.time() < deadline:   # memsuite unreaped still
+    time.sleep(0.05)
+left = [k for k in helpers if alive(k)]
+for k in left:
+    os.kill(int(k), signal.SIGTERM)
+print("EOF; helpers of the killed memsuite still running: %d; status %d" % (len(left), p.wait()))
+sys.exit(0 if helpers else "no sampler was running beside the cell")
+EOF2
+    export MEMSUITE_THROTTLE_INTERVAL=0.1
+    FAKE_SLEEP=60 run /usr/bin/python3 caller.py "$FAKE_STARTED" "$MS" run --sizes 1M --threads 1,2 --reps 2 --cooldown 0 --out O
+    assert_success
+    assert_output "EOF; helpers of the killed memsuite still running: 0; status -9"
+}
+
 @test "a results directory from another version is refused" {
     run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out r
     assert_success
@@ -273,6 +324,26 @@ start_bg() {
     assert_failure 3
     assert_output --partial "another memsuite run holds the lock $MEMSUITE_LOCK"
     [ "$(bench_calls)" = 0 ]
+}
+
+@test "the results directory is locked for the run: a second run or resume into it under another MEMSUITE_LOCK gets exit 3" {
+    FAKE_SLEEP=30 start_bg --sizes 1M --threads 1 --cooldown 0 --out d
+    wait_for "$FAKE_STARTED" 600
+    rm -f "$FAKE_STARTED"
+    MEMSUITE_LOCK="$SANDBOX/other.lock" run "$MS" run --sizes 1M --threads 1 --cooldown 0 --out d
+    assert_failure 3
+    assert_output "memsuite: run: results directory d is in use by another memsuite run (pid $BG_PID on $(uname -n)); wait for it to finish"
+    MEMSUITE_LOCK="$SANDBOX/other.lock" run "$MS" run --resume d
+    assert_failure 3
+    assert_output --partial "results directory d is in use by another memsuite run (pid $BG_PID"
+    [ ! -e "$FAKE_STARTED" ]       # neither measured a cell
+    kill -TERM "$BG_PID"
+    wait "$BG_PID" || true
+    # the lock went with its holder: the resume runs, once
+    MEMSUITE_LOCK="$SANDBOX/other.lock" run "$MS" run --resume d
+    assert_success
+    run jq -r .complete d/run.json
+    assert_output true
 }
 
 # --- enforcement ---
