@@ -8,6 +8,8 @@
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
+#   make check-aarch64    the aarch64 cross build, its unit tests and the tools' Bats files
+#                         under qemu-user (tests/aarch64/module.mk)
 #   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
 #   make check-cluster    a real Slurm + Open MPI cluster of 4 namespace hosts (tests/cluster):
 #                         memsuite cluster, check as Prolog/Epilog/health check, stream_mpi
@@ -68,6 +70,7 @@ include $(wildcard stream/module.mk mbw/module.mk mencal/module.mk)
 include helpers/module.mk
 include tests/module.mk
 include tests/fuzz/module.mk
+include tests/aarch64/module.mk
 include mk/install.mk
 
 all: $(TOOLS) $(HELPERS)
@@ -98,6 +101,11 @@ FORCE:
 
 deps:
 	@scripts/deps.sh
+
+# What the aarch64 cross build (mk/arch.mk: AARCH64_MAKEFLAGS) and its
+# tests under qemu-aarch64 need, on an x86-64 Debian machine.
+deps-aarch64:
+	@scripts/deps.sh --aarch64
 
 # The feature probes (mk/probe.mk) run when make parses this file, before
 # any recipe: a build in the invocation that ran `deps` would not see the
@@ -148,6 +156,6 @@ lint: all
 clean:
 	rm -rf build build-sanitize build-fuzz build-topo bin
 
-.PHONY: all deps run test check-sanitize check-topology check-cluster check-packages check-hostile tests-build lint clean FORCE
+.PHONY: all deps deps-aarch64 run test check-sanitize check-topology check-cluster check-packages check-hostile tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Summary: install what memsuite needs to build, run and test.
-# Usage: scripts/deps.sh [--list]
+# Usage: scripts/deps.sh [--list] [--aarch64]
+#
+# --aarch64: instead, what the aarch64 cross build and its tests need on
+# an x86-64 Debian machine (make deps-aarch64): the cross compiler, the
+# arm64 multiarch libnuma/PAPI/libgomp (dpkg --add-architecture arm64),
+# qemu-user to run the binaries and binutils to read their code.  Not
+# libomp-14-dev:arm64 nor libopenmpi-dev:arm64: they remove their amd64
+# twins (clang's -lomp; gfortran, slurm), so the cross build is MPI=0.
 #
 # Debian/Ubuntu as root: apt-get install.  RHEL family as root: dnf.
 # Anywhere else, or without root: print the exact package list, exit 3.
@@ -63,6 +70,25 @@ RHEL_PKGS=(
     golang-github-prometheus
 )
 
+AARCH64_PKGS=(
+    gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+    libnuma-dev:arm64 libpapi-dev:arm64 libgomp1:arm64
+    qemu-user qemu-user-static
+)
+if [ "${1:-}" = "--aarch64" ]; then
+    shift
+    DEBIAN_PKGS=("${AARCH64_PKGS[@]}")
+    RHEL_PKGS=()
+    if ! command -v dpkg >/dev/null 2>&1; then
+        echo "deps: --aarch64 needs Debian/Ubuntu multiarch (dpkg --add-architecture arm64)" >&2
+        exit 3
+    fi
+    if [ "${1:-}" != "--list" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        [ "$(id -u)" -eq 0 ] || { echo "deps: not root; run: dpkg --add-architecture arm64 && apt-get update" >&2; exit 3; }
+        dpkg --add-architecture arm64
+    fi
+fi
+
 if [ "${1:-}" = "--list" ]; then
     echo "Debian/Ubuntu: ${DEBIAN_PKGS[*]}"
     echo "RHEL/Fedora:   ${RHEL_PKGS[*]}"
@@ -87,7 +113,7 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
     echo "deps: installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq || { echo "deps: apt-get update failed; check the network or mirrors" >&2; exit 3; }
-    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
+    apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${need[@]}" >/dev/null ||
         { echo "deps: apt-get install failed for: ${need[*]}" >&2; exit 3; }
     exit 0
 fi

@@ -692,6 +692,7 @@ interrupt_run() {
 @test "a memory policy inherited from numactl is reported, not 'default (first touch)'" {
     command -v numactl >/dev/null || skip "numactl not installed"
     numactl --membind=0 true 2>/dev/null || skip "numactl --membind=0 is refused here"
+    need_numa_calls
     run --separate-stderr numactl --membind=0 "$ST" "${SMALL[@]}" --format json -O "$SANDBOX/p.json"
     assert_success
     run jq -r .numa.policy "$SANDBOX/p.json"
