@@ -657,8 +657,11 @@ interrupt_run() {
     # Copy alone keeps the values finite, so a million rounds can validate.
     "$ST" "${SMALL[@]}" --kernels copy -n 1000000 --format json -O "$out" 2>"$SANDBOX/int.err" &
     pid=$!
+    # until stream holds its temporary result file (opened just before it
+    # catches the signals; int.err, the shell's redirection, is there from
+    # the fork, long before an emulator has loaded the program)
     for i in $(seq 100); do
-        ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$SANDBOX" && break
+        ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$out\.tmp\." && break
         sleep 0.1
     done
     sleep 0.3
