@@ -10,6 +10,8 @@
 #   make check-sanitize   ASan+UBSan build, whole test suite under it
 #   make lint             cppcheck + gcc -fanalyzer + shellcheck
 #   make fuzz             libFuzzer targets of the parsers, FUZZ_SECONDS each (clang)
+#   make check-aarch64    the aarch64 cross build, its unit tests and the tools' Bats files
+#                         under qemu-user (tests/aarch64/module.mk)
 #   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
 #   make check-cluster    a real Slurm + Open MPI cluster of 4 namespace hosts (tests/cluster):
 #                         memsuite cluster, check as Prolog/Epilog/health check, stream_mpi
@@ -69,6 +71,7 @@ include $(wildcard stream/module.mk mbw/module.mk mencal/module.mk)
 include helpers/module.mk
 include tests/module.mk
 include tests/fuzz/module.mk
+include tests/aarch64/module.mk
 include mk/install.mk
 
 all: $(TOOLS) $(HELPERS)

@@ -45,8 +45,9 @@ static bool find_python(char *path, size_t pathlen)
     return false;
 }
 
-/* memsuite-analyse: MEMSUITE_ANALYSE, else beside the binary (source tree,
- * then installed). */
+/* memsuite-analyse: MEMSUITE_ANALYSE, else beside the binary: the source
+ * tree's bin/, a build tree's BUILD/bin/ inside the source tree
+ * (build-arm64/bin, build-sanitize/bin), then installed. */
 static bool find_analyser(char *path, size_t pathlen)
 {
     const char *env = getenv("MEMSUITE_ANALYSE");
@@ -61,6 +62,7 @@ static bool find_analyser(char *path, size_t pathlen)
     exe[n] = '\0';
     const char *dir = dirname(exe);
     static const char *const rel[] = { "../scripts/analysis/memsuite-analyse",
+                                       "../../scripts/analysis/memsuite-analyse",
                                        "../share/memsuite/analysis/memsuite-analyse" };
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         snprintf(path, pathlen, "%s/%s", dir, rel[i]);
@@ -142,7 +144,8 @@ int mc_plot_analyse(FILE *doc, const char *kind, FILE **img, char *why, size_t w
     }
     if (!find_analyser(an, sizeof an)) {
         snprintf(why, whylen, "memsuite-analyse not found beside the binary "
-                 "(../scripts/analysis or ../share/memsuite/analysis); set MEMSUITE_ANALYSE");
+                 "(../scripts/analysis, ../../scripts/analysis or ../share/memsuite/analysis); "
+                 "set MEMSUITE_ANALYSE");
         return -ENOENT;
     }
     if (fflush(doc) != 0 || ferror(doc) || fseek(doc, 0, SEEK_SET) != 0) {

@@ -10,7 +10,9 @@
  * the reason when it fails.  No path and no user text reach its command
  * line.  The analyser is MEMSUITE_ANALYSE when set, else found next to
  * the binary: BINDIR/../scripts/analysis/memsuite-analyse in the source
- * tree, BINDIR/../share/memsuite/analysis/memsuite-analyse installed;
+ * tree (BINDIR/../../scripts/... for a build tree's BUILD/bin there, as
+ * build-arm64/bin), BINDIR/../share/memsuite/analysis/memsuite-analyse
+ * installed;
  * PYTHON is MEMSUITE_PYTHON, else /usr/bin/python3, else python3 on PATH
  * (scripts/lib/analysis.sh's rule).
  *

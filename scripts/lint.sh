@@ -4,7 +4,7 @@
 #
 # 1. cppcheck over every C file (warnings, style, portability; errors fail)
 # 2. gcc -fanalyzer over every C file (any diagnostic fails)
-# 3. shellcheck over scripts/, tests/topology/, tests/cluster/,
+# 3. shellcheck over scripts/, tests/topology/, tests/aarch64/, tests/cluster/,
 #    contrib/completion/, contrib/slurm/ (and the Bats helper)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +58,7 @@ done
 
 echo "lint: shellcheck"
 if command -v shellcheck >/dev/null; then
-    mapfile -t sh < <(grep -rlE '^#!.*(bash|sh)' scripts .ci tests/run-tests.sh tests/topology 2>/dev/null)
+    mapfile -t sh < <(grep -rlE '^#!.*(bash|sh)' scripts .ci tests/run-tests.sh tests/topology tests/aarch64 2>/dev/null)
     shellcheck -x "${sh[@]}" scripts/lib/*.sh || status=1
     shellcheck -s bash contrib/nhc/memsuite.nhc || status=1
     shellcheck contrib/slurm/memsuite-slurm-check || status=1

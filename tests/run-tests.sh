@@ -2,7 +2,9 @@
 # Runs every unit test binary and every Bats file, then prints one
 # closing line "N passed, N failed" (, N skipped).  Exit 0 only when
 # nothing failed.
-#   tests/run-tests.sh BUILD_DIR BIN_DIR
+#   tests/run-tests.sh BUILD_DIR BIN_DIR [BATS_FILE...]
+# With BATS_FILEs (paths, or names under tests/bats/) only those Bats
+# files run, after every unit test (make check-aarch64 chooses its files).
 #
 # Bats files run in lanes: MEMSUITE_TEST_JOBS files at a time (default:
 # the CPUs this process may use, at most 4; 1 runs them one by one).  A
@@ -15,6 +17,7 @@
 set -uo pipefail
 build=${1:-build}
 bin=${2:-bin}
+shift 2 2>/dev/null || shift $#
 root=$(cd "$(dirname "$0")/.." && pwd)
 export MEMSUITE_BIN="$root/$bin"
 export MEMSUITE_ROOT="$root"
@@ -31,6 +34,17 @@ if [ "$nlanes_ok" != 1 ]; then
     exit 2
 fi
 [ -n "${MEMSUITE_TEST_JOBS:-}" ] || [ "$nlanes" -le 4 ] || nlanes=4
+
+# the chosen Bats files, if any: checked before anything runs too
+chosen=()
+for f in "$@"; do
+    case "$f" in */*) ;; *) f="$root/tests/bats/$f" ;; esac
+    if [ ! -f "$f" ]; then
+        echo "run-tests: no Bats file '$f'" >&2
+        exit 2
+    fi
+    chosen+=("$f")
+done
 
 passed=0 failed=0 skipped=0
 work=$(mktemp -d)
@@ -83,6 +97,7 @@ bats_one() {
 if command -v bats >/dev/null 2>&1; then
     shopt -s nullglob
     files=("$root"/tests/bats/*.bats)
+    [ ${#chosen[@]} -eq 0 ] || files=("${chosen[@]}")
     lanes=() alone=()
     for f in "${files[@]}"; do
         if grep -q '^# runs alone: ' "$f"; then alone+=("$f"); else lanes+=("$f"); fi

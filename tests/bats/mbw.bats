@@ -586,6 +586,7 @@ check_long_error() {
 
 @test "--numa-node 0 binds where libnuma is built; otherwise says so (exit 4 with --strict)" {
     if "$MBW" --version | grep -q 'NUMA on' && numactl --hardware >/dev/null 2>&1; then
+        need_numa_calls
         run --separate-stderr "$MBW" -q -n 1 -t0 --numa-node 0 --format json --output r.json 2
         assert_success
         validate_json r.json

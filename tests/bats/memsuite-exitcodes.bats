@@ -131,7 +131,7 @@ EOF
 }
 
 @test "stream, mbw, mencal: usage errors exit with the documented code" {
-    export ST="$ROOT/bin/stream" MBW="$ROOT/bin/mbw" MC="$ROOT/bin/mencal"
+    export ST="$BIN/stream" MBW="$BIN/mbw" MC="$BIN/mencal"
     sweep <<'EOF'
 2	"$ST" --bogus
 2	"$ST" -n 1

@@ -52,18 +52,18 @@ no_control_chars() {
 @test "stream and mencal: --membind/--interleave/--cpunodebind '' are usage errors (exit 2)" {
     local o
     for o in --membind --interleave --cpunodebind; do
-        run --separate-stderr "$ROOT/bin/stream" --allow-small -s 100000 -n 2 "$o" ''
+        run --separate-stderr "$BIN/stream" --allow-small -s 100000 -n 2 "$o" ''
         [ "$status" -eq 2 ] || { echo "stream $o '': $status"; return 1; }
         [[ "$stderr" == *"$o: invalid value '': empty"* ]] || { echo "$stderr"; return 1; }
         [ -z "$output" ]
-        run --separate-stderr "$ROOT/bin/mencal" run seqread --size 4M --allow-cache --reps 1 "$o=" -q
+        run --separate-stderr "$BIN/mencal" run seqread --size 4M --allow-cache --reps 1 "$o=" -q
         [ "$status" -eq 2 ] || { echo "mencal $o=: $status"; return 1; }
         [[ "$stderr" == *"$o: invalid value '': empty"* ]] || { echo "$stderr"; return 1; }
     done
 }
 
 @test "mencal stability: --duration with --iterations is refused, not ignored" {
-    run --separate-stderr "$ROOT/bin/mencal" run stability --duration 0.3 --iterations 3 --size 4M --allow-cache -q
+    run --separate-stderr "$BIN/mencal" run stability --duration 0.3 --iterations 3 --size 4M --allow-cache -q
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"--duration and --iterations both set the run length"* ]]
     [ -z "$output" ]

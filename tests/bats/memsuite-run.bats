@@ -674,8 +674,8 @@ esac'
 }
 
 @test "real mencal: --hugepages never vs madvise in one compare table: THP share and the full-random latency side by side" {
-    [ -x "$ROOT/bin/mencal" ] || skip "bin/mencal not built"
-    export MEMSUITE_BIN="$ROOT/bin"
+    [ -x "$BIN/mencal" ] || skip "bin/mencal not built"
+    export MEMSUITE_BIN="$BIN"
     unset MEMSUITE_SYSFS MEMSUITE_PROCFS
     local hp
     for hp in never madvise; do

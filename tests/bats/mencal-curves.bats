@@ -289,6 +289,19 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
     assert_output 0
 }
 
+@test "--plot finds the analyser from a build tree's BUILD/bin inside the sources (build-arm64/bin)" {
+    need_plots
+    mkdir -p tree/build-x/bin
+    ln -s "$ROOT/scripts" tree/scripts
+    cp "$BIN/mencal" tree/build-x/bin/
+    unset MEMSUITE_ANALYSE
+    tree/build-x/bin/mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --format json -O s.json --plot s.png
+    run file -b s.png
+    assert_output --regexp '^PNG image data'
+    run jq -r '[.records[0].notes[] | select(startswith("--plot"))] | length' s.json
+    assert_output 0
+}
+
 # ---- charts from the JSON: memsuite report and device-curves --replot -------
 
 @test "memsuite report --plots draws the loaded curve of a mencal:loaded cell" {

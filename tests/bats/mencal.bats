@@ -456,7 +456,11 @@ fake_meminfo() {
 }
 
 preload_check() {   # preload_check LIB NAME
-    local so="/usr/lib/x86_64-linux-gnu/$1"
+    # the library of the binary's architecture (an x86-64 library cannot
+    # be preloaded into an aarch64 mencal, as under qemu-user)
+    local dir=x86_64-linux-gnu
+    case "$(file -b "$BIN/mencal")" in *aarch64*) dir=aarch64-linux-gnu ;; esac
+    local so="/usr/lib/$dir/$1"
     [ -e "$so" ] || skip "$so is not installed"
     if ldd "$BIN/mencal" 2>/dev/null | grep -q libasan; then
         skip "sanitizer build: ASan owns malloc, another allocator cannot be preloaded"

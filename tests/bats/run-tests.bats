@@ -104,3 +104,22 @@ lane_file() {
         assert_line "run-tests: MEMSUITE_TEST_JOBS='$bad' is not a count of 1 or more"
     done
 }
+
+@test "named Bats files run alone of the others (names or paths); one that does not exist is a usage error before anything runs" {
+    case_line one 'echo "ran one" >>"$RT_LOG"' >"$T/tests/bats/one.bats"
+    case_line two 'echo "ran two" >>"$RT_LOG"' >"$T/tests/bats/two.bats"
+    case_line three 'echo "ran three" >>"$RT_LOG"' >"$T/tests/bats/three.bats"
+    run env MEMSUITE_TEST_JOBS=1 "$T/tests/run-tests.sh" build bin one.bats "$T/tests/bats/three.bats"
+    assert_success
+    assert_line "2 passed, 0 failed"
+    run sort "$RT_LOG"
+    assert_output $'ran one\nran three'
+    : >"$RT_LOG"
+    printf '#!/bin/sh\necho "ok 1 - ran" >>"%s"\n' "$RT_LOG" >"$T/build/tests/test_unit"
+    chmod +x "$T/build/tests/test_unit"
+    run env MEMSUITE_TEST_JOBS=1 "$T/tests/run-tests.sh" build bin one.bats nosuch.bats
+    assert_failure 2
+    assert_line "run-tests: no Bats file '$T/tests/bats/nosuch.bats'"
+    run cat "$RT_LOG"
+    assert_output ''
+}
