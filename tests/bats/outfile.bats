@@ -236,7 +236,7 @@ kill_run() {
     mkdir "$SANDBOX/small"
     mount -t tmpfs -o size=64k tmpfs "$SANDBOX/small" 2>/dev/null || skip "cannot mount a small tmpfs (not root)"
     dd if=/dev/zero of="$SANDBOX/small/fill" bs=4k 2>/dev/null || true
-    run --separate-stderr mencal run stability --size 16M --allow-cache --iterations 100000 \
+    run --separate-stderr mencal run stability --size 16M --allow-cache --iterations 20 \
         --interval 0.1 -q --format json -O "$SANDBOX/small/r.json"
     umount "$SANDBOX/small"
     [ "$status" -eq 3 ]
