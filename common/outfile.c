@@ -196,12 +196,47 @@ static int fail(int e, char *msg, size_t msglen, const mb_out_t *o, const char *
     return -e;
 }
 
+/* ---- the standard descriptors ----------------------------------------- */
+
+/* Which of 0, 1, 2 were closed when the process started.  Each is then
+ * held by /dev/null (before main, so no later open - a counter, a
+ * temporary - is handed descriptor 1 and written as "/dev/stdout"), and
+ * a path naming it is refused as a descriptor that is not open. */
+static bool stdio_closed[3];
+
+__attribute__((constructor)) static void hold_closed_stdio(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int d = open("/dev/null", O_RDWR | O_CLOEXEC);
+            stdio_closed[fd] = true;
+            if (d >= 0 && d != fd) {   /* not the lowest free: place it */
+                dup3(d, fd, O_CLOEXEC);
+                close(d);
+            }
+        }
+}
+
 /* ---- open -------------------------------------------------------------- */
+
+/* fd moved to 3 or above (close-on-exec): with stdout closed, open() hands
+ * out 1, and a later "/dev/stdout" would then name this very file.
+ * Returns the descriptor, or -1 with errno (fd closed). */
+static int above_stdio(int fd)
+{
+    if (fd < 0 || fd > STDERR_FILENO)
+        return fd;
+    int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return d;
+}
 
 static int open_descriptor(mb_out_t *o, int fd, char *msg, size_t msglen)
 {
     o->kind = MB_OUT_DESCRIPTOR;
-    int fl = fcntl(fd, F_GETFL);
+    int fl = fd <= STDERR_FILENO && stdio_closed[fd] ? -1 : fcntl(fd, F_GETFL);
     if (fl < 0)
         return fail(EBADF, msg, msglen, o, "descriptor is not open (%s); redirect it or choose "
                     "another path", strerror(EBADF));
@@ -214,7 +249,7 @@ static int open_descriptor(mb_out_t *o, int fd, char *msg, size_t msglen)
     } else if (fd == STDERR_FILENO) {
         o->f = stderr;
     } else {
-        int d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
         if (d < 0 || !(o->f = fdopen(d, "w"))) {
             int e = errno;
             if (d >= 0)
@@ -227,13 +262,19 @@ static int open_descriptor(mb_out_t *o, int fd, char *msg, size_t msglen)
 
 /* A character device or FIFO named directly: written in place.  O_NOFOLLOW
  * and the fstat after open close the window in which the node could be
- * swapped for a symlink or a file. */
+ * swapped for a symlink or a file.  Opened non-blocking, so a FIFO
+ * without a reader is refused now (ENXIO) instead of holding the tool
+ * before it measures; the writes that follow block as usual. */
 static int open_in_place(mb_out_t *o, const struct stat *seen, char *msg, size_t msglen)
 {
     o->kind = MB_OUT_IN_PLACE;
-    int fd = open(o->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    int fd = above_stdio(open(o->path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC));
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
+    if (fd < 0 && errno == ENXIO && S_ISFIFO(seen->st_mode))
+        return fail(ENXIO, msg, msglen, o, "%s", "is a FIFO that nobody reads; start its reader "
+                    "first, or choose another path ('-' writes to stdout)");
+    int fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+    if (fd < 0 || fstat(fd, &st) != 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
         int e = errno;
         if (fd >= 0)
             close(fd);
@@ -264,8 +305,8 @@ static int create_named(mb_out_t *o, int flags_extra)
 {
     for (int attempt = 0; attempt < 16; attempt++) {
         temp_name(o->path, o->tmp, sizeof o->tmp);
-        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags_extra,
-                      0666);
+        int fd = above_stdio(open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+                                  flags_extra, 0666));
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }
@@ -288,7 +329,7 @@ static int open_atomic(mb_out_t *o, char *msg, size_t msglen)
      * rather than a result lost after the run. */
     int fd = -1;
     if (!named_temp_forced() && access("/proc/self/fd", F_OK) == 0) {
-        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+        fd = above_stdio(open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
         if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
             return fail(errno, msg, msglen, o, "cannot create a file in '%s': %s; %s", dir,
                         strerror(errno), hint);
@@ -303,31 +344,27 @@ static int open_atomic(mb_out_t *o, char *msg, size_t msglen)
         }
         arm(o->tmp);
     }
-    if (!(o->f = fdopen(fd, "w"))) {
-        int e = errno;
-        close(fd);
+    o->fd = fd;
+    /* The space the document needs, taken now: a full file system fails
+     * here, before anything is measured, not after the run. */
+    int e = posix_fallocate(fd, 0, MB_OUT_RESERVE);
+    if (e == ENOSPC || e == EDQUOT || e == EFBIG || e == EIO) {
+        mb_out_abort(o);
+        return fail(e, msg, msglen, o, "cannot reserve %d KiB for it in '%s': %s; free disk "
+                    "space or choose another path", MB_OUT_RESERVE / 1024, dir, strerror(e));
+    }
+    if (!(o->f = open_memstream(&o->mem, &o->memlen))) {
+        e = errno;
         mb_out_abort(o);
         return fail(e, msg, msglen, o, "cannot open a stream: %s", strerror(e));
     }
     return 0;
 }
 
-/* A FIFO to open only when first written (mb_out_open_late). */
-static int defer_fifo(mb_out_t *o, const struct stat *seen, char *msg, size_t msglen)
-{
-    o->kind = MB_OUT_IN_PLACE;
-    if (access(o->path, W_OK) != 0)
-        return fail(errno, msg, msglen, o, "cannot open it for writing: %s; choose another path "
-                    "('-' writes to stdout)", strerror(errno));
-    o->deferred = true;
-    o->seen = *seen;
-    return 0;
-}
-
-static int open_path(mb_out_t *o, const char *path, const char *what, bool late, char *msg,
-                     size_t msglen)
+static int open_path(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen)
 {
     memset(o, 0, sizeof *o);
+    o->fd = -1;
     o->what = what ? what : "result file";
     if (!path || strcmp(path, "-") == 0) {
         snprintf(o->path, sizeof o->path, "-");
@@ -367,8 +404,6 @@ static int open_path(mb_out_t *o, const char *path, const char *what, bool late,
                  path, path);
         return -EISDIR;
     }
-    if (late && S_ISFIFO(lst.st_mode))
-        return defer_fifo(o, &lst, msg, msglen);
     if (S_ISCHR(lst.st_mode) || S_ISFIFO(lst.st_mode))
         return open_in_place(o, &lst, msg, msglen);
     if (!S_ISREG(lst.st_mode)) {
@@ -382,25 +417,12 @@ static int open_path(mb_out_t *o, const char *path, const char *what, bool late,
 
 int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen)
 {
-    return open_path(o, path, what, false, msg, msglen);
-}
-
-int mb_out_open_late(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen)
-{
-    return open_path(o, path, what, true, msg, msglen);
+    return open_path(o, path, what, msg, msglen);
 }
 
 int mb_out_stream(mb_out_t *o, FILE **f, char *msg, size_t msglen)
 {
     *f = NULL;
-    if (!o->f && o->deferred) {
-        o->deferred = false;
-        int rc = open_in_place(o, &o->seen, msg, msglen);
-        if (rc != 0) {
-            o->kind = MB_OUT_CLOSED;
-            return rc;
-        }
-    }
     if (!o->f) {
         snprintf(msg, msglen, "%s: nothing open to write", o->what ? o->what : "result file");
         return -EBADF;
@@ -414,12 +436,28 @@ int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen)
     return mb_out_open_as(o, path, "result file", msg, msglen);
 }
 
-int mb_out_fd(mb_out_t *o)
+static bool same_file(const struct stat *a, const struct stat *b)
 {
-    if (!o->f)
-        return -1;
-    fflush(o->f);
-    return fileno(o->f);
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int mb_out_not_input(const mb_out_t *o, const char *input, char *msg, size_t msglen)
+{
+    struct stat in, out;
+    if (!input || stat(input, &in) != 0)
+        return 0;
+    bool same;
+    if (o->kind == MB_OUT_DESCRIPTOR)   /* e.g. /dev/stdout appended to the input */
+        same = o->f && fstat(fileno(o->f), &out) == 0 && S_ISREG(out.st_mode) &&
+               same_file(&in, &out);
+    else   /* the path itself (a hard link, another spelling), then what a link names */
+        same = (lstat(o->path, &out) == 0 && same_file(&in, &out)) ||
+               (stat(o->path, &out) == 0 && same_file(&in, &out));
+    if (!same)
+        return 0;
+    return fail(EEXIST, msg, msglen, o, "is the input '%.100s%s' (the same file); writing it "
+                "would replace what is read; choose another path", input,
+                strlen(input) > 100 ? "..." : "");
 }
 
 /* ---- commit ------------------------------------------------------------ */
@@ -472,6 +510,48 @@ static int commit_stream(mb_out_t *o, char *msg, size_t msglen)
     return 0;
 }
 
+/* All of len bytes at fd's offset 0, then the file cut to len (the
+ * reservation beyond it given back).  0 or errno. */
+static int write_all(int fd, const char *p, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t n = pwrite(fd, p + done, len - done, (off_t)done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        done += (size_t)n;
+    }
+    return ftruncate(fd, (off_t)len) == 0 ? 0 : errno;
+}
+
+/* The document a late failure would lose, saved as
+ * "$TMPDIR/<base>.XXXXXX" (else /tmp); its name in saved, or "". */
+static void save_fallback(const mb_out_t *o, char *saved, size_t savedlen)
+{
+    saved[0] = '\0';
+    const char *tmpdir = getenv("TMPDIR");
+    if (!tmpdir || !*tmpdir)
+        tmpdir = "/tmp";
+    char dir[PATH_MAX], name[PATH_MAX];
+    const char *base;
+    split_path(o->path, dir, sizeof dir, &base);
+    if (snprintf(name, sizeof name, "%s/%.64s.XXXXXX", tmpdir, *base ? base : "result") >=
+        (int)sizeof name)
+        return;
+    int fd = above_stdio(mkstemp(name));
+    if (fd < 0)
+        return;
+    int e = write_all(fd, o->mem, o->memlen);
+    if (!e && fsync(fd) != 0)
+        e = errno;
+    close(fd);
+    if (e)
+        unlink(name);
+    else
+        snprintf(saved, savedlen, "%s", name);
+}
+
 int mb_out_commit(mb_out_t *o, char *msg, size_t msglen)
 {
     if (!o->f) {
@@ -484,11 +564,17 @@ int mb_out_commit(mb_out_t *o, char *msg, size_t msglen)
     const char *step = "write";
     int e = 0;
     errno = 0;
-    int fd = fileno(o->f);
-    if (fflush(o->f) != 0 || ferror(o->f))
-        e = errno ? errno : EIO;
-    else if (fsync(fd) != 0)
+    int fd = o->fd;
+    if (fclose(o->f) != 0)   /* the memory stream: o->mem, o->memlen are final */
+        e = errno ? errno : ENOMEM, step = "buffer";
+    o->f = NULL;
+    if (!e)
+        e = write_all(fd, o->mem, o->memlen);
+    if (!e && fsync(fd) != 0)
         e = errno, step = "fsync";
+    char saved[PATH_MAX] = "";
+    if (e && o->mem)   /* the disk filled during the run: keep the document */
+        save_fallback(o, saved, sizeof saved);
 
     /* No catchable signal between naming the temporary and the rename. */
     sigset_t all, old;
@@ -496,9 +582,9 @@ int mb_out_commit(mb_out_t *o, char *msg, size_t msglen)
     sigprocmask(SIG_BLOCK, &all, &old);
     if (!e && !o->tmp[0] && (e = -link_unnamed(o, fd)) != 0)
         step = "link";
-    if (fclose(o->f) != 0 && !e)
+    if (close(fd) != 0 && !e)
         e = errno, step = "close";
-    o->f = NULL;
+    o->fd = -1;
     struct stat st;
     if (!e && lstat(o->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
         e = EPERM, step = "check";   /* became a device or directory meanwhile */
@@ -509,13 +595,20 @@ int mb_out_commit(mb_out_t *o, char *msg, size_t msglen)
     disarm(o->tmp);
     sigprocmask(SIG_SETMASK, &old, NULL);
     o->kind = MB_OUT_CLOSED;
+    free(o->mem);
+    o->mem = NULL;
+    o->memlen = 0;
 
     if (e) {
-        char why[512];
-        snprintf(why, sizeof why, "%s of the temporary file failed: %s; the previous file, if "
-                 "any, is unchanged; free disk space or choose another path", step,
+        char why[PATH_MAX + 512], kept[PATH_MAX + 64];
+        if (saved[0])
+            snprintf(kept, sizeof kept, "the document was saved in '%s' instead", saved);
+        else
+            snprintf(kept, sizeof kept, "%s", "the previous file, if any, is unchanged");
+        snprintf(why, sizeof why, "%s of the temporary file failed: %s; %s; free disk space or "
+                 "choose another path", step,
                  e == EPERM && strcmp(step, "check") == 0 ? "it is no longer a regular file"
-                 : strerror(e));
+                 : strerror(e), kept);
         o->tmp[0] = '\0';
         return fail(e, msg, msglen, o, "%s", why);
     }
@@ -528,14 +621,21 @@ void mb_out_abort(mb_out_t *o)
 {
     if (o->f && o->f != stdout && o->f != stderr)
         fclose(o->f);
-    if (o->kind == MB_OUT_ATOMIC && o->tmp[0]) {
-        unlink(o->tmp);
-        disarm(o->tmp);
+    if (o->kind == MB_OUT_ATOMIC) {
+        if (o->fd >= 0)
+            close(o->fd);
+        if (o->tmp[0]) {
+            unlink(o->tmp);
+            disarm(o->tmp);
+        }
     }
+    free(o->mem);
+    o->mem = NULL;
+    o->memlen = 0;
+    o->fd = -1;
     o->f = NULL;
     o->tmp[0] = '\0';
     o->kind = MB_OUT_CLOSED;
-    o->deferred = false;
 }
 
 /* ---- stale temporaries ------------------------------------------------- */

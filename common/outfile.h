@@ -9,13 +9,20 @@
  *                               descriptor N itself (never the file it
  *                               points to, never a rename over the link).
  *   a character device or FIFO  written in place (a rename would replace
- *                               the node itself, even /dev/null as root).
+ *                               the node itself, even /dev/null as root),
+ *                               opened non-blocking: a FIFO that nobody
+ *                               reads is refused at open (-ENXIO), never
+ *                               waited for.
  *   a block device, a socket, a directory, or a symlink to any non-regular
  *   file                        refused.
  *   a regular file, a symlink to one, or nothing yet
- *                               replaced atomically: the data goes to an
+ *                               replaced atomically: open creates an
  *                               unnamed O_TMPFILE in the target's directory
- *                               and commit() links it under an unpredictable
+ *                               and reserves MB_OUT_RESERVE bytes in it
+ *                               (so a full file system fails before any
+ *                               measurement); the document is kept in
+ *                               memory until commit(), which writes it
+ *                               there, links it under an unpredictable
  *                               name ("<path>.tmp.<pid>.<random>", created
  *                               exclusively) and renames that over the
  *                               path.  A symlink is replaced, never
@@ -23,6 +30,14 @@
  *                               O_TMPFILE, /proc is not mounted, or
  *                               MEMSUITE_OUT_NAMED_TEMP=1, the named
  *                               temporary exists for the whole run instead.
+ *                               When commit() cannot write the document
+ *                               there (the disk filled meanwhile), it is
+ *                               saved under $TMPDIR (else /tmp) and the
+ *                               message names that file: never lost.
+ *
+ * Descriptors: every descriptor opened here is 3 or above, so a tool
+ * started with stdout closed never writes one output into another through
+ * a reused descriptor 1.
  *
  * Junk: while a named temporary exists, the terminating signals whose
  * action is still the default (HUP, INT, QUIT, TERM, USR1, USR2, PIPE,
@@ -55,25 +70,27 @@ typedef struct {
     const char *what;    /* "result file", "plot file": for messages */
     char path[4096];
     char tmp[4352];      /* the named temporary while one exists, else "" */
-    bool deferred;       /* a FIFO opened late: not yet open (mb_out_open_late) */
-    struct stat seen;    /* the FIFO as checked at open, while deferred */
+    int fd;              /* MB_OUT_ATOMIC: the temporary file (f is memory) */
+    char *mem;           /* MB_OUT_ATOMIC: what f holds (open_memstream) */
+    size_t memlen;
 } mb_out_t;
+
+/* Bytes open() reserves in a new file: more than a result document of
+ * any tool (the largest, a long stability run's, is a few hundred KiB),
+ * less than any file system worth writing to. */
+#define MB_OUT_RESERVE (1024 * 1024)
 
 /* Open a result file ("result file" in messages). */
 int mb_out_open(mb_out_t *o, const char *path, char *msg, size_t msglen);
 /* The same with another noun for the messages ("plot file"). */
 int mb_out_open_as(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen);
-/* For a file written only after the run (a chart): the same checks now,
- * but a FIFO is only checked for write permission; it is opened (waiting
- * for its reader) when mb_out_stream() first asks, so a FIFO without a
- * reader does not hold the run before it measures. */
-int mb_out_open_late(mb_out_t *o, const char *path, const char *what, char *msg, size_t msglen);
-/* The stream to write into *f: o->f, opening a deferred FIFO first (an
- * open interrupted by a signal is -EINTR).  0, or -errno with msg. */
+/* The stream to write into *f: o->f.  0, or -EBADF with msg when closed. */
 int mb_out_stream(mb_out_t *o, FILE **f, char *msg, size_t msglen);
-/* The descriptor behind o->f after flushing it, for a helper process that
- * writes the content itself (gnuplot); -1 when closed. */
-int mb_out_fd(mb_out_t *o);
+/* 0 when o's target is not the file at input (the same device and inode,
+ * through any symlink, hard link or spelling of either path); else
+ * -EEXIST with msg "<what> '<path>': is the input '<input>'; ...".  An
+ * input that does not exist is no conflict. */
+int mb_out_not_input(const mb_out_t *o, const char *input, char *msg, size_t msglen);
 /* Flush (and fsync a file), then rename into place; the previous file is
  * unchanged on any failure.  o is closed afterwards either way. */
 int mb_out_commit(mb_out_t *o, char *msg, size_t msglen);

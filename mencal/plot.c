@@ -202,11 +202,8 @@ int mc_plot_result(const mc_config_t *cfg, mc_result_t *res, const char *kind, F
 }
 
 /* The image into the output stream; 0 or -errno with why. */
-static int copy_image(FILE *img, mb_out_t *png, const volatile sig_atomic_t *stop, char *why,
-                      size_t whylen)
+static int copy_image(FILE *img, mb_out_t *png, char *why, size_t whylen)
 {
-    if (png->deferred && stop && *stop)   /* stopped already: never wait for a reader */
-        return -EINTR;
     FILE *out;
     int rc = mb_out_stream(png, &out, why, whylen);
     if (rc != 0)
@@ -229,8 +226,7 @@ static int copy_image(FILE *img, mb_out_t *png, const volatile sig_atomic_t *sto
     return 0;
 }
 
-mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png,
-                                 const volatile sig_atomic_t *stop, char *why, size_t whylen)
+mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *why, size_t whylen)
 {
     if (draw_rc != 0 || !img) {
         if (img)
@@ -238,12 +234,12 @@ mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png,
         mb_out_abort(png);
         return MC_PLOT_NOT_DRAWN;
     }
-    int rc = copy_image(img, png, stop, why, whylen);
+    int rc = copy_image(img, png, why, whylen);
     fclose(img);
     if (rc == 0 && mb_out_commit(png, why, whylen) == 0)
         return MC_PLOT_WRITTEN;
     mb_out_abort(png);
-    return rc == -EINTR ? MC_PLOT_INTERRUPTED : MC_PLOT_LOST;
+    return MC_PLOT_LOST;
 }
 
 int mc_plot_scenario(const mc_config_t *cfg, mc_result_t *res, const char *path,
@@ -252,7 +248,7 @@ int mc_plot_scenario(const mc_config_t *cfg, mc_result_t *res, const char *path,
     char why[512] = "", draw_why[512] = "";
     FILE *img;
     int draw_rc = mc_plot_result(cfg, res, kind, &img, draw_why, sizeof draw_why);
-    switch (mc_plot_finish(draw_rc, img, png, cfg->stop, why, sizeof why)) {
+    switch (mc_plot_finish(draw_rc, img, png, why, sizeof why)) {
     case MC_PLOT_WRITTEN:
         break;
     case MC_PLOT_NOT_DRAWN:
@@ -262,11 +258,6 @@ int mc_plot_scenario(const mc_config_t *cfg, mc_result_t *res, const char *path,
     case MC_PLOT_LOST:
         mc_result_fail(res, MB_EXIT_RESOURCE, "--plot %s: the chart was drawn but not written: "
                        "%s", path, why);
-        break;
-    case MC_PLOT_INTERRUPTED:
-        mc_result_note(res, "--plot %s: not written: interrupted while the FIFO waited for its "
-                       "reader", path);
-        res->complete = false;
         break;
     }
     return res->status;

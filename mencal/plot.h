@@ -52,22 +52,16 @@ typedef enum {
     MC_PLOT_WRITTEN,     /* the chart is in the output file */
     MC_PLOT_NOT_DRAWN,   /* draw_rc != 0: no chart; the output file is left untouched */
     MC_PLOT_LOST,        /* drawn, but the output file could not be written */
-    MC_PLOT_INTERRUPTED, /* a signal came while a FIFO waited for its reader */
 } mc_plot_outcome_t;
 
 /* After drawing (draw_rc and img from mc_plot_analyse or mc_plot_result):
  * copies the image into png and commits it, or aborts png.  Closes img.
- * A deferred FIFO is not opened once *stop is set (the run's signal
- * flag, may be NULL), and a signal interrupts the wait for its reader.
  * why says what failed unless WRITTEN. */
-mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png,
-                                 const volatile sig_atomic_t *stop, char *why, size_t whylen);
+mc_plot_outcome_t mc_plot_finish(int draw_rc, FILE *img, mb_out_t *png, char *why, size_t whylen);
 
 /* A scenario's --plot: mc_plot_result, mc_plot_finish, then a chart not
  * drawn is a note and a warning (the result stands), a lost one fails res
- * (exit 3, the reason named), and one interrupted while its FIFO waited
- * for a reader is a note (the run ends as interrupted).  Returns
- * res->status. */
+ * (exit 3, the reason named).  Returns res->status. */
 int mc_plot_scenario(const struct mc_config *cfg, struct mc_result *res, const char *path,
                      const char *kind, mb_out_t *png);
 /* An unnamed temporary file for a document, an image or a log; NULL with

@@ -488,9 +488,9 @@ static int sweep_run(const mc_config_t *cfg, const void *conf, mc_result_t *res)
     const int threads[2] = { 1, cfg->nthreads };
     const size_t bytes = c->top + (size_t)cfg->nthreads * 4096;
     char why[256], a[32];
-    mb_out_t png = { 0 };   /* --plot: checked before measuring, so a bad path costs nothing;
-                             * a FIFO is opened when the chart is written */
-    if (c->plot && mb_out_open_late(&png, c->plot, "--plot file", why, sizeof why) != 0)
+    mb_out_t png = { 0 };   /* --plot: opened before measuring, so a bad path (a FIFO
+                             * nobody reads) costs nothing */
+    if (c->plot && mb_out_open_as(&png, c->plot, "--plot file", why, sizeof why) != 0)
         return mc_result_fail(res, MB_EXIT_RESOURCE, "%s", why);
     void *buf;
     if (mc_buffer_alloc(cfg, bytes, &buf, why, sizeof why) != 0) {

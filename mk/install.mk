@@ -13,7 +13,7 @@
 #                                 own names: put it first on PATH (module
 #                                 load memsuite) for drop-in STREAM and mbw
 #   lib/memsuite/man/man1/        TOOL.1, for that PATH (the module's MANPATH)
-#   libexec/memsuite/             memsuite-size, memsuite-facts (helpers/: the bash side's C logic)
+#   libexec/memsuite/             memsuite-size, memsuite-facts, memsuite-out (helpers/: the bash side's C logic)
 #   share/man/man1/               memsuite.1 and memsuite-TOOL.1
 #   share/memsuite/               result.schema.json, result-v1.schema.json, plan.schema.json, facts.schema.json
 #   share/memsuite/lib/           the memsuite script's library

@@ -406,7 +406,7 @@ int mc_alloc_main(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop)
         mb_error("run alloc: %s", msg);
         return MB_EXIT_RESOURCE;
     }
-    if (cfg.plot && mb_out_open_late(&plot, cfg.plot, "--plot file", msg, sizeof msg) != 0) {
+    if (cfg.plot && mb_out_open_as(&plot, cfg.plot, "--plot file", msg, sizeof msg) != 0) {
         mb_out_abort(&out);
         mb_error("run alloc: %s", msg);
         return MB_EXIT_RESOURCE;
@@ -426,15 +426,10 @@ int mc_alloc_main(const mc_cmdline_t *cmd, const volatile sig_atomic_t *stop)
         char why[512], wwhy[512];
         FILE *img;
         int drc = mc_alloc_plot(&x->run, &img, why, sizeof why);
-        mc_plot_outcome_t outcome = mc_plot_finish(drc, img, &plot, stop, wwhy,
-                                                   sizeof wwhy);
+        mc_plot_outcome_t outcome = mc_plot_finish(drc, img, &plot, wwhy, sizeof wwhy);
         if (outcome == MC_PLOT_NOT_DRAWN) {
             mb_warn("alloc: --plot %s: chart not drawn: %s", cfg.plot, why);
             run_note(&x->run, "--plot %s: chart not drawn: %s", cfg.plot, why);
-        } else if (outcome == MC_PLOT_INTERRUPTED) {
-            run_note(&x->run, "--plot %s: not written: interrupted while the FIFO waited for "
-                     "its reader", cfg.plot);
-            x->run.complete = false;
         } else if (outcome == MC_PLOT_LOST) {
             mb_error("run alloc: --plot %s: the chart was drawn but not written: %s", cfg.plot,
                      wwhy);

@@ -150,9 +150,12 @@ cmd_check() {
         esac
         [ $# -eq 0 ] || shift
     done
+    # no output may replace what is read (outfile.sh refuses it, exit 2)
+    MS_OUT_INPUTS=("${results[@]}")
+    [ "$record" = 1 ] || [ -z "$ref" ] || MS_OUT_INPUTS+=("$ref")
     if [ -n "$prom" ]; then
         # unwritable output is the environment's, exit 3 (README, "Output files")
-        ms_out_check "$prom" || ms_die "$MS_EX_ENV" "--prom: cannot write $MS_OUT_ERR"
+        ms_out_check "$prom" || ms_die "$MS_OUT_STATUS" "--prom: cannot write $MS_OUT_ERR"
         MS_CK_PROM="$prom"
         ms_tmpdir       # removed at exit after the hook, which needs it
         ms_at_exit ms_check_prom_at_exit
@@ -454,7 +457,7 @@ ms_check_record() {
     local runjson why rundir=""
     # Before anything is measured: a device, a link to one, a directory
     # or an unwritable place is refused (outfile.sh).
-    ms_out_check "$ref" || ms_die "$MS_EX_ENV" "cannot write the reference $MS_OUT_ERR"
+    ms_out_check "$ref" || ms_die "$MS_OUT_STATUS" "cannot write the reference $MS_OUT_ERR"
     if [ "${#files[@]}" -gt 0 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
         runjson=$(ms_res_run_block "${files[0]}")
@@ -505,7 +508,7 @@ ms_check_record() {
         *) ms_die "$MS_EX_ENV" "could not record the reference: ${why:-the analyser failed}" ;;
     esac
     ms_out_write "$ref" cat -- "$doc" ||
-        ms_die "$MS_EX_ENV" "could not record the reference: cannot write the reference $MS_OUT_ERR"
+        ms_die "$MS_OUT_STATUS" "could not record the reference: cannot write the reference $MS_OUT_ERR"
     ms_note "wrote $ref from ${#files[@]} result(s)"
     # The summary only beside a file: on a descriptor, device or FIFO it
     # would follow the JSON into the same stream (and cannot be read back).

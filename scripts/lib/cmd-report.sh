@@ -63,7 +63,17 @@ ms_use lists rundir analysis
 # Everything printed passes through ms_printable: record names, hosts and
 # file names come from files anyone with access to DIR may have written.
 cmd_report() {
-    ms_report_main "$@" | ms_printable
+    # the report's own status first: a failing ms_printable only says the
+    # text could not reach standard output
+    local -a st
+    if [ -n "$MS_OUT_STDOUT" ]; then
+        ms_report_main "$@" | ms_printable && return 0
+    else   # closed: the report says so, not sed
+        ms_report_main "$@" | ms_printable 2>/dev/null && return 0
+    fi
+    st=("${PIPESTATUS[@]}")
+    [ "${st[0]}" -eq 0 ] || return "${st[0]}"
+    ms_die "$MS_EX_ENV" "cannot write the report to standard output"
 }
 
 ms_report_main() {
@@ -104,14 +114,20 @@ ms_report_main() {
     local rc=0
     if [ "$html" = 1 ]; then
         [ -n "$out" ] || out="$d/report.html"
-        ms_out_check "$out" || ms_die "$MS_EX_ENV" "cannot write the HTML report: $MS_OUT_ERR; choose another --output"
+        # no output over the run directory's documents (exit 2)
+        local restore
+        restore=$(shopt -p nullglob || true)
+        shopt -s nullglob
+        MS_OUT_INPUTS=("$d"/*.json "$d"/plan.tsv "$d"/cells/*)
+        eval "$restore"
+        ms_out_check "$out" || ms_die "$MS_OUT_STATUS" "cannot write the HTML report: $MS_OUT_ERR; choose another --output"
         # Plots are drawn into a temp directory, never into DIR.
         opt+=(--format=html "--plots=$(ms_mktemp -d)")
         MS_REPORT_RC=0
         if ! ms_out_write "$out" ms_report_analyse "${opt[@]}" -- "$d"; then
             # the analyser refused (a bad requirements file: it said why)
             [ "$MS_REPORT_RC" -lt 2 ] || exit "$MS_REPORT_RC"
-            ms_die "$MS_EX_ENV" "cannot write the HTML report ${MS_OUT_ERR:-$out (rendering it failed)}"
+            ms_die "$MS_OUT_STATUS" "cannot write the HTML report ${MS_OUT_ERR:-$out (rendering it failed)}"
         fi
         # The path line only where it cannot land inside the document.
         ms_report_is_stdout "$out" || printf 'html: %s\n' "$out"

@@ -183,19 +183,5 @@ class Record(unittest.TestCase):
         self.assertIn("the runs vary too much to make a useful reference", str(c.exception))
 
 
-class Outfile(unittest.TestCase):
-    def test_atomic_write(self):
-        from memsuite_analysis import outfile
-        with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, "x.prom")
-            self.assertIsNone(outfile.write_atomic(p, "a 1\n"))
-            self.assertIsNone(outfile.write_atomic(p, "a 2\n"))
-            with open(p) as f:
-                self.assertEqual(f.read(), "a 2\n")
-            self.assertEqual(os.listdir(d), ["x.prom"])         # no temp file left
-            self.assertEqual(os.stat(p).st_mode & 0o777, 0o644)
-            self.assertIsNotNone(outfile.write_atomic(os.path.join(d, "no", "x"), "a"))
-
-
 if __name__ == "__main__":
     unittest.main()

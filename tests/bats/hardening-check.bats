@@ -179,7 +179,7 @@ touch '$SANDBOX/ran'"
     mkdir d
     run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom d
     assert_failure 3
-    assert_output "memsuite: check: --prom: cannot write 'd': is a directory; name a file in it"
+    assert_output "memsuite: check: --prom: cannot write 'd': is a directory; name a file, e.g. 'd/result.json'"
     run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom nowhere/x
     assert_failure 3
     # the same metric in MB/s and in GB/s: unfit to record, not "too noisy"
@@ -218,10 +218,10 @@ touch '$SANDBOX/ran'"
     # writes to a full device say why
     run --separate-stderr "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom /dev/full
     assert_failure 3
-    [ "$stderr" = "memsuite: check: cannot write the Prometheus file '/dev/full': the write failed: No space left on device" ]
+    [ "$stderr" = "memsuite: check: cannot write the Prometheus file '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
     run --separate-stderr "$MS" check --record --ref /dev/full --result "$C/result-node.json"
     assert_failure 3
-    [ "$stderr" = "memsuite: check: could not record the reference: cannot write the reference '/dev/full': the write failed: No space left on device" ]
+    [ "$stderr" = "memsuite: check: could not record the reference: cannot write the reference '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
     run --separate-stderr bash -c '"$1" check --ref "$2" --result "$3" --format json >/dev/full' _ "$MS" "$C/ref-stream.json" "$C/result-node.json"
     assert_failure 3
     [ "$stderr" = "memsuite: check: cannot write to standard output: No space left on device; the verdict is lost" ]
@@ -245,7 +245,7 @@ touch '$SANDBOX/ran'"
     "$MS" run --sizes 1M --threads 1 --reps 2 --cooldown 0 --out rd >/dev/null 2>&1
     run --separate-stderr "$MS" report --html --output /dev/full rd
     assert_failure 3
-    [ "$stderr" = "memsuite: report: cannot write the HTML report '/dev/full': the write failed: No space left on device" ]
+    [ "$stderr" = "memsuite: report: cannot write the HTML report '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
     # --runs: the message names the range that is checked
     local v
     for v in -1 0 1001; do

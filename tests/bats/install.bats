@@ -25,7 +25,7 @@ make_target() {     # make_target TARGET: install/uninstall into $DEST
     make_target install
     local f
     for f in lib/memsuite/bin/stream lib/memsuite/bin/mbw lib/memsuite/bin/mencal bin/memsuite \
-             libexec/memsuite/memsuite-size libexec/memsuite/memsuite-facts lib/memsuite/man/man1/stream.1 lib/memsuite/man/man1/mbw.1 \
+             libexec/memsuite/memsuite-size libexec/memsuite/memsuite-facts libexec/memsuite/memsuite-out lib/memsuite/man/man1/stream.1 lib/memsuite/man/man1/mbw.1 \
              share/man/man1/memsuite-stream.1 share/man/man1/memsuite-mbw.1 share/man/man1/memsuite-mencal.1 share/man/man1/memsuite.1 \
              share/memsuite/result.schema.json share/memsuite/result-v1.schema.json share/memsuite/plan.schema.json share/memsuite/facts.schema.json share/memsuite/lib/common.sh \
              share/memsuite/analysis/memsuite-analyse share/memsuite/analysis/memsuite_analysis/aggregate.py \

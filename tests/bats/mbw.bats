@@ -273,11 +273,10 @@ check_error() {
 
 @test "--output to a FIFO or a device writes in place and leaves the node a FIFO/device" {
     mkfifo fifo
-    timeout 60 cat fifo > got.json &
-    local reader=$!
+    fifo_reader fifo got.json
     run --separate-stderr "$MBW" -q -n 2 -t0 1 --format json --output fifo
     assert_success
-    wait "$reader"
+    wait "$READER_PID"
     [ -p fifo ]
     validate_json got.json
     run compgen -G 'fifo.tmp.*'

@@ -162,3 +162,112 @@ C="$FIXTURES/memsuite-check"
     assert_success
     [ -f "$MEMSUITE_LOCK" ] && [ ! -L "$MEMSUITE_LOCK" ]
 }
+
+# a run directory R of the fake tools (one cell) and its first cell in CELL
+make_run() {
+    "$MS" run --sizes 1M --threads 1 --reps 1 --cooldown 0 --out R >/dev/null 2>&1
+    CELL=$(compgen -G 'R/cells/*.json' | head -1)
+    [ -n "$CELL" ]
+}
+
+@test "a FIFO nobody reads (--ref, --prom, report's default R/report.html) is refused at once, exit 3, named; nothing measured" {
+    make_run
+    mkfifo ff R/report.html
+    run --separate-stderr timeout 60 "$MS" check --record --ref ff --runs 1
+    assert_failure 3
+    [[ "$stderr" == *"cannot write the reference 'ff': is a FIFO that nobody reads; start its reader first"* ]]
+    : >"$FAKE_LOG"
+    run --separate-stderr timeout 60 "$MS" check --ref "$C/ref-stream.json" --retries 0 --prom ff
+    assert_failure 3
+    [[ "$stderr" == *"--prom: cannot write 'ff': is a FIFO that nobody reads"* ]]
+    [ "$(bench_calls)" = 0 ]
+    run --separate-stderr timeout 60 "$MS" report --html R
+    assert_failure 3
+    [[ "$stderr" == *"cannot write the HTML report: 'R/report.html': is a FIFO that nobody reads"* ]]
+    [ -p ff ] && [ -p R/report.html ]
+}
+
+@test "a FIFO that is read gets the whole document: held from the check before measuring to the write" {
+    mkfifo ff
+    fifo_reader ff got.json
+    run --separate-stderr timeout 60 "$MS" check --record --ref ff --runs 1
+    assert_success
+    wait "$READER_PID"
+    run jq -r .schema got.json
+    assert_output memsuite/ref/1
+}
+
+@test "concurrent writers of one file (check --record --ref X, report --html --output X) all exit 0; X is one whole document" {
+    make_run
+    local i rc=0
+    local -a pids=()
+    for ((i = 0; i < 12; i++)); do
+        "$MS" check --record --ref X.json --result "$CELL" >/dev/null 2>"err.$i" & pids+=($!)
+    done
+    for i in "${!pids[@]}"; do wait "${pids[$i]}" || { rc=1; cat "err.$i"; }; done
+    [ "$rc" = 0 ]
+    run jq -r .schema X.json
+    assert_output memsuite/ref/1
+    run compgen -G 'X.json.tmp.*'
+    assert_failure
+    pids=()
+    for ((i = 0; i < 6; i++)); do
+        "$MS" report --html --output X.html R >/dev/null 2>"err.$i" & pids+=($!)
+    done
+    for i in "${!pids[@]}"; do wait "${pids[$i]}" || { rc=1; cat "err.$i"; }; done
+    [ "$rc" = 0 ]
+    [ "$(grep -c '</html>' X.html)" = 1 ]
+}
+
+@test "/dev/stdout with stdout closed: report --html, --prom and --record exit 3, naming it" {
+    make_run
+    run --separate-stderr bash -c '"$1" report --html --output /dev/stdout R >&-' _ "$MS"
+    assert_failure 3
+    [[ "$stderr" == *"cannot write the HTML report: '/dev/stdout': descriptor is not open"* ]]
+    run --separate-stderr bash -c '"$1" check --ref "$2" --result "$3" --prom /dev/stdout >&-' _ "$MS" "$C/ref-stream.json" "$C/result-node.json"
+    assert_failure 3
+    [[ "$stderr" == *"--prom: cannot write '/dev/stdout': descriptor is not open"* ]]
+    run --separate-stderr bash -c '"$1" check --record --ref /dev/stdout --result "$2" >&-' _ "$MS" "$C/result-node.json"
+    assert_failure 3
+    [[ "$stderr" == *"cannot write the reference '/dev/stdout': descriptor is not open"* ]]
+    [[ "$stderr" != *"cannot duplicate fd"* ]]
+}
+
+@test "an output that is an input is refused (exit 2), by any name of it; the input is untouched" {
+    make_run
+    cp "$CELL" c.json
+    cp c.json c.orig
+    ln c.json hard.json
+    ln -s c.json soft.json
+    local out
+    for out in c.json ./c.json hard.json soft.json "$PWD/c.json"; do
+        run --separate-stderr "$MS" check --record --ref "$out" --result c.json
+        assert_failure 2
+        [[ "$stderr" == *"is the input 'c.json' (the same file)"* ]]
+        run --separate-stderr "$MS" check --ref "$C/ref-stream.json" --result c.json --prom "$out"
+        assert_failure 2
+        [[ "$stderr" == *"--prom: cannot write '$out': is the input"* ]]
+    done
+    run --separate-stderr "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom "$C/ref-stream.json"
+    assert_failure 2
+    cmp c.json c.orig
+    cp "$CELL" cell.orig
+    run --separate-stderr "$MS" report --html --output "$CELL" R
+    assert_failure 2
+    [[ "$stderr" == *"is the input"* ]]
+    run --separate-stderr "$MS" report --html --output R/cells/../env.json R
+    assert_failure 2
+    cmp "$CELL" cell.orig
+}
+
+@test "a full file system is refused before anything is measured (exit 3, named)" {
+    mkdir small
+    mount -t tmpfs -o size=64k tmpfs small 2>/dev/null || skip "cannot mount a small tmpfs (not root)"
+    dd if=/dev/zero of=small/fill bs=4k 2>/dev/null || true
+    : >"$FAKE_LOG"
+    run --separate-stderr "$MS" check --record --ref small/ref.json --runs 1
+    umount small
+    assert_failure 3
+    [[ "$stderr" == *"cannot write the reference 'small/ref.json': cannot reserve"*"No space left on device"* ]]
+    [ "$(bench_calls)" = 0 ]
+}

@@ -6,6 +6,7 @@
 
 load test_helper
 load ../fixtures/memsuite-bats/helpers
+bats_require_minimum_version 1.5.0
 
 # Runs shared by the tests of this file (made once; tests copy them).
 setup_file() {
@@ -110,6 +111,21 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
             assert_output --regexp '^PNG image data, [0-9]+ x [0-9]+'
         fi
     done
+}
+
+@test "--plots when DIR/plots is a file or a FIFO: exit 3, naming it; nothing drawn, the node intact" {
+    use_run good
+    : >good/plots
+    run --separate-stderr timeout 60 "$MS" report --plots good
+    assert_failure 3
+    [ "$stderr" = "memsuite: report: --plots: cannot draw the charts into 'good/plots': is a regular file, not a directory; remove or rename it, or choose another path" ]
+    [ -f good/plots ] && [ ! -s good/plots ]
+    rm good/plots
+    mkfifo good/plots
+    run --separate-stderr timeout 60 "$MS" report --plots good
+    assert_failure 3
+    [[ "$stderr" == *"'good/plots': is a FIFO, not a directory"* ]]
+    [ -p good/plots ]
 }
 
 @test "--plots: the latency curve from a mencal:randread-sweep cell" {

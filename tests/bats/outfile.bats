@@ -198,3 +198,47 @@ kill_run() {
     assert_failure                      # the dead run's temporary is gone
     validate_json "$SANDBOX/k.json"
 }
+
+@test "a FIFO nobody reads is refused at once (exit 3, named), by every tool; the FIFO stays" {
+    mkfifo "$SANDBOX/fifo"
+    local t want
+    for t in "${TOOLS[@]}"; do
+        want=3
+        [ "$t" != mbw_to ] || want=1   # mbw's compatible exit status for any error (3 with --strict)
+        run --separate-stderr timeout 60 bash -c "$(declare -f "$t"); ST_SMALL=(${ST_SMALL[*]}); $t '$SANDBOX/fifo'"
+        [ "$status" -eq "$want" ] || { echo "$t: status $status: $stderr"; return 1; }
+        [[ $stderr == *"'$SANDBOX/fifo': is a FIFO that nobody reads; start its reader first"* ]] ||
+            { echo "$t: $stderr"; return 1; }
+    done
+    [ -p "$SANDBOX/fifo" ]
+    # read, it is written in place
+    fifo_reader "$SANDBOX/fifo" "$SANDBOX/got.json"
+    run --separate-stderr seqread_to "$SANDBOX/fifo"
+    assert_success
+    wait "$READER_PID"
+    validate_json "$SANDBOX/got.json"
+}
+
+@test "stdout closed: -O and --plot /dev/stdout are refused (exit 3, named); no output lands in another" {
+    need_plots
+    run --separate-stderr bash -c "mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q \
+        --format json -O '$SANDBOX/s.json' --plot /dev/stdout >&-"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"--plot file '/dev/stdout': descriptor is not open"* ]]
+    # the result file is the result (or nothing), never the chart
+    [ ! -e "$SANDBOX/s.json" ] || jq -e .schema "$SANDBOX/s.json" >/dev/null
+    run --separate-stderr bash -c "stream ${ST_SMALL[*]} --format json -O /dev/stdout >&-"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"result file '/dev/stdout': descriptor is not open"* ]]
+}
+
+@test "a full file system fails at open, before measuring (exit 3, named); nothing is left there" {
+    mkdir "$SANDBOX/small"
+    mount -t tmpfs -o size=64k tmpfs "$SANDBOX/small" 2>/dev/null || skip "cannot mount a small tmpfs (not root)"
+    dd if=/dev/zero of="$SANDBOX/small/fill" bs=4k 2>/dev/null || true
+    run --separate-stderr mencal run stability --size 16M --allow-cache --iterations 20 \
+        --interval 0.1 -q --format json -O "$SANDBOX/small/r.json"
+    umount "$SANDBOX/small"
+    [ "$status" -eq 3 ]
+    [[ $stderr == *"result file '$SANDBOX/small/r.json': cannot reserve"*"No space left on device"* ]]
+}

@@ -712,11 +712,10 @@ interrupt_run() {
 
 @test "-O to a FIFO or a device writes in place and leaves the node a FIFO/device" {
     mkfifo "$SANDBOX/fifo"
-    timeout 60 cat "$SANDBOX/fifo" > "$SANDBOX/got.json" &
-    local reader=$!
+    fifo_reader "$SANDBOX/fifo" "$SANDBOX/got.json"
     run --separate-stderr "$ST" "${SMALL[@]}" -q --format json -O "$SANDBOX/fifo"
     assert_success
-    wait "$reader"
+    wait "$READER_PID"
     [ -p "$SANDBOX/fifo" ]
     validate_json "$SANDBOX/got.json"
     run compgen -G "$SANDBOX/fifo.tmp.*"

@@ -51,6 +51,37 @@ teardown() {
     cd / && rm -rf "$SANDBOX"
 }
 
+# fifo_reader FIFO FILE: a reader of FIFO that copies what is written to
+# FILE, in the background (its pid in READER_PID; it ends when the writer
+# closes).  It holds the FIFO open for reading when this returns, so a
+# writer that refuses a FIFO nobody reads finds this one read.
+fifo_reader() {
+    rm -f "$1.ready"
+    timeout 120 python3 -c '
+import os, select, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)   # no writer needed
+open(sys.argv[1] + ".ready", "w").close()
+out = open(sys.argv[2], "wb")
+p = select.poll()
+p.register(fd, select.POLLIN)
+while True:
+    p.poll()                  # data, or the writer gone (never before one came)
+    try:
+        b = os.read(fd, 65536)
+    except BlockingIOError:
+        continue
+    if not b:
+        break
+    out.write(b)
+' "$1" "$2" &
+    READER_PID=$!
+    while [ ! -e "$1.ready" ]; do
+        kill -0 "$READER_PID" 2>/dev/null || { echo "fifo_reader: the reader of $1 died" >&2; return 1; }
+        sleep 0.05
+    done
+    rm -f "$1.ready"
+}
+
 stub() {    # stub NAME BODY
     printf '#!/usr/bin/env bash\n%s\n' "$2" > "$STUBS/$1"
     chmod +x "$STUBS/$1"

@@ -297,8 +297,152 @@ static void test_signals(void)
     }
 }
 
-int main(void)
+/* A FIFO is opened non-blocking: nobody reading is refused at once
+ * (-ENXIO, named), never waited for; with a reader it is written in
+ * place. */
+static void test_fifo(void)
 {
+    char msg[1024], fifo[256], buf[64];
+    mb_out_t o;
+    snprintf(fifo, sizeof fifo, "%s/fifo", tmpdir);
+    if (mkfifo(fifo, 0600) != 0) {
+        printf("# skipped FIFO cases: mkfifo: %s\n", strerror(errno));
+        return;
+    }
+    int rc = mb_out_open(&o, fifo, msg, sizeof msg);
+    CHECK(rc == -ENXIO && strstr(msg, fifo) && strstr(msg, "nobody reads"),
+          "a FIFO without a reader is refused at open: %s", msg);
+    int r = open(fifo, O_RDONLY | O_NONBLOCK);
+    CHECK(r >= 0, "a reader opens the FIFO");
+    rc = mb_out_open(&o, fifo, msg, sizeof msg);
+    CHECK(rc == 0 && o.kind == MB_OUT_IN_PLACE, "with a reader it opens in place (%s)", msg);
+    if (rc == 0) {
+        CHECK((fcntl(fileno(o.f), F_GETFL) & O_NONBLOCK) == 0, "the writes that follow block");
+        fputs("{\"f\":1}\n", o.f);
+        CHECK(mb_out_commit(&o, msg, sizeof msg) == 0, "FIFO commit (%s)", msg);
+        ssize_t n = read(r, buf, sizeof buf - 1);
+        buf[n > 0 ? n : 0] = '\0';
+        CHECK_EQ_STR(buf, "{\"f\":1}\n", "the reader got the document");
+    }
+    if (r >= 0)
+        close(r);
+    struct stat st;
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the node is still a FIFO");
+}
+
+/* An output that is an input: the same file under another spelling, a
+ * hard link or a symlink is refused; another file is not. */
+static void test_not_input(void)
+{
+    char msg[1024], in[256], other[256], hard[256], soft[256], spelled[300];
+    mb_out_t o;
+    snprintf(in, sizeof in, "%s/cell.json", tmpdir);
+    snprintf(other, sizeof other, "%s/other.json", tmpdir);
+    snprintf(hard, sizeof hard, "%s/hard.json", tmpdir);
+    snprintf(soft, sizeof soft, "%s/soft.json", tmpdir);
+    snprintf(spelled, sizeof spelled, "%s/./../%s/cell.json", tmpdir, strrchr(tmpdir, '/') + 1);
+    spit(in, "{\"in\":1}\n");
+    CHECK(link(in, hard) == 0 && symlink(in, soft) == 0, "links made");
+    const char *same[] = { in, spelled, hard, soft };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        CHECK(mb_out_open(&o, same[i], msg, sizeof msg) == 0, "open %s", same[i]);
+        int rc = mb_out_not_input(&o, in, msg, sizeof msg);
+        CHECK(rc == -EEXIST && strstr(msg, "is the input"), "%s is the input: %s", same[i], msg);
+        mb_out_abort(&o);
+    }
+    char buf[64];
+    slurp(in, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "{\"in\":1}\n", "the input is untouched");
+    CHECK(mb_out_open(&o, other, msg, sizeof msg) == 0, "open %s", other);
+    CHECK(mb_out_not_input(&o, in, msg, sizeof msg) == 0, "another file is no conflict");
+    CHECK(mb_out_not_input(&o, "/nonexistent/x", msg, sizeof msg) == 0,
+          "a missing input is no conflict");
+    mb_out_abort(&o);
+}
+
+/* Started with stdout closed: no descriptor of ours becomes 1, and
+ * "/dev/stdout" is refused as not open (in a child, exec'd afresh so the
+ * start-up check sees the closed descriptor). */
+static void test_closed_stdout(const char *self)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(STDOUT_FILENO);
+        execl(self, self, "--closed-stdout", (char *)NULL);
+        _exit(99);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "stdout closed at start: status %d (1: an fd of "
+          "ours became 1; 2: /dev/stdout was accepted)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+static int closed_stdout_child(void)
+{
+    char msg[1024], path[300];
+    mb_out_t o, d;
+    snprintf(path, sizeof path, "%s/closed.json", tmpdir);
+    if (mb_out_open(&o, path, msg, sizeof msg) != 0 || o.fd <= STDERR_FILENO)
+        return 1;
+    int rc = mb_out_open(&d, "/dev/stdout", msg, sizeof msg);
+    mb_out_abort(&o);
+    return rc == -EBADF && strstr(msg, "not open") ? 0 : 2;
+}
+
+/* A full file system: open cannot reserve the space and says so before
+ * anything is written; a document that outgrows the reservation on a
+ * disk that filled meanwhile is saved under $TMPDIR, the message naming
+ * it.  Needs a small tmpfs (root). */
+static void test_full_disk(void)
+{
+    char msg[2048], mnt[256], path[300], fill[300], cmd[600];
+    mb_out_t o;
+    snprintf(mnt, sizeof mnt, "%s/small", tmpdir);
+    mkdir(mnt, 0700);
+    snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=2m tmpfs '%s' 2>/dev/null", mnt);
+    if (system(cmd) != 0) {
+        printf("# skipped full-disk cases: cannot mount a small tmpfs (not root?)\n");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/r.json", mnt);
+    snprintf(fill, sizeof fill, "%s/fill", mnt);
+    CHECK(mb_out_open(&o, path, msg, sizeof msg) == 0, "open with room (%s)", msg);
+    snprintf(cmd, sizeof cmd, "dd if=/dev/zero of='%s' bs=4k 2>/dev/null", fill);
+    CHECK(system(cmd) != 0, "the disk is filled");
+    static char big[3 * MB_OUT_RESERVE / 2];
+    memset(big, 'x', sizeof big);
+    fwrite(big, 1, sizeof big, o.f);
+    setenv("TMPDIR", tmpdir, 1);
+    int rc = mb_out_commit(&o, msg, sizeof msg);
+    const char *at = strstr(msg, "saved in '");
+    CHECK(rc == -ENOSPC && at, "a late ENOSPC saves the document: %s", msg);
+    if (at) {
+        char saved[300];
+        snprintf(saved, sizeof saved, "%s", at + strlen("saved in '"));
+        char *q = strchr(saved, '\'');
+        if (q)
+            *q = '\0';
+        struct stat st;
+        CHECK(strncmp(saved, tmpdir, strlen(tmpdir)) == 0 && stat(saved, &st) == 0 &&
+              st.st_size == (off_t)sizeof big, "the saved file %s holds the whole document", saved);
+    }
+    CHECK(!exists(path), "nothing half-written at the target");
+    snprintf(cmd, sizeof cmd, "dd if=/dev/zero of='%s.2' bs=4k 2>/dev/null", fill);
+    CHECK(system(cmd) != 0, "the space the temporary held is filled too");
+    rc = mb_out_open(&o, path, msg, sizeof msg);
+    CHECK(rc == -ENOSPC && strstr(msg, "cannot reserve") && strstr(msg, path),
+          "a full disk is refused at open: %s", msg);
+    snprintf(cmd, sizeof cmd, "umount '%s'", mnt);
+    if (system(cmd) != 0)
+        printf("# could not unmount %s\n", mnt);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--closed-stdout") == 0) {
+        strcpy(tmpdir, "/tmp");
+        return closed_stdout_child();
+    }
     strcpy(tmpdir, "/tmp/test_outfile.XXXXXX");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
@@ -310,6 +454,10 @@ int main(void)
     test_descriptor_aliases();
     test_stale();
     test_signals();
+    test_fifo();
+    test_not_input();
+    test_closed_stdout(argv[0]);
+    test_full_disk();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -17,7 +17,7 @@ import argparse
 import itertools
 import sys
 
-from . import classify, exitcodes, model, reference, render
+from . import classify, exitcodes, model, outfile, reference, render
 
 SUMMARY = "the cluster report from a directory of node reports"
 SHOW_MAX = 10       # messages listed one by one, then a count
@@ -162,8 +162,7 @@ def _drain(msg, entries, list_path):
         msg.warn("node name %s (from its report) is not a plain host name; not drained" % render.shell_word(node))
     if list_path:
         try:
-            with open(list_path, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.writelines("%s\t%s\n" % pr for pr in plain)
-        except OSError as e:
-            msg.die(exitcodes.RESOURCE, "cannot write the drain list %s: %s" % (list_path, e.strerror))
+            outfile.write(list_path, "".join("%s\t%s\n" % pr for pr in plain))
+        except outfile.OutError as e:
+            msg.die(e.code, "cannot write the drain list %s" % e.strerror)
     return lines, refused

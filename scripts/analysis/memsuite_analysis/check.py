@@ -22,7 +22,7 @@ failed, 2 the reference is unusable or was made with other settings (the
 reason on stdout, one line, instead), 3 the files cannot be read/written.
 """
 
-from . import exitcodes, reference, results, units
+from . import exitcodes, outfile, reference, results, units
 from .model import one_line
 from .render import printable
 
@@ -198,11 +198,10 @@ def run(args):
         ev.notes = notes
     if args.eval:
         try:
-            with open(args.eval, "w", encoding="utf-8", errors="surrogateescape") as f:
-                json.dump(ev.to_doc(), f, ensure_ascii=False)
-        except OSError as e:
-            print("cannot write %s: %s" % (one_line(args.eval), e.strerror))
-            return exitcodes.RESOURCE
+            outfile.write(args.eval, json.dumps(ev.to_doc(), ensure_ascii=False), inputs=_inputs(args))
+        except outfile.OutError as e:
+            print("cannot write %s" % e.strerror)
+            return e.code
     if args.format or args.prom:
         return _render(args, ev)
     print("%d\t%d" % (ev.total, ev.fails))
@@ -211,13 +210,18 @@ def run(args):
     return exitcodes.OK if ev.fails == 0 else exitcodes.FAIL
 
 
+def _inputs(args):
+    """The files check reads: no output may be one of them."""
+    return [p for p in (args.ref, args.result) if isinstance(p, str)]
+
+
 def _render(args, ev):
     """The verdict of one evaluation, rendered (verdict.py, prom.py)."""
     import argparse
     import socket
     import sys
     import time
-    from . import outfile, verdict
+    from . import verdict
     va = argparse.Namespace(**{a.dest: a.default for a in _verdict_parser()._actions if a.dest != "help"})
     va.host = args.host or socket.gethostname()
     va.ref, va.notes = args.ref, "\n".join(ev.notes)
@@ -226,11 +230,11 @@ def _render(args, ev):
     now = time.time()
     if args.prom:
         va.format = "prom"
-        why = outfile.write_atomic(args.prom, verdict.render(va, v, now))
-        if why:
-            sys.stderr.write("memsuite-analyse: check: cannot write the Prometheus file %s: %s\n"
-                             % (one_line(args.prom), why))
-            return exitcodes.RESOURCE
+        try:
+            outfile.write(args.prom, verdict.render(va, v, now), inputs=_inputs(args))
+        except outfile.OutError as e:
+            sys.stderr.write("memsuite-analyse: check: cannot write the Prometheus file %s\n" % e.strerror)
+            return e.code
     va.format = args.format or "text"
     sys.stdout.write(verdict.render(va, v, now))
     return v.exit

@@ -8,15 +8,13 @@ plots.UNAVAILABLE.
 
 write_png(fig, path): path "-" is stdout (mencal --plot hands the image to
 its own output file handling); otherwise a temporary in path's directory
-renamed into place, so a failed write leaves nothing partial.  OSError
-when it cannot be written (a full disk included: the write is checked
-with flush and fsync, never assumed).
+renamed into place (outfile.py), so a failed write leaves nothing
+partial.  OSError when it cannot be written (a full disk included: the
+write is checked with fsync, never assumed).
 """
 
 import io
 import math
-import os
-import sys
 
 import matplotlib
 
@@ -24,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullLocator  # noqa: E402
 
-from . import plots  # noqa: E402
+from . import outfile, plots  # noqa: E402
 
 WIDTH_IN = 11.0
 PANEL_H_IN = 4.6
@@ -168,30 +166,6 @@ def _heatmap(f, ax, h):
 
 
 def write_png(fig, path):
-    """Renders fig and writes it to path ("-": stdout); OSError on failure."""
-    data = render(fig)
-    if path == "-":
-        out = sys.stdout.buffer
-        out.write(data)
-        out.flush()
-        return
-    d = os.path.dirname(path) or "."
-    tmp = os.path.join(d, ".%s.tmp.%d" % (os.path.basename(path), os.getpid()))
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, path)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Renders fig and writes it to path ("-": stdout) by outfile's rules;
+    OSError (outfile.OutError) on failure."""
+    outfile.write(path, render(fig))

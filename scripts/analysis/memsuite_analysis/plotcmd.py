@@ -15,10 +15,9 @@ document that cannot be read or trusted; 3 the PNG could not be written;
 """
 
 import json
-import os
 import sys
 
-from . import exitcodes, plots, results
+from . import exitcodes, outfile, plots, results
 from .model import loads, one_line
 
 SUMMARY = "PNG charts of a result document or a run directory (matplotlib)"
@@ -85,7 +84,7 @@ def _draw(fig, path):
     try:
         draw.write_png(fig, path)
     except OSError as e:
-        return _err("cannot write %s: %s" % (one_line(path), e.strerror or e), exitcodes.RESOURCE)
+        return _err("cannot write %s" % (e.strerror or e), exitcodes.RESOURCE)
     return 0
 
 
@@ -119,10 +118,9 @@ def run(args):
         sys.stdout.write("\n")
         return 0
     try:
-        os.makedirs(args.outdir, exist_ok=True)
-    except OSError as e:
-        return _err("cannot create %s: %s" % (one_line(args.outdir), e.strerror or e),
-                    exitcodes.RESOURCE)
+        outfile.make_dir(args.outdir)
+    except outfile.OutError as e:
+        return _err("cannot draw the charts into %s" % e.strerror, e.code)
     notes = []
     try:
         drawn = plots.draw_run(rd, args.outdir, notes.append)

@@ -20,7 +20,7 @@ two units); 3 DOC cannot be written.  The reason is on stdout, one line.
 import json
 import math
 
-from . import exitcodes, reference, results
+from . import exitcodes, outfile, reference, results
 from .render import number, number_text
 
 SUMMARY = "make a reference from results (memsuite check --record)"
@@ -228,12 +228,10 @@ def run(args):
         print(printable(str(e)))
         return e.code
     try:
-        with open(args.out, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        outfile.write(args.out, json.dumps(doc, ensure_ascii=False, indent=2) + "\n", inputs=args.results)
         if args.summary:
-            with open(args.summary, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write(printable(summary_lines(doc)))
-    except OSError as e:
-        print("cannot write the reference: %s" % e.strerror)
-        return exitcodes.RESOURCE
+            outfile.write(args.summary, printable(summary_lines(doc)), inputs=args.results)
+    except outfile.OutError as e:
+        print("cannot write the reference %s" % e.strerror)
+        return e.code
     return exitcodes.OK

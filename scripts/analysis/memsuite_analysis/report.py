@@ -17,10 +17,9 @@ from a complete run, no cell is valid, or a stated requirement (--peak-gbps,
 the requirements file); 3 it cannot be read or written.
 """
 
-import os
 import sys
 
-from . import exitcodes, health, requirements, units
+from . import exitcodes, health, outfile, requirements, units
 from .model import one_line
 from .results import RunDir, RunError, is_number
 
@@ -428,7 +427,6 @@ def draw_plots(run, outdir):
         return [], "plots unavailable: the analyser's plots module is not installed (%s)" % one_line(str(e))
     notes = []
     try:
-        os.makedirs(outdir, exist_ok=True)
         drawn = plots.draw_run(run, outdir, notes.append)
     except Exception as e:      # a plot must not cost the report
         return [], "plots unavailable: drawing failed (%s: %s)" % (type(e).__name__, one_line(str(e)))
@@ -485,6 +483,11 @@ def run(args):
         return exitcodes.USAGE
     plots, note = [], ""
     if args.plots:
+        try:   # a file or FIFO where the charts go is the environment's (exit 3), named
+            outfile.make_dir(args.plots)
+        except outfile.OutError as e:
+            sys.stderr.write("%s: --plots: cannot draw the charts into %s\n" % (args.prefix, printable(e.strerror)))
+            return e.code
         plots, note = draw_plots(rd, args.plots)
         # said on stderr too when the module is there and could not draw
         # (matplotlib missing); a tree without the module says it in the

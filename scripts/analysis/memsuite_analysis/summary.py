@@ -17,9 +17,8 @@ newline and comma replaced by a space, so no field can shift the others.
 
 import os
 import sys
-import tempfile
 
-from . import exitcodes
+from . import exitcodes, outfile
 from .results import RunDir, RunError
 from .model import one_line
 
@@ -80,26 +79,6 @@ def lines(run):
     return "\n".join(rows) + "\n"
 
 
-def write_atomic(path, text):
-    """Writes text to path through a temporary file in its directory and a
-    rename (mode 0644 less the umask, as a plain file would get)."""
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def add_arguments(p):
     p.add_argument("--output", default=None, help="where (default DIR/summary.csv; - for stdout)")
     p.add_argument("--prefix", default="memsuite-analyse: summary", help="the prefix of messages")
@@ -118,8 +97,8 @@ def run(args):
         return exitcodes.OK
     dest = args.output or os.path.join(args.dir, "summary.csv")
     try:
-        write_atomic(dest, text)
-    except OSError as e:
-        sys.stderr.write("%s: cannot write %s: %s\n" % (args.prefix, one_line(dest), e.strerror))
-        return exitcodes.RESOURCE
+        outfile.write(dest, text, inputs=[os.path.join(args.dir, "run.json")])
+    except outfile.OutError as e:
+        sys.stderr.write("%s: cannot write %s\n" % (args.prefix, e.strerror))
+        return e.code
     return exitcodes.OK

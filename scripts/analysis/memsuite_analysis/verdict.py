@@ -21,7 +21,7 @@ import json
 import sys
 import time
 
-from . import exitcodes, prom
+from . import exitcodes, outfile, prom
 from .render import number, printable
 
 SUMMARY = "make and render memsuite check's verdict (text, JSON, Prometheus)"
@@ -150,11 +150,10 @@ def run(args):
     v = decide(args, evals)
     if args.decided:
         try:
-            with open(args.decided, "w") as f:
-                f.write("%s\t%d\n" % (v.verdict, v.exit))
-        except OSError as e:
-            sys.stderr.write("memsuite-analyse: verdict: cannot write %s: %s\n" % (args.decided, e.strerror))
-            return exitcodes.RESOURCE
+            outfile.write(args.decided, "%s\t%d\n" % (v.verdict, v.exit))
+        except outfile.OutError as e:
+            sys.stderr.write("memsuite-analyse: verdict: cannot write %s\n" % e.strerror)
+            return e.code
     sys.stdout.write(render(args, v, time.time()))
     sys.stdout.flush()
     return exitcodes.OK
