@@ -345,7 +345,7 @@ knob_set() {     # knob_set KNOB VALUE: ms_knob_set in a fresh memsuite shell
     MEMSUITE_NODE_NAME=$(printf 'n%.0s' {1..300}) run --separate-stderr "$MS" cluster --node-run \
         --ref "$C/ref-stream.json" --results res
     [ "$status" -eq 2 ]
-    [[ "$stderr" == *"MEMSUITE_NODE_NAME: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn'... is not a node name"* ]]
+    [[ "$stderr" == *"MEMSUITE_NODE_NAME: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn'... (300 bytes) is not a node name"* ]]
     [[ "$stderr" != *"line "[0-9]* ]]
     [ -z "$(ls res)" ]
 }
