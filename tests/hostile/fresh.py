@@ -41,7 +41,9 @@ def esc():
 
 
 def huge_text(n=None):
-    n = n or RNG.randint(100_000, 140_000)
+    """n bytes of one letter; as an argument 100 KB to 128 KB (Linux takes
+    at most 128 KiB in one argument)."""
+    n = n or RNG.randint(100_000, 131_000)
     return RNG.choice("xyzq7") * n
 
 

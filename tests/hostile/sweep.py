@@ -446,9 +446,13 @@ def run_case(case, work, fx, base_env, timeout, keep):
     eof_hang = False
     t0 = time.monotonic()
     with open(w + "/.stdout", "wb") as fo, open(w + "/.stderr", "wb") as fe:
-        p = subprocess.Popen(cmd, cwd=w, env=env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE if case.get("eof") else fo, stderr=fe,
-                             start_new_session=True)
+        try:
+            p = subprocess.Popen(cmd, cwd=w, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE if case.get("eof") else fo, stderr=fe,
+                                 start_new_session=True)
+        except OSError as e:    # a case the kernel will not start is the sweep's bug
+            return dict(case, outcome="WRONG", reason="the command could not start: %s" % e, rc=None,
+                        cmdline=cmd, out=b"", err=b"", wall=0.0)
         drained = []
         if case.get("eof"):         # a caller reading to EOF, as subprocess.run(capture_output=True)
             def drain():
