@@ -15,8 +15,9 @@
 #   make check-topology   QEMU guests of several NUMA/SMT/L3 shapes, checks inside (tests/topology)
 #   make check-cluster    a real Slurm + Open MPI cluster of 4 namespace hosts (tests/cluster):
 #                         memsuite cluster, check as Prolog/Epilog/health check, stream_mpi
-#   make check-hostile    the hostile sweep: ~1,900 generated cases of hostile options, files and
-#                         signals, each classified ok/crash/hang/code-exec/wrong (scripts/sweep-hostile.sh)
+#   make check-hostile    the hostile sweep: ~3,250 generated cases of hostile options, files and
+#                         signals (~1,350 with fresh values each run), each classified ok/crash/hang/
+#                         code-exec/internal/overwrite/wrong (scripts/sweep-hostile.sh)
 #   make check-packages   .deb (debian/) and .rpm (contrib/rpm) built from a copy of the tree,
 #                         lintian, installed tools smoke-tested from the unpacked packages,
 #                         then installed and removed beside ImageMagick and Debian's mbw in

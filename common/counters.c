@@ -81,10 +81,11 @@ static int parse_list(const char *list, char names[MB_COUNTERS_MAX][NAME_MAX_LEN
             if (name_char_ok(*q))
                 continue;
             char shown[8];
+            const char one[2] = { *q, '\0' };
             if (isprint((unsigned char)*q))
                 snprintf(shown, sizeof shown, "'%c'", *q);
             else
-                snprintf(shown, sizeof shown, "\\x%02x", (unsigned char)*q);
+                mb_shown(one, 0, shown, sizeof shown);
             char name[NAME_MAX_LEN], name_shown[4 * NAME_MAX_LEN + 8];
             memcpy(name, b, len);
             name[len] = '\0';

@@ -1,5 +1,6 @@
 /* cpufreq: frequency and thermal-throttle samples, and their verdict. */
 #include "cpufreq.h"
+#include "factfile.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static double cpuinfo_mhz(bool *ok)
 {
     char path[4096], line[256];
     mb_procfs_path(path, sizeof path, "/cpuinfo");
-    FILE *f = fopen(path, "r");
+    FILE *f = mb_fact_fopen(path);
     double sum = 0;
     int n = 0;
     *ok = false;

@@ -1,5 +1,6 @@
 /* facts: rows with verdicts and fixes over sysinfo's collectors. */
 #include "facts.h"
+#include "factfile.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -203,9 +204,9 @@ static void cpuinfo_rows(mb_facts_t *d)
     char path[4096], line[8192], mc[128] = "", flags[512] = "", why[512];
     bool have_flags = false, have_features = false;
     mb_procfs_path(path, sizeof path, "/cpuinfo");
-    FILE *f = fopen(path, "re");
+    FILE *f = mb_fact_fopen(path);
     if (!f) {
-        fmt(why, "cannot read %.300s: %s", path, strerror(errno));
+        fmt(why, "cannot read %.300s: %s", path, mb_fact_strerror(errno));
         add(d, "microcode", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
         add(d, "cpu_flags", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
         return;
@@ -321,7 +322,7 @@ static void g_memory(mb_facts_t *d)
         add(d, "mem_available_bytes", MB_VERDICT_OK, v, NULL, NULL);
     } else {
         fmt(why, "no MemAvailable (or MemFree and Cached) in %.300s: %s",
-            mb_procfs_path(path, sizeof path, "/meminfo"), strerror(-rc));
+            mb_procfs_path(path, sizeof path, "/meminfo"), mb_fact_strerror(rc));
         add(d, "mem_available_bytes", MB_VERDICT_UNAVAILABLE, NULL, why, NULL);
     }
     g_damon(d);

@@ -23,9 +23,13 @@ void mb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mb_log_quiet(int quiet);
 
 /* A user's value made safe to quote in a message: printable ASCII as is,
- * every other byte (control characters, UTF-8) as \xHH, at most `keep`
- * input characters (0: as many as fit), "..." when cut.  Writes buf
- * (always terminated) and returns it. */
+ * control characters in caret notation (ESC as ^[, DEL as ^?), every
+ * other byte (UTF-8) as \xHH; at most `keep` input characters (0: as many
+ * as fit), and when cut "... (N bytes)" after what is kept, N the value's
+ * whole length.  Writes buf (always terminated) and returns it.
+ * mb_error/mb_warn/mb_note apply the same rules to the whole message
+ * (control characters in caret notation, a word over 256 bytes cut to its
+ * first 64 characters and marked), so a value quoted raw is safe too. */
 const char *mb_shown(const char *s, size_t keep, char *buf, size_t buflen);
 
 #endif

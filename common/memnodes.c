@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cputopo.h"
+#include "factfile.h"
 #include "memnodes.h"
 #include "numa.h"
 #include "sizing.h"
@@ -35,7 +36,7 @@ static bool nodes_in_list(const char *file, int node, bool *known)
 static size_t node_mem_total(int node)
 {
     char path[4096], line[256];
-    FILE *f = fopen(node_path(path, sizeof path, "/node%d/meminfo", node, 0), "r");
+    FILE *f = mb_fact_fopen(node_path(path, sizeof path, "/node%d/meminfo", node, 0));
     size_t bytes = 0;
     while (f && fgets(line, sizeof line, f)) {
         const char *m = strstr(line, "MemTotal:");
@@ -181,7 +182,7 @@ uint64_t mb_memnodes_usable_mask(void)
     for (int i = 0; i < k; i++)
         if (n[i].has_memory && n[i].node < 64)
             mask |= 1ULL << n[i].node;
-    FILE *f = fopen(mb_procfs_path(path, sizeof path, "/self/status"), "r");
+    FILE *f = mb_fact_fopen(mb_procfs_path(path, sizeof path, "/self/status"));
     while (f && fgets(line, sizeof line, f)) {
         if (strncmp(line, "Mems_allowed_list:", 18) != 0)
             continue;

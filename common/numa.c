@@ -28,15 +28,16 @@ static const char unbuilt_text[] = "built without libnuma; install libnuma-dev a
 
 /* ---- node lists ------------------------------------------------------ */
 
-/* C as a message shows it: 'c' when printable ASCII, else \xNN (never a
- * raw control byte on a terminal). */
+/* C as a message shows it: 'c' when printable ASCII, else as mb_shown
+ * writes it (^[, \xc3: never a raw control byte on a terminal). */
 static const char *shown_char(char c, char buf[8])
 {
     unsigned char u = (unsigned char)c;
+    const char one[2] = { c, '\0' };
     if (u >= 0x20 && u < 0x7f)
         snprintf(buf, 8, "'%c'", c);
     else
-        snprintf(buf, 8, "\\x%02x", u);
+        mb_shown(one, 0, buf, 8);
     return buf;
 }
 

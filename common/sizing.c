@@ -4,6 +4,7 @@
  * Every path read goes through mb_sysfs_path/mb_procfs_path so tests can
  * point MEMSUITE_SYSFS / MEMSUITE_PROCFS at a fixture tree. */
 #include "sizing.h"
+#include "factfile.h"
 
 #include "log.h"
 
@@ -46,7 +47,7 @@ int mb_read_line(const char *path, char *buf, size_t buflen)
     if (!buf || buflen == 0)
         return -EINVAL;
     buf[0] = '\0';
-    FILE *f = fopen(path, "r");
+    FILE *f = mb_fact_fopen(path);
     if (!f)
         return -errno;
     int rc = 0;
@@ -587,7 +588,7 @@ static void llc_detect_auto(mb_llc_t *out)
         return;
     }
     if (rc < 0)
-        snprintf(why, sizeof why, "reading sysfs caches failed: %s", strerror(-rc));
+        snprintf(why, sizeof why, "reading sysfs caches failed: %s", mb_fact_strerror(rc));
     llc_from_sysconf(out, why);
 }
 
@@ -755,7 +756,7 @@ static int meminfo_read(meminfo_field_t *f, size_t n)
 {
     char path[MB_PATH_MAX], line[256];
     mb_procfs_path(path, sizeof path, "/meminfo");
-    FILE *fp = fopen(path, "r");
+    FILE *fp = mb_fact_fopen(path);
     if (!fp)
         return -errno;
     while (fgets(line, sizeof line, fp)) {

@@ -143,7 +143,9 @@ static inline bool mb_add_size(size_t a, size_t b, size_t *out)
  * rel starts with '/', e.g. "/devices/system/cpu".  Returns buf. */
 const char *mb_sysfs_path(char *buf, size_t buflen, const char *rel);
 const char *mb_procfs_path(char *buf, size_t buflen, const char *rel);
-/* Read the first line of a file (newline stripped).  0 or -errno. */
+/* Read the first line of a fact file (newline stripped), opened by
+ * mb_fact_fopen (no blocking, regular files only, capped).  0 or -errno
+ * (mb_fact_strerror says why in words). */
 int mb_read_line(const char *path, char *buf, size_t buflen);
 
 #endif

@@ -3,6 +3,7 @@
  * in one table; sysfs/procfs paths go through sizing.h's root overrides
  * (MEMSUITE_SYSFS / MEMSUITE_PROCFS) so tests can use fixture trees. */
 #include "sysinfo.h"
+#include "factfile.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -101,7 +102,7 @@ static void proc_number(mb_fact_t *f, const char *rel, const char *missing_hint)
     long v;
     int rc = read_proc(rel, path, sizeof path, line, sizeof line);
     if (rc < 0)
-        fact_why(f, "cannot read %s: %s%s", path, strerror(-rc), missing_hint);
+        fact_why(f, "cannot read %s: %s%s", path, mb_fact_strerror(rc), missing_hint);
     else if (parse_long(line, &v))
         fact_num(f, (double)v);
     else
@@ -123,7 +124,7 @@ static void bracketed_choice(const char *line, char *out, size_t outlen)
 static int meminfo_number(const char *key, long long *v, char *path, size_t pathlen)
 {
     mb_procfs_path(path, pathlen, "/meminfo");
-    FILE *fp = fopen(path, "re");
+    FILE *fp = mb_fact_fopen(path);
     if (!fp)
         return -errno;
     char line[256];
@@ -261,9 +262,9 @@ static void get_cpu_model(mb_fact_t *f, mb_sysinfo_t *si)
     static const char *const keys[] = { "model name", "Model", "cpu model", "cpu", "Processor" };
     char path[4096], line[512];
     mb_procfs_path(path, sizeof path, "/cpuinfo");
-    FILE *fp = fopen(path, "re");
+    FILE *fp = mb_fact_fopen(path);
     if (!fp) {
-        fact_why(f, "cannot read %s: %s", path, strerror(errno));
+        fact_why(f, "cannot read %s: %s", path, mb_fact_strerror(errno));
         return;
     }
     static mb_arm_cpuinfo_t arm;   /* large: static */
@@ -319,7 +320,7 @@ static int count_topology(int *sockets, int *cores, char *why, size_t whylen)
     int n = list_cpus(&ids, dir, sizeof dir);
     if (n <= 0 || !ids) {
         snprintf(why, whylen, "no cpuN directories under %.200s%s%s", dir,
-                 n < 0 ? ": " : "", n < 0 ? strerror(-n) : "");
+                 n < 0 ? ": " : "", n < 0 ? mb_fact_strerror(n) : "");
         return -ENOENT;
     }
     core_key_t *keys = calloc((size_t)n, sizeof *keys);
@@ -432,7 +433,7 @@ static void get_smt(mb_fact_t *f, mb_sysinfo_t *si)
     int rc = read_sys("/devices/system/cpu/smt/control", path, sizeof path, control, sizeof control);
     si->smt_active = -1;
     if (rc < 0) {
-        fact_why(f, "cannot read %s: %s (kernel older than 4.19?)", path, strerror(-rc));
+        fact_why(f, "cannot read %s: %s (kernel older than 4.19?)", path, mb_fact_strerror(rc));
         return;
     }
     if (strcmp(control, "notsupported") == 0 || strcmp(control, "notimplemented") == 0) {
@@ -519,7 +520,7 @@ static void thp_file(mb_fact_t *f, const char *rel)
     int rc = read_sys(rel, path, sizeof path, line, sizeof line);
     if (rc < 0) {
         fact_why(f, "cannot read %s: %s (kernel without transparent hugepages?)", path,
-                 strerror(-rc));
+                 mb_fact_strerror(rc));
         return;
     }
     bracketed_choice(line, choice, sizeof choice);
@@ -560,7 +561,7 @@ static void get_numa_balancing_cmdline(mb_fact_t *f, mb_sysinfo_t *si)
     char path[4096], line[4096];
     int rc = read_proc("/cmdline", path, sizeof path, line, sizeof line);
     if (rc < 0) {
-        fact_why(f, "cannot read %s: %s", path, strerror(-rc));
+        fact_why(f, "cannot read %s: %s", path, mb_fact_strerror(rc));
         return;
     }
     static const char param[] = "numa_balancing=";
@@ -662,7 +663,7 @@ static void get_firmware(mb_fact_t *f, mb_sysinfo_t *si)
         return;
     }
     if (rc < 0) {
-        fact_why(f, "cannot read %.200s: %s", path, strerror(-rc));
+        fact_why(f, "cannot read %.200s: %s", path, mb_fact_strerror(rc));
         return;
     }
     bool have_vendor = dmi_string("bios_vendor", path, sizeof path, vendor, sizeof vendor) == 0;
@@ -687,7 +688,7 @@ static void get_damon(mb_fact_t *f, mb_sysinfo_t *si)
     mb_sysfs_path(path, sizeof path, "/kernel/mm");
     DIR *mm = m.interface ? NULL : opendir(path);
     if (!m.interface && !mm) {
-        fact_why(f, "cannot read %.200s: %s (sysfs not mounted?)", path, strerror(errno));
+        fact_why(f, "cannot read %.200s: %s (sysfs not mounted?)", path, mb_fact_strerror(errno));
         return;
     }
     if (mm)
@@ -715,7 +716,7 @@ static void meminfo_fact(mb_fact_t *f, const char *key)
     if (rc == -ENOENT)
         fact_why(f, "no %s line in %s (kernel without hugetlbfs?)", key, path);
     else if (rc < 0)
-        fact_why(f, "cannot read %s: %s", path, strerror(-rc));
+        fact_why(f, "cannot read %s: %s", path, mb_fact_strerror(rc));
     else
         fact_num(f, (double)v);
 }
@@ -758,7 +759,7 @@ static void get_mem_total_bytes(mb_fact_t *f, mb_sysinfo_t *si)
     int rc = mb_mem_total(&bytes);
     if (rc < 0)
         fact_why(f, "no MemTotal from %s: %s", mb_procfs_path(path, sizeof path, "/meminfo"),
-                 strerror(-rc));
+                 mb_fact_strerror(rc));
     else
         fact_num(f, (double)bytes);
 }

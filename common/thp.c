@@ -1,5 +1,6 @@
 /* thp: AnonHugePages of a buffer's range from /proc/self/smaps. */
 #include "thp.h"
+#include "factfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,10 +27,10 @@ int mb_thp_measure_ranges(const char *smaps, const void *const *p, const size_t 
         range += bytes[k];
     out->range_bytes = range;
     out->exact = true;
-    FILE *f = fopen(smaps, "r");
+    FILE *f = mb_fact_fopen(smaps);
     if (!f) {
         int e = errno;
-        snprintf(out->why, sizeof out->why, "cannot read %s: %s", smaps, strerror(e));
+        snprintf(out->why, sizeof out->why, "cannot read %s: %s", smaps, mb_fact_strerror(e));
         return -e;
     }
     bool inside = false, any = false;

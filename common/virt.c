@@ -1,5 +1,6 @@
 /* virt: DMI vendor strings and the cpuinfo hypervisor flag. */
 #include "virt.h"
+#include "factfile.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -85,10 +86,10 @@ static int cpu_flag(char *why, size_t whylen)
 {
     char path[4096], line[8192];
     mb_procfs_path(path, sizeof path, "/cpuinfo");
-    FILE *f = fopen(path, "r");
+    FILE *f = mb_fact_fopen(path);
     if (!f) {
         int e = errno;
-        snprintf(why, whylen, "cannot read %.200s: %s", path, strerror(e));
+        snprintf(why, whylen, "cannot read %.200s: %s", path, mb_fact_strerror(e));
         return -e;
     }
     int found = -ENOENT;

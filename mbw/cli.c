@@ -44,6 +44,23 @@ int mbw_parse_u64(const char *s, unsigned long long *v)
 
 /* ---- short options: mbw's own -------------------------------------- */
 
+/* A refused value: mbw's own line on stdout (mbw's users and scripts
+ * know it, word for word), and under --strict a line on stderr that
+ * names the option and the value given (escaped and cut by mb_shown),
+ * with the exit code --strict documents. */
+static int mbw_refuse(mbw_cfg_t *cfg, int *exit_code, const char *opt, const char *arg,
+                      const char *mbw_line, const char *want)
+{
+    printf("%s\n", mbw_line);
+    if (cfg->strict) {
+        char shown[160];
+        mb_error("%s '%s': %s (--strict)", opt, mb_shown(arg ? arg : "", 64, shown, sizeof shown),
+                 want);
+    }
+    *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
+    return 1;
+}
+
 typedef int (*mbw_short_fn)(mbw_cfg_t *cfg, const char *arg, int *exit_code);
 
 typedef struct {
@@ -82,9 +99,10 @@ static int mbw_opt_runs(mbw_cfg_t *cfg, const char *arg, int *exit_code)
 {
     unsigned long long v;
     if (mbw_parse_u64(arg, &v) != 0 || v > (unsigned long long)MBW_MAX_RUNS) {
-        printf("Error: number of runs must be between 0 and %lld\n", MBW_MAX_RUNS);
-        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
-        return 1;
+        char line[96], want[96];
+        snprintf(line, sizeof line, "Error: number of runs must be between 0 and %lld", MBW_MAX_RUNS);
+        snprintf(want, sizeof want, "not a number of runs from 0 to %lld", MBW_MAX_RUNS);
+        return mbw_refuse(cfg, exit_code, "-n", arg, line, want);
     }
     cfg->runs = (long long)v;
     return 0;
@@ -94,9 +112,10 @@ static int mbw_opt_test(mbw_cfg_t *cfg, const char *arg, int *exit_code)
 {
     unsigned long long v;
     if (mbw_parse_u64(arg, &v) != 0 || v >= MBW_NMETHODS) {
-        printf("Error: test number must be between 0 and %d\n", MBW_NMETHODS - 1);
-        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
-        return 1;
+        char line[96];
+        snprintf(line, sizeof line, "Error: test number must be between 0 and %d", MBW_NMETHODS - 1);
+        return mbw_refuse(cfg, exit_code, "-t", arg, line,
+                          "not a test number (0 memcpy, 1 dumb, 2 mcblock)");
     }
     cfg->test[v] = true;
     return 0;
@@ -105,11 +124,9 @@ static int mbw_opt_test(mbw_cfg_t *cfg, const char *arg, int *exit_code)
 static int mbw_opt_block(mbw_cfg_t *cfg, const char *arg, int *exit_code)
 {
     unsigned long long v;
-    if (mbw_parse_u64(arg, &v) != 0 || v == 0) {
-        printf("Error: what block size do you mean?\n");
-        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
-        return 1;
-    }
+    if (mbw_parse_u64(arg, &v) != 0 || v == 0)
+        return mbw_refuse(cfg, exit_code, "-b", arg, "Error: what block size do you mean?",
+                          "not a block size (a whole number of bytes, at least 1)");
     cfg->block_bytes = v;
     return 0;
 }
@@ -275,14 +292,14 @@ static int mbw_parse_size_arg(mbw_cfg_t *cfg, const char *text, int *exit_code)
     int rc = mbw_parse_u64(text, &mib);
     size_t bytes, total;
 
-    if (rc == -EINVAL || (rc == 0 && mib == 0)) {
-        printf("Error: array size wrong!\n");
-        *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
-        return 1;
-    }
+    if (rc == -EINVAL || (rc == 0 && mib == 0))
+        return mbw_refuse(cfg, exit_code, "the array size", text, "Error: array size wrong!",
+                          "not an array size (a whole number of MiB, at least 1)");
     if (rc != 0 || mib > SIZE_MAX || !mb_mul_size((size_t)mib, MBW_MIB_BYTES, &bytes) ||
         !mb_mul_size(bytes, 2, &total) || total > (size_t)PTRDIFF_MAX) {
-        printf("Error: array size too large (%s MiB overflows the byte count)!\n", text);
+        char shown[160];
+        printf("Error: array size too large (%s MiB overflows the byte count)!\n",
+               mb_shown(text, 64, shown, sizeof shown));
         *exit_code = mbw_exit_code(cfg, MB_EXIT_USAGE);
         return 1;
     }

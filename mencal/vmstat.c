@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sizing.h"
+#include "factfile.h"
 #include "vmstat.h"
 
 const char *const mc_vmstat_keys[MC_VMSTAT_KEYS] = {
@@ -32,10 +33,10 @@ int mc_vmstat_read(long long *vals, char *why, size_t whylen)
     for (int i = 0; i < MC_VMSTAT_KEYS; i++)
         vals[i] = -1;
     char path[4096];
-    FILE *f = fopen(mb_procfs_path(path, sizeof path, "/vmstat"), "r");
+    FILE *f = mb_fact_fopen(mb_procfs_path(path, sizeof path, "/vmstat"));
     if (!f) {
         int e = errno;
-        snprintf(why, whylen, "%s: %s", path, strerror(e));
+        snprintf(why, whylen, "%s: %s", path, mb_fact_strerror(e));
         return -e;
     }
     char name[128];

@@ -42,13 +42,49 @@ ms_note()  { { ms_prefix; ms_msg_line "$*"; } >&2 2>/dev/null || true; }
 # drive the terminal.  Plain text costs no process.
 MS_CTL_GLOB=$'*[\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f]*'
 MS_C1_GLOB=$'*\xc2[\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f\x90\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9d\x9e\x9f]*'
+# A text over MS_MSG_WORD_MAX characters is cut first (ms_msg_cut), so a
+# huge value a message quotes (a 100 KB argument) never floods it.
+MS_MSG_WORD_MAX=256 MS_MSG_WORD_KEPT=64 MS_MSG_MAX=8192     # bytes, as common/log.c
 ms_msg_line() {
+    local t="$1"
+    [ "${#t}" -le "$MS_MSG_WORD_MAX" ] || t=$(printf '%s' "$t" | ms_msg_cut)
     # shellcheck disable=SC2053  # the right side is a pattern
-    if [[ "$1" == $MS_CTL_GLOB || "$1" == $MS_C1_GLOB ]]; then
-        printf '%s\n' "$1" | ms_printable
+    if [[ "$t" == $MS_CTL_GLOB || "$t" == $MS_C1_GLOB ]]; then
+        printf '%s\n' "$t" | ms_printable
     else
-        printf '%s\n' "$1"
+        printf '%s\n' "$t"
     fi
+}
+# ms_msg_cut: stdin's text with common/log.c's rule: a word (a run without
+# blanks) over MS_MSG_WORD_MAX bytes becomes its first MS_MSG_WORD_KEPT
+# characters and "... (N bytes)", N the value's length, the quotes and
+# punctuation around it kept; a text over MS_MSG_MAX bytes is cut there and
+# marked alike.  Read from stdin: a 1 MB text is no argument to a command.
+ms_msg_cut() {
+    LC_ALL=C awk -v wmax="$MS_MSG_WORD_MAX" -v keep="$MS_MSG_WORD_KEPT" -v max="$MS_MSG_MAX" '
+        function cut(w,    pre, post, core, k) {
+            pre = 0; post = 0
+            while (pre < 2 && index("\047\"`([{", substr(w, pre + 1, 1))) pre++
+            while (post < 3 && index("\047\"`)]};:,.", substr(w, length(w) - post, 1))) post++
+            core = substr(w, pre + 1, length(w) - pre - post)
+            k = keep
+            # never split a UTF-8 character: no continuation byte first after the cut
+            while (k > 0 && substr(core, k + 1, 1) >= "\200" && substr(core, k + 1, 1) < "\300") k--
+            return substr(w, 1, pre) substr(core, 1, k) "... (" length(core) " bytes)" substr(w, length(w) - post + 1)
+        }
+        {
+            s = $0; out = ""
+            while (match(s, /[^ \t]+/)) {
+                out = out substr(s, 1, RSTART - 1)
+                w = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+                out = out (length(w) > wmax ? cut(w) : w)
+            }
+            text = text (NR > 1 ? "\n" : "") out s; total += length($0) + (NR > 1)
+        }
+        END {
+            if (length(text) > max) text = substr(text, 1, max) "... (" total " bytes)"
+            printf "%s", text
+        }'
 }
 # ms_die CODE MESSAGE...
 ms_die() {
@@ -220,16 +256,19 @@ ms_printable() {
     LC_ALL=C sed -e "$MS_PRINTABLE_SED"
 }
 
-# ms_shown TEXT: TEXT for a message: at most 40 characters, shell-escaped
-# ($'..' form) when it holds anything but plain printable ASCII, so that
-# neither control characters nor a whole line of a file reach the terminal.
+# ms_shown TEXT: TEXT quoted for a message: at most 40 characters, and
+# when cut "... (N bytes)" after them; control characters in caret
+# notation (ms_printable), so that neither a terminal escape nor a whole
+# line of a file reaches the terminal.  Plain text costs no process.
 ms_shown() {
+    local LC_ALL=C
     local t="${1:0:40}" more=""
-    [ "${#1}" -gt 40 ] && more="..."
-    if [[ "$t" =~ ^[A-Za-z0-9._,:=/@%+\ -]*$ ]]; then
-        printf "'%s'%s\n" "$t" "$more"
+    [ "${#1}" -gt 40 ] && more="... (${#1} bytes)"
+    # shellcheck disable=SC2053  # the right side is a pattern
+    if [[ "$t" == $MS_CTL_GLOB || "$t" == $MS_C1_GLOB ]]; then
+        printf "'%s'%s\n" "$t" "$more" | ms_printable
     else
-        printf '%q%s\n' "$t" "$more"
+        printf "'%s'%s\n" "$t" "$more"
     fi
 }
 

@@ -59,7 +59,7 @@ ms_idle_window() {
 ms_idle_mask() {
     local f l
     for f in "$(ms_procfs /self/status)" /proc/self/status; do
-        l=$(awk -F '\t' '$1 == "Cpus_allowed_list:" { print $2; exit }' "$f" 2>/dev/null) || l=""
+        l=$(ms_fact_cat "$f" | awk -F '\t' '$1 == "Cpus_allowed_list:" { print $2; exit }') || l=""
         if [[ "$l" =~ ^[0-9,-]+$ ]]; then printf '%s\n' "$l"; return 0; fi
     done
     ms_cpu_online_list | paste -sd, -
@@ -71,20 +71,41 @@ ms_idle_mask() {
 #   W <pid> <run-queue wait of all its threads, ns>
 #   C <cpu number> <busy ticks> <total ticks> <steal ticks>
 #   Q cpu|memory <"some" stall total, us>
+# Every file is read by the one fact reader (ms_fact_cat: regular files
+# only, without blocking, capped), all in one pass; a process that ends
+# between the glob and the read is gone, not an error.
 ms_idle_snapshot() {
     local p
     p=$(ms_procfs "")
     printf 'T %s\n' "${EPOCHREALTIME/[.,]/}"
-    # grep -s: a process that ends between the glob and the read is gone,
-    # not an error.  The path names the pid (and says which file it is).
-    { grep -sH '' "$p"/[0-9]*/stat "$p"/[0-9]*/task/[0-9]*/schedstat || true; } | awk '
+    ms_fact_cat -H "$p"/[0-9]*/stat "$p"/[0-9]*/task/[0-9]*/schedstat "$p/stat" \
+        "$p/pressure/cpu" "$p/pressure/memory" | awk -v root="$p/" '
+        # "ROOT/REL:LINE": REL (no colon in it) names the file
+        substr($0, 1, length(root)) != root { next }
         {
-            i = index($0, ":"); path = substr($0, 1, i - 1); line = substr($0, i + 1)
+            rel = substr($0, length(root) + 1); i = index(rel, ":")
+            path = substr(rel, 1, i - 1); line = substr(rel, i + 1)
             n = split(path, pp, "/")
-            if (pp[n] == "schedstat" && pp[n - 2] == "task") {
-                split(line, s, " "); wait[pp[n - 3]] += s[2]
-                next
+        }
+        path == "stat" {
+            split(line, f, " ")
+            if (f[1] ~ /^cpu[0-9]+$/) {
+                busy = f[2] + f[3] + f[4] + f[7] + f[8] + f[9]
+                print "C", substr(f[1], 4), busy, busy + f[5] + f[6], f[9] + 0
             }
+            next
+        }
+        n == 2 && pp[1] == "pressure" && (pp[2] == "cpu" || pp[2] == "memory") {
+            split(line, f, " ")
+            if (f[1] == "some" && !(pp[2] in q))
+                for (k = 2; k in f; k++) if (f[k] ~ /^total=/) { print "Q", pp[2], substr(f[k], 7); q[pp[2]] = 1; break }
+            next
+        }
+        n == 4 && pp[4] == "schedstat" && pp[2] == "task" {
+            split(line, s, " "); wait[pp[1]] += s[2]
+            next
+        }
+        n == 2 && pp[2] == "stat" {
             # stat: "pid (comm) state ppid ...": comm may hold spaces and
             # parentheses, so the fields start after the last ")".
             lp = index(line, "("); rest = line; off = 0
@@ -93,16 +114,9 @@ ms_idle_snapshot() {
             comm = substr(line, lp + 1, off - lp - 1)
             gsub(/[^A-Za-z0-9._:\/+-]/, "?", comm)
             split(rest, f, " ")
-            print "P", pp[n - 1], f[2], f[12] + f[13], comm
+            print "P", pp[1], f[2], f[12] + f[13], comm
         }
         END { for (pid in wait) printf "W %s %.0f\n", pid, wait[pid] }'
-    awk '$1 ~ /^cpu[0-9]+$/ { busy = $2 + $3 + $4 + $7 + $8 + $9
-                              print "C", substr($1, 4), busy, busy + $5 + $6, $9 + 0 }' "$p/stat" 2>/dev/null || true
-    local r
-    for r in cpu memory; do
-        awk -v r="$r" '$1 == "some" { for (i = 2; i <= NF; i++) if ($i ~ /^total=/) { print "Q", r, substr($i, 7); exit } }' \
-            "$p/pressure/$r" 2>/dev/null || true
-    done
 }
 
 # ms_idle_judge BEFORE AFTER ROOT_PID MASK LIMIT_CPUS MAX_PRESSURE:
@@ -204,9 +218,13 @@ ms_idle_check() {
     fi
     local f
     f=$(ms_procfs /loadavg)
-    if [ -r "$f" ] && read -r load _ <"$f" && [[ "$load" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then :; else
+    load=$(ms_read_line "$f") || load=""
+    load="${load%% *}"
+    if ! [[ "$load" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+        local why
+        why=$(ms_fact_why "$f") || why="no number in it"
         load="-"
-        MS_IDLE_NOTES+="${MS_IDLE_NOTES:+; }no load average in $f"
+        MS_IDLE_NOTES+="${MS_IDLE_NOTES:+; }no load average in $f (unavailable: $why)"
     fi
     a=$(ms_mktemp) b=$(ms_mktemp)
     ms_idle_snapshot >"$a"

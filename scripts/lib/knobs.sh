@@ -43,7 +43,12 @@ ms_knob_get() {
         esac
         return 1
     fi
-    v=$(ms_read_line "$p") || { echo "cannot read $p"; return 1; }
+    v=$(ms_read_line "$p") || {
+        local why
+        why=$(ms_fact_why "$p") || why="empty"
+        echo "cannot read $p: unavailable: $why"
+        return 1
+    }
     case "$k" in
         thp|thp.defrag) ms_bracketed "$v" ;;
         *) printf '%s\n' "$v" ;;
@@ -72,6 +77,10 @@ ms_knob_set() {
     local k="$1" v="$2" p got how
     p=$(ms_knob_path "$k") || { echo "unknown knob $k"; return 1; }
     if [ ! -e "$p" ]; then echo "$p missing"; return 1; fi
+    # a FIFO or a device in its place would block the write or take it
+    # elsewhere: only a fact file is written
+    local why
+    if why=$(ms_fact_why "$p"); then echo "cannot write '$v' to $p: $why"; return 1; fi
     how="wrote '$v' to $p"
     if ! { printf '%s\n' "$v" >"$p"; } 2>/dev/null; then
         if [[ "$k" != governor.cpu* ]] || [ -n "${MEMSUITE_SYSFS:-}" ] ||

@@ -9,21 +9,58 @@
 ms_sysfs() { printf '%s%s\n' "${MEMSUITE_SYSFS:-/sys}" "$1"; }
 ms_procfs() { printf '%s%s\n' "${MEMSUITE_PROCFS:-/proc}" "$1"; }
 
-# First line of a file; status 1 when it cannot be read.
-ms_read_line() {
-    local line
-    [ -r "$1" ] || return 1
-    IFS= read -r line <"$1" || [ -n "$line" ] || return 1
-    printf '%s\n' "$line"
+# ---- the one reader of fact files -------------------------------------
+# The rule of common/factfile.h: a fact file (under sysfs, procfs or a
+# fixture tree standing for them) is read only when it is a regular file,
+# not a symbolic link at its last component (the links of sysfs on the way,
+# node/nodeN/cpuM, still work) and at most MS_FACT_FILE_MAX bytes by its
+# size (procfs files say 0); it is opened without blocking (grep -D skip
+# opens with O_NONBLOCK and skips a FIFO, a device or a socket), so a FIFO
+# or a sparse 1 GiB file in a fixture tree never stalls a command.
+MS_FACT_FILE_MAX=16777216       # bytes, as MB_FACT_FILE_MAX
+
+# ms_fact_cat [-H] FILE...: the lines of each FILE that is a fact file by
+# the rule above, "PATH:LINE" with -H; the others are left out (a look not
+# taken; ms_fact_why says why).  Status 0 whatever was left out.
+ms_fact_cat() {
+    local h=-h f
+    local -a files=()
+    if [ "${1:-}" = -H ]; then h=-H; shift; fi
+    for f in "$@"; do
+        [[ "$f" == -* || "$f" == [\(\)\!]* ]] && f="./$f"    # never an option or operator of find
+        files+=("$f")
+    done
+    [ "${#files[@]}" -gt 0 ] || return 0
+    find "${files[@]}" -maxdepth 0 -type f -size "-$((MS_FACT_FILE_MAX + 1))c" -print0 2>/dev/null |
+        xargs -0 -r grep -a -s -D skip "$h" '' 2>/dev/null || true
 }
 
-# ms_read_var NAME FILE: the first line of FILE into variable NAME without
-# a subshell; status 1 when it cannot be read.
-ms_read_var() {
-    local _l=""
-    [ -r "$2" ] || return 1
-    IFS= read -r _l <"$2" || [ -n "$_l" ] || return 1
-    printf -v "$1" '%s' "$_l"
+# ms_fact_why FILE: why FILE is no fact file, in words ("not a regular
+# file (a FIFO)"); status 1 when it is one.
+ms_fact_why() {
+    local f="$1"
+    if [ -L "$f" ]; then echo "a symbolic link, not a kernel fact file"
+    elif [ ! -e "$f" ]; then echo "No such file or directory"
+    elif [ -p "$f" ]; then echo "not a regular file (a FIFO)"
+    elif [ -c "$f" ]; then echo "not a regular file (a character device)"
+    elif [ -b "$f" ]; then echo "not a regular file (a block device)"
+    elif [ -S "$f" ]; then echo "not a regular file (a socket)"
+    elif [ -d "$f" ]; then echo "not a regular file (a directory)"
+    elif [ ! -f "$f" ]; then echo "not a regular file"
+    elif [ ! -r "$f" ]; then echo "Permission denied"
+    elif [ -z "$(ms_fact_cat "$f" | head -c 1)" ] && [ -s "$f" ]; then
+        echo "larger than $((MS_FACT_FILE_MAX >> 20)) MiB, not a kernel fact file"
+    else
+        return 1
+    fi
+}
+
+# First line of a fact file (ms_fact_cat's rule); status 1 when it cannot
+# be read or is empty.
+ms_read_line() {
+    local line
+    line=$(ms_fact_cat "$1" | head -n 1) && [ -n "$line" ] || return 1
+    printf '%s\n' "$line"
 }
 
 # "always [madvise] never" -> "madvise"; a plain value is returned as is.
@@ -50,14 +87,24 @@ ms_cpu_list() {
     if [ "${#seen[@]}" -gt 0 ]; then printf '%s\n' "${!seen[@]}"; fi
 }
 
-# Online CPUs (cpuN/online absent means online, as for cpu0).
+# Online CPUs (cpuN/online absent means online, as for cpu0; one that is
+# no fact file, a FIFO, says nothing and the CPU counts as online).
 ms_cpu_online_list() {
-    local c v root
+    local c root path v
+    local -A online=()
+    local -a cpus=() files=()
     root="${MEMSUITE_SYSFS:-/sys}/devices/system/cpu"
-    while IFS= read -r c; do
-        if ms_read_var v "$root/cpu$c/online"; then [ "$v" = 1 ] || continue; fi
+    mapfile -t cpus < <(ms_cpu_list)
+    for c in "${cpus[@]}"; do files+=("$root/cpu$c/online"); done
+    while IFS= read -r v; do
+        path="${v%:*}" v="${v##*:}"
+        path="${path%/online}"
+        online["${path##*/cpu}"]="$v"
+    done < <(ms_fact_cat -H "${files[@]}" | awk -v p="$root/cpu" 'substr($0, 1, length(p)) == p { print }')
+    for c in "${cpus[@]}"; do
+        [ "${online[$c]-1}" = 1 ] || continue
         printf '%s\n' "$c"
-    done < <(ms_cpu_list)
+    done
 }
 
 # ms_cpu_ranges N... (ascending CPU numbers) -> "0-3,5,7-8" ("" for none)

@@ -320,6 +320,31 @@ class Draw(unittest.TestCase):
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
             self.assertEqual(os.listdir(d), ["s.png"])
 
+    def test_labels_from_documents_drawn_in_caret_notation(self):
+        try:
+            from memsuite_analysis import draw
+        except ImportError:
+            self.skipTest("matplotlib not installed")
+        import warnings
+        p = plots.Panel("T\x1b[31m", "size \x07", "MB/s\ud800")
+        s = plots.Series("Triad\x1b[2J")
+        s.add(1, 2)
+        s.add(2, 3)
+        p.series = [s]
+        p.marks = [plots.Mark(1.5, "L1\x1b")]
+        fig = plots.Figure("f", "run\x1b]0;x\x07", caption="node\x1b", panels=[p])
+        h = plots.Heatmap("h\x1b", ["r\x1b"], ["c\x1b"], [[1.0]], "ns\x1b", "x", "y")
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            png = draw.render(fig)
+            png2 = draw.render(plots.Figure("g", "t", panels=[h]))
+        self.assertEqual(png[:4], b"\x89PNG")
+        self.assertEqual(png2[:4], b"\x89PNG")
+        # matplotlib has no glyph for ESC: drawn raw it warned with the byte itself
+        glyph = [str(w.message) for w in seen if "Glyph" in str(w.message)]
+        self.assertEqual(glyph, [])
+        self.assertEqual(draw._t("Triad\x1b[2J\ud800"), "Triad^[[2J?")
+
     def test_full_device_is_an_error(self):
         try:
             from memsuite_analysis import draw

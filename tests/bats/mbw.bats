@@ -642,6 +642,31 @@ check_long_error() {
     assert_success
 }
 
+@test "--strict: a refused -n, -b, -t or size is named on stderr, mbw's own line kept on stdout" {
+    local -a cases=(
+        "-n|-1|Error: number of runs must be between 0 and 1000000|-n '-1': not a number of runs from 0 to 1000000 (--strict)"
+        "-b|0x10|Error: what block size do you mean?|-b '0x10': not a block size"
+        "-t|7|Error: test number must be between 0 and 2|-t '7': not a test number"
+    )
+    local c opt val line says
+    for c in "${cases[@]}"; do
+        IFS='|' read -r opt val line says <<<"$c"
+        run --separate-stderr "$MBW" --strict -q "$opt" "$val" 16
+        assert_failure 2
+        assert_output "$line"
+        [[ "$stderr" == "mbw: error: $says"* ]] || { echo "$opt $val: $stderr"; return 1; }
+    done
+    run --separate-stderr "$MBW" --strict -q -n 1 -t0 -- $'-5\e[2J'
+    assert_failure 2
+    assert_output "Error: array size wrong!"
+    [[ "$stderr" == "mbw: error: the array size '-5^[[2J': not an array size"* ]] || { echo "$stderr"; return 1; }
+    # without --strict mbw's behaviour and words are unchanged: no extra line
+    run --separate-stderr "$MBW" -q -n -1 16
+    assert_failure 1
+    assert_output "Error: number of runs must be between 0 and 1000000"
+    [ -z "$stderr" ]
+}
+
 # ---- parity with Debian's mbw 1.2.2 ---------------------------------------
 
 # parity ARGS...: our mbw and Debian's print the same sequence of line

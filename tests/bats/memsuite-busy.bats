@@ -88,6 +88,35 @@ judge() {
     refute_line --partial "busy	"
 }
 
+@test "a FIFO or a sparse 1 GiB file in the procfs tree: that look is not taken, said so, and the rest goes on at once" {
+    cp -r "$F/after" p
+    rm -f p/stat p/loadavg p/pressure/cpu p/self/status p/200/stat
+    mkfifo p/stat p/loadavg p/pressure/cpu
+    truncate -s 1G p/200/stat
+    truncate -s 1G p/self/status
+    # a plain open() of a FIFO waits for a writer for ever: timeout is the hang guard
+    MEMSUITE_PROCFS=p run timeout 20 bash -c 'MS_LIB="$1/scripts/lib"; MS_SCRIPTS_DIR="$1/scripts"
+        . "$MS_LIB/common.sh"; ms_use idle; ms_idle_snapshot' _ "$ROOT"
+    assert_success
+    # the other processes and the memory pressure are still seen
+    assert_line --regexp '^P 300 1 '
+    assert_line --regexp '^Q memory '
+    refute_line --regexp '^P 200 '
+    refute_line --regexp '^(C|Q cpu) '
+    MEMSUITE_PROCFS=p MEMSUITE_BUSY_WINDOW=0.05 run timeout 20 bash -c 'MS_LIB="$1/scripts/lib"; MS_SCRIPTS_DIR="$1/scripts"
+        . "$MS_LIB/common.sh"; ms_use idle; ms_idle_check 100 100 0; printf "%s\n" "$MS_IDLE_NOTES"' _ "$ROOT"
+    assert_success
+    assert_output --partial "no load average in p/loadavg (unavailable: not a regular file (a FIFO))"
+    assert_output --partial "no pressure/cpu: cpu pressure not judged"
+    # the knob reader says why too
+    mkdir -p s/kernel/mm/transparent_hugepage
+    mkfifo s/kernel/mm/transparent_hugepage/enabled
+    MEMSUITE_SYSFS=s run timeout 20 bash -c 'MS_LIB="$1/scripts/lib"; MS_SCRIPTS_DIR="$1/scripts"
+        . "$MS_LIB/common.sh"; ms_use knobs; ms_knob_get thp' _ "$ROOT"
+    assert_failure 1
+    assert_output "cannot read s/kernel/mm/transparent_hugepage/enabled: unavailable: not a regular file (a FIFO)"
+}
+
 @test "MEMSUITE_BUSY_WINDOW: a bad value is a usage error naming it; --max-pressure is range-checked" {
     MEMSUITE_BUSY_WINDOW=1x run lib ms_idle_window
     assert_failure 2

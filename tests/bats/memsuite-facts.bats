@@ -56,7 +56,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     assert_output 0
 }
 
-@test "firmware: the DMI BIOS strings, unavailable with the reason without them, control characters shown as \\xHH" {
+@test "firmware: the DMI BIOS strings, unavailable with the reason without them, control characters in caret notation" {
     use_tree memsuite-vm
     run "$BIN/memsuite-facts" --json --only host
     assert_success
@@ -77,12 +77,35 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     rm "$id/bios_date"
     run "$BIN/memsuite-facts" --only host
     assert_success
-    assert_line --regexp '^ok +firmware +Evil\\x1b\]0;pwned\\x07 rel-1\.16\.0 \(date unknown\)$'
+    assert_line --regexp '^ok +firmware +Evil\^\[\]0;pwned\^G rel-1\.16\.0 \(date unknown\)$'
     if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$output"; then echo "raw control characters: $(cat -v <<<"$output")"; return 1; fi
     "$BIN/memsuite-facts" --json --only host >f.json
     facts_valid f.json
     run jq -r '.facts[] | select(.key == "firmware") | .verdict + " " + .value' f.json
-    assert_output 'ok Evil\x1b]0;pwned\x07 rel-1.16.0 (date unknown)'
+    assert_output 'ok Evil^[]0;pwned^G rel-1.16.0 (date unknown)'
+}
+
+@test "a FIFO or a sparse 1 GiB file in the sysfs/procfs trees: every tool goes on at once, the fact unavailable with why" {
+    use_tree memsuite-host
+    local thp="$MEMSUITE_SYSFS/kernel/mm/transparent_hugepage/enabled"
+    rm -f "$thp" "$MEMSUITE_PROCFS/meminfo" "$MEMSUITE_PROCFS/cpuinfo"
+    mkfifo "$thp" "$MEMSUITE_PROCFS/meminfo"
+    truncate -s 1G "$MEMSUITE_PROCFS/cpuinfo"
+    # a plain open() of a FIFO waits for a writer for ever: timeout is the hang guard
+    run --separate-stderr timeout 20 "$BIN/memsuite-facts"
+    assert_success
+    assert_line --regexp '^unavailable +thp_enabled +cannot read .*/transparent_hugepage/enabled: not a regular file \(a FIFO\)'
+    assert_line --regexp '^unavailable +mem_total_bytes +no MemTotal from .*/proc/meminfo: not a regular file \(a FIFO\)$'
+    assert_line --regexp '^unavailable +cpu_model +cannot read .*/proc/cpuinfo: larger than 16 MiB, not a kernel fact file$'
+    local t
+    for t in "stream -n 2 -q --array-size 64K" "mbw -q -n 1 -t0 1" "mencal run seqread -s 1MiB -r 1 -t 1 -q"; do
+        # shellcheck disable=SC2086  # the tool's words
+        run --separate-stderr timeout 20 "$BIN"/$t
+        [ "$status" -eq 0 ] || { echo "$t: exit $status: $stderr"; return 1; }
+    done
+    run --separate-stderr timeout 20 "$ROOT/scripts/memsuite" env
+    assert_success
+    assert_line --regexp 'thp_enabled +cannot read .*: not a regular file \(a FIFO\)'
 }
 
 @test "no cache directories: the LLC is not claimed from sysfs" {
@@ -182,7 +205,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     [[ "$stderr" == *"cannot read 'fifo': not a regular file"* ]]
     run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict $'x\e[31m'
     assert_failure 3
-    [[ "$stderr" == *"cannot read 'x\\x1b[31m'"* ]]
+    [[ "$stderr" == *"cannot read 'x^[[31m'"* ]]
     run --separate-stderr "$BIN/memsuite-facts" --throttle-verdict
     assert_failure 2
     [[ "$stderr" == *"--throttle-verdict needs a value: FILE of frequency samples"* ]]

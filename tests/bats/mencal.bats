@@ -868,3 +868,16 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     assert_failure 2
     assert_output --partial "--kernel-calibration"
 }
+
+@test "messages: a GLIBC_TUNABLES name with ESC in caret notation; a 100 KB scenario name cut with its length" {
+    GLIBC_TUNABLES=$'glibc.x\e[2J=1' run --separate-stderr "$BIN/mencal" run seqread -s 1MiB -r 1 -t 1
+    assert_success
+    [[ "$stderr" == *"GLIBC_TUNABLES: names unknown to glibc"*": glibc.x^[[2J"* ]] || { echo "$stderr"; return 1; }
+    if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$stderr"; then echo "raw: $(cat -v <<<"$stderr")"; return 1; fi
+    local long
+    long=$(printf '%*s' 102400 '' | tr ' ' x)
+    run --separate-stderr "$BIN/mencal" run "$long"
+    assert_failure 2
+    [[ "$stderr" == "mencal: error: run: unknown scenario '$(printf '%*s' 64 '' | tr ' ' x)... (102400 bytes)'; valid scenarios: "* ]] || { echo "${stderr:0:300}"; return 1; }
+    [ "${#stderr}" -lt 400 ]
+}

@@ -829,3 +829,15 @@ C
     run jq -r '.config.nt_stores | [.chosen_by, .isa, has("calibration")] | join(" ")' f.json
     assert_output -- "--nt-isa $NT_ISA_BASE false"
 }
+
+@test "an argument stream refuses is quoted in caret notation, and a 100 KB one cut with its length" {
+    run --separate-stderr "$BIN/stream" $'\e[2J'
+    assert_failure 2
+    [ "$stderr" = "stream: error: unexpected argument '^[[2J'; stream takes options only (see --help)" ] || { echo "$stderr"; return 1; }
+    local long
+    long=$(printf '%*s' 102400 '' | tr ' ' x)
+    run --separate-stderr "$BIN/stream" -q --array-size "$long"
+    assert_failure 2
+    [[ "$stderr" == *"invalid count '$(printf '%*s' 40 '' | tr ' ' x)... (102400 bytes)': not a number"* ]] || { echo "${stderr:0:300}"; return 1; }
+    [ "${#stderr}" -lt 400 ]
+}

@@ -716,6 +716,22 @@ def self_test():
           want="OK")
     g.add("self", "a FIFO read while written", sh("mkfifo {W}/f2 2>/dev/null; echo data >{W}/fifo"),
           [["exit_in", [0]]], prep=[["mkfifo", "{W}/fifo"]], reader="{W}/fifo", want="OK")
+    g.add("self", "an analyser exception", sh("echo 'memsuite: report: internal error: ZeroDivisionError' >&2; exit 3"),
+          want="INTERNAL")
+    g.add("self", "an output written over an input", sh("echo x >{W}/in.json"), prep=[["write", "{W}/in.json", "{}"]],
+          inputs=["{W}/in.json"], want="OVERWRITE")
+    g.add("self", "an input left as it was", sh("cat {W}/in.json"), prep=[["write", "{W}/in.json", "{}"]],
+          inputs=["{W}/in.json"], want="OK")
+    g.add("self", "a process left holding stdout after the command ends", sh("sleep 30 & exit 0"),
+          eof=True, limit=2, want="HANG")
+    g.add("self", "killed by SIGKILL, nothing left on stdout", sh("sleep 30"), eof=True, limit=5,
+          signal=["SIGKILL", 0.3], signal_pid=True, want="CRASH")
+    g.add("self", "a huge value echoed uncut", sh("printf 'bad value %0200000d\\n' 1 >&2; exit 2"), max_line=4096,
+          want="WRONG")
+    g.add("self", "a value not named as a message shows it", sh("echo 'bad value' >&2; exit 2"),
+          [["named_shown", "\x1b[2J"]], want="WRONG")
+    g.add("self", "a value named in caret notation", sh("echo \"bad value '^[[2J'\" >&2; exit 2"),
+          [["named_shown", "\x1b[2J"]], want="OK")
     return g.cases
 
 

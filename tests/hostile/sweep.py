@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The hostile sweep: every case of cases.py run once, classified.
+"""The hostile sweep: every case of cases.py and fresh.py run once, classified.
 
 Usage: sweep.py [--jobs N] [--family F[,F...]] [--case ID]... [--list]
                 [-v] [--timeout S] [--keep DIR]
@@ -8,18 +8,26 @@ Fixtures are built once at the start (one real tiny run directory per
 shape, one result per tool, a reference, generated node reports) in a temp
 directory; each case copies what it damages into its own directory and
 runs one command line of the public interface (stream, mbw, mencal,
-memsuite SUBCOMMAND).  Outcome of a case, the first that applies:
+memsuite SUBCOMMAND).  cases.py's values are fixed; fresh.py's are drawn
+anew on each run.  Outcome of a case, the first that applies:
   CODE-EXEC  the case's canary file exists (injected code ran)
-  HANG       the command ran past --timeout (default 10 s)
+  HANG       the command ran past its limit (--timeout, default 10 s, or
+             the case's own), or ended leaving a process on its stdout
+             (a caller reading to EOF would wait); the limit is a hang
+             guard only
+  OVERWRITE  an input the case names changed its content (output over an input)
   CRASH      death by a signal, an exit status outside 0 1 2 3 4 5 130 143,
-             or a report of one (sanitizer, "internal error", Traceback, a
-             raw jq or bash error)
-  WRONG      an oracle of the case failed (cases.py's "expect"), or a raw
-             control character from the input reached the output
+             or a report of one (sanitizer, Traceback, a raw jq or bash error)
+  INTERNAL   exit 3 with "internal error" (an analyser exception)
+  WRONG      an oracle of the case failed, by kind: wrong-exit (its exit
+             status), message (a value not named or uncut, a raw control
+             character, a forged line), wrong (what it wrote or judged)
   OK
-One line per case that is not OK, then "N cases: N ok, N crash, N hang,
-N code-exec, N wrong".  Exit 0 all OK, 1 some case not OK, 2 usage, 3 the
-fixtures could not be built.
+One line per case that is not OK, a table of counts per family and class,
+then "N cases: N ok, N crash, N hang, N code-exec, N wrong (...), N internal
+error, N output over an input".  Exit 0 when no case is CRASH, HANG,
+CODE-EXEC, INTERNAL or OVERWRITE (WRONG cases are listed and counted), 1
+otherwise, 2 usage, 3 the fixtures could not be built.
 """
 
 import argparse
@@ -42,6 +50,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import cases as casedef  # noqa: E402
+import fresh  # noqa: E402
 
 DOCUMENTED = {0, 1, 2, 3, 4, 5, 130, 143}
 CRASH_TEXT = [
@@ -207,6 +216,22 @@ def p_double(f):
     p_write(f, s + "\n" + s)
 
 
+def p_rm_f(f):
+    if os.path.lexists(f):
+        os.unlink(f)
+
+
+def p_sparse(f, n):
+    with open(f, "wb") as fh:
+        fh.truncate(n)
+
+
+def p_json_edit_one(d, path, value):
+    """The edit in one node report of d, the first in name order."""
+    f = sorted(glob.glob(d + "/*.json"))[0]
+    p_json_edit(f, path, value, False)
+
+
 def p_copy_glob(src, d):
     for f in glob.glob(d + "/*.json"):
         shutil.copy(src, f)
@@ -219,6 +244,7 @@ PREP = {
     "json_each": p_json_each, "json_many": p_json_many,
     "write": p_write, "write_bytes": p_write_bytes, "append": p_append, "sub": p_sub,
     "truncate": p_truncate, "double": p_double,
+    "rm_f": p_rm_f, "sparse": p_sparse, "json_edit_one": p_json_edit_one,
     "rm": os.unlink, "rmtree": shutil.rmtree, "mkfifo": os.mkfifo, "mkdir": os.mkdir,
     "symlink": os.symlink, "chmod": os.chmod, "rename": os.rename,
 }
@@ -249,6 +275,19 @@ def _node_status(out, node):
     return "(node not listed)"
 
 
+def caret(text):
+    """text with C0 and DEL in caret notation, as the messages show them."""
+    return "".join("^" + (chr(ord(c) + 64) if c != "\x7f" else "?") if c < " " or c == "\x7f" else c
+                   for c in text)
+
+
+# The kind of a WRONG outcome, by the check that failed: its exit status,
+# a message (a value not named, not cut, a raw control character, a forged
+# line), or what it wrote or judged.
+WRONG_KIND = {"exit_in": "wrong-exit", "named": "message", "named_shown": "message", "fails_or_named": "message",
+              "no_line_re": "message", "html_clean": "message"}
+
+
 def check(chk, rc, out, w):
     """None when CHK holds, else why not."""
     kind, args = chk[0], chk[1:]
@@ -260,6 +299,9 @@ def check(chk, rc, out, w):
             text += open(f, encoding="utf-8", errors="replace").read()
     if kind == "named":
         return None if args[0] in text else "the output does not name %r" % args[0]
+    if kind == "named_shown":      # named as a message shows it: caret notation, cut
+        shown = caret(args[0])[:20]
+        return None if shown in text else "the output does not name the value %r" % shown
     if kind == "fails_or_named":
         return None if rc != 0 or args[0] in text else "exit 0 and %r not named" % args[0]
     if kind == "no_file":
@@ -289,13 +331,28 @@ def check(chk, rc, out, w):
     return "unknown check %r" % kind
 
 
-def classify(case, rc, out, err, canary, w):
-    """(outcome, reason)."""
+def fingerprint(path):
+    """What an input is before the command: its content (None: no file)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def classify(case, rc, out, err, canary, w, before=None, eof_hang=False):
+    """(outcome, reason); a WRONG outcome's kind is in the reason's
+    "[kind]" prefix (wrong_kind reads it)."""
     for c in (canary, os.path.join(w, "hostile-canary")):
         if os.path.lexists(c):
             return "CODE-EXEC", "the canary %s exists" % c
     if rc is None:
         return "HANG", "still running after the timeout"
+    if eof_hang:
+        return "HANG", "the command ended but a process it left still holds its stdout (no EOF)"
+    for path, was in (before or {}).items():
+        if was is not None and fingerprint(path) != was:
+            return "OVERWRITE", "the input %s was changed" % path
     both = out + b"\n" + err
     text = both.decode("utf-8", "replace")
     allowed = set(DOCUMENTED)
@@ -308,6 +365,9 @@ def classify(case, rc, out, err, canary, w):
         return "CRASH", "killed by signal %d" % -rc
     if rc not in allowed:
         return "CRASH", "exit status %d is not documented" % rc
+    m = re.search(r"internal error[^\n]*", text)
+    if rc == 3 and m and "Traceback (most recent call last)" not in text:
+        return "INTERNAL", "exit 3 from an analyser exception: %s" % m.group(0)[:200]
     for r, what in CRASH_TEXT:
         m = r.search(text)
         if m:
@@ -317,16 +377,28 @@ def classify(case, rc, out, err, canary, w):
         src = out + b"\n\x00ERR\x00\n" + err if c[0] == "json_status" else both
         why = check(c, rc, src if c[0] == "json_status" else both, w)
         if why:
-            return "WRONG", why
+            return "WRONG", "[%s] %s" % (WRONG_KIND.get(c[0], "wrong"), why)
     if case.get("name_option") and rc != 0:
         opt = case["name_option"]
         if opt.lstrip("-") not in text:
-            return "WRONG", "the refusal does not name the option %s" % opt
+            return "WRONG", "[message] the refusal does not name the option %s" % opt
     if case["ctl"]:
         m = RAW_CTL.search(both)
         if m:
-            return "WRONG", "a raw control character %r reached the output" % m.group(0)
+            return "WRONG", "[message] a raw control character %r reached the output" % m.group(0)
+    if case.get("max_line"):
+        longest = max((len(ln) for ln in both.split(b"\n")), default=0)
+        if longest > case["max_line"]:
+            return "WRONG", "[message] a line of %d bytes: a huge value echoed uncut" % longest
     return "OK", ""
+
+
+def wrong_kind(res):
+    """The table's column of a result: its outcome, a WRONG one by kind."""
+    if res["outcome"] != "WRONG":
+        return res["outcome"].lower()
+    m = re.match(r"\[([a-z-]+)\]", res["reason"])
+    return m.group(1) if m else "wrong"
 
 
 # ---- running a case ------------------------------------------------------------
@@ -369,10 +441,29 @@ def run_case(case, work, fx, base_env, timeout, keep):
     except Exception as e:  # a case that cannot be built is the sweep's bug
         return dict(case, outcome="WRONG", reason="preparation failed: %r" % e, rc=None, cmdline=cmd,
                     out=b"", err=b"", wall=0.0)
+    before = {f: fingerprint(f) for f in subst(case.get("inputs", []), tok)}
+    timeout = case.get("limit", timeout)
+    eof_hang = False
     t0 = time.monotonic()
     with open(w + "/.stdout", "wb") as fo, open(w + "/.stderr", "wb") as fe:
-        p = subprocess.Popen(cmd, cwd=w, env=env, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe,
-                             start_new_session=True)
+        try:
+            p = subprocess.Popen(cmd, cwd=w, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE if case.get("eof") else fo, stderr=fe,
+                                 start_new_session=True)
+        except OSError as e:    # a case the kernel will not start is the sweep's bug
+            return dict(case, outcome="WRONG", reason="the command could not start: %s" % e, rc=None,
+                        cmdline=cmd, out=b"", err=b"", wall=0.0)
+        drained = []
+        if case.get("eof"):         # a caller reading to EOF, as subprocess.run(capture_output=True)
+            def drain():
+                while True:
+                    b = p.stdout.read1(65536) if hasattr(p.stdout, "read1") else p.stdout.read(65536)
+                    if not b:
+                        break
+                    drained.append(b)
+                drained.append(None)
+            dth = threading.Thread(target=drain, daemon=True)
+            dth.start()
         stop = threading.Event()
         th = None
         if case.get("reader"):
@@ -382,19 +473,28 @@ def run_case(case, work, fx, base_env, timeout, keep):
             sig, delay = case["signal"]
             time.sleep(delay)
             try:
-                os.killpg(p.pid, getattr(signal, sig))
+                if case.get("signal_pid"):
+                    os.kill(p.pid, getattr(signal, sig))
+                else:
+                    os.killpg(p.pid, getattr(signal, sig))
             except ProcessLookupError:
                 pass
         try:
             rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             rc = None
+        if case.get("eof"):
+            dth.join(max(0.5, timeout - (time.monotonic() - t0)))
+            eof_hang = rc is not None and dth.is_alive()
         try:
             os.killpg(p.pid, signal.SIGKILL)        # a child left behind, or the hung command
         except (ProcessLookupError, PermissionError):
             pass
         if rc is None:
             p.wait()
+        if case.get("eof"):
+            dth.join(2)
+            fo.write(b"".join(b for b in drained if b))
         stop.set()
         if th:
             th.join(2)
@@ -402,7 +502,7 @@ def run_case(case, work, fx, base_env, timeout, keep):
     with open(w + "/.stdout", "rb") as fo, open(w + "/.stderr", "rb") as fe:
         out, err = fo.read(MAX_READ), fe.read(MAX_READ)
     done = dict(case, expect=subst(case["expect"], tok))
-    outcome, reason = classify(done, rc, out, err, canary, w)
+    outcome, reason = classify(done, rc, out, err, canary, w, before, eof_hang)
     res = dict(case, outcome=outcome, reason=reason, rc=rc, cmdline=cmd, out=out, err=err, wall=wall, env_used=case["env"])
     if not keep:
         shutil.rmtree(w, ignore_errors=True)
@@ -419,6 +519,41 @@ def show(res):
         print("  std%s:%s" % (name, "" if not text else "\n    " + text.replace("\n", "\n    ")))
 
 
+def generate():
+    """cases.py's fixed families, then fresh.py's, drawn anew on each run."""
+    g = casedef.Gen()
+    for fam in casedef.FAMILIES:
+        fam(g)
+    fresh.generate(g)
+    return g.cases
+
+
+# The table's columns: the outcome classes, a WRONG outcome by its kind.
+COLUMNS = ["ok", "crash", "hang", "code-exec", "internal", "overwrite", "wrong-exit", "message", "wrong"]
+# Outcomes that fail the sweep whatever else it found.
+FATAL = {"CRASH", "HANG", "CODE-EXEC", "INTERNAL", "OVERWRITE"}
+
+
+def table(results):
+    """Counts per family and outcome class, one line per family and a total."""
+    fams = []
+    n = {}
+    for r in results:
+        if r["family"] not in n:
+            fams.append(r["family"])
+            n[r["family"]] = dict.fromkeys(COLUMNS, 0)
+        n[r["family"]][wrong_kind(r)] += 1
+    w = max([len(f) for f in fams] + [6])
+    lines = ["%-*s %s" % (w, "family", " ".join("%10s" % c for c in COLUMNS))]
+    tot = dict.fromkeys(COLUMNS, 0)
+    for f in fams:
+        lines.append("%-*s %s" % (w, f, " ".join("%10d" % n[f][c] for c in COLUMNS)))
+        for c in COLUMNS:
+            tot[c] += n[f][c]
+    lines.append("%-*s %s" % (w, "total", " ".join("%10d" % tot[c] for c in COLUMNS)))
+    return "\n".join(lines)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="sweep-hostile.sh", description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
@@ -433,7 +568,7 @@ def main(argv):
     a = ap.parse_args(argv)
     if a.jobs < 1 or a.timeout <= 0:
         ap.error("--jobs and --timeout must be positive")
-    allc = casedef.self_test() if a.self_test else casedef.generate()
+    allc = casedef.self_test() if a.self_test else generate()
     fams = {f for x in a.family for f in x.split(",") if f}
     known = {c["family"] for c in allc}
     if fams - known:
@@ -467,7 +602,8 @@ def main(argv):
             print("sweep-hostile: cannot build the fixtures: %s" % e, file=sys.stderr)
             return 3
     tfix = time.monotonic() - t0
-    counts = dict.fromkeys(["OK", "CRASH", "HANG", "CODE-EXEC", "WRONG"], 0)
+    counts = dict.fromkeys(["OK", "CRASH", "HANG", "CODE-EXEC", "WRONG", "INTERNAL", "OVERWRITE"], 0)
+    results = []
     misjudged = []
     lock = threading.Lock()
     try:
@@ -476,6 +612,7 @@ def main(argv):
             for f in futs:          # in case order, so the report reads the same each time
                 r = f.result()
                 if a.self_test:
+                    results.append(dict(family=r["family"], outcome=r["outcome"], reason=r["reason"]))
                     ok = r["outcome"] == r["want"]
                     print("%s %s: %s: %s%s" % ("ok" if ok else "MISJUDGED", r["id"], r["desc"], r["outcome"],
                                                "" if ok else " (must be %s; %s)" % (r["want"], r["reason"])))
@@ -484,6 +621,7 @@ def main(argv):
                     continue
                 with lock:
                     counts[r["outcome"]] += 1
+                    results.append(dict(family=r["family"], outcome=r["outcome"], reason=r["reason"]))
                     if r["outcome"] != "OK" or a.verbose:
                         print("%s %s: %s%s" % (r["outcome"], r["id"], r["desc"].encode("ascii", "backslashreplace").decode(),
                                                ": " + r["reason"] if r["reason"] else ""), flush=True)
@@ -493,12 +631,20 @@ def main(argv):
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
     if a.self_test:
-        print("self-test: %d planted cases, %d misjudged" % (len(sel), len(misjudged)))
+        print(table(results))
+        fatal = sorted({r["outcome"] for r in results if r["outcome"] in FATAL})
+        print("self-test: %d planted cases, %d misjudged; as a sweep: exit %d (%s)" % (
+            len(sel), len(misjudged), 1 if fatal else 0, ", ".join(fatal) or "nothing fatal"))
         return 1 if misjudged else 0
-    print("%d cases: %d ok, %d crash, %d hang, %d code-exec, %d wrong (fixtures %.0f s, all %.0f s, --jobs %d)" % (
-        len(sel), counts["OK"], counts["CRASH"], counts["HANG"], counts["CODE-EXEC"], counts["WRONG"],
-        tfix, time.monotonic() - t0, a.jobs))
-    return 0 if counts["OK"] == len(sel) else 1
+    if len({r["family"] for r in results}) > 1:
+        print(table(results))
+    kinds = {c: sum(1 for r in results if wrong_kind(r) == c) for c in ("wrong-exit", "message", "wrong")}
+    print("%d cases: %d ok, %d crash, %d hang, %d code-exec, %d wrong (%d wrong exit code, %d message defect, "
+          "%d other), %d internal error, %d output over an input (fixtures %.0f s, all %.0f s, --jobs %d)" % (
+              len(sel), counts["OK"], counts["CRASH"], counts["HANG"], counts["CODE-EXEC"], counts["WRONG"],
+              kinds["wrong-exit"], kinds["message"], kinds["wrong"], counts["INTERNAL"], counts["OVERWRITE"],
+              tfix, time.monotonic() - t0, a.jobs))
+    return 1 if any(counts[o] for o in FATAL) else 0
 
 
 if __name__ == "__main__":

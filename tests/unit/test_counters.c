@@ -40,7 +40,7 @@ static const list_case_t list_cases[] = {
     { "PAPI TOT_CYC", -EINVAL, 0, NULL, "contains ' '" },
     { "PAPI_TOT_CYC;rm", -EINVAL, 0, NULL, "contains ';'" },
     { "EV\"IL", -EINVAL, 0, NULL, "contains '\"'" },
-    { "A\tB", -EINVAL, 0, NULL, "contains \\x09" },
+    { "A\tB", -EINVAL, 0, NULL, "contains ^I" },
     { "PAPI_TOT_CYC,PAPI_TOT_CYC", -EINVAL, 0, NULL, "appears twice" },
     { "X123456789012345678901234567890123456789012345678901234567890123", -EINVAL, 0, NULL,
       "longer than 63 characters" },

@@ -33,6 +33,9 @@ static void say_warn(void)  { mb_warn("array is %d x LLC", 2); }
 static void say_note(void)  { mb_note("using %s", "sysconf"); }
 static void say_nl(void)    { mb_error("already ends\n"); }
 static void say_all(void)   { say_error(); say_warn(); say_note(); }
+static char *huge;          /* 102400 x's, set by main */
+static void say_ctl(void)   { mb_error("unexpected argument '%s'", "\x1b[2J\x7f\t\xc2\x9b"); }
+static void say_huge(void)  { mb_error("unknown scenario '%s'; valid: a, b", huge); }
 
 typedef struct {
     const char *name;
@@ -53,9 +56,30 @@ static const log_case_t cases[] = {
      "bench: warning: array is 2 x LLC\nbench: note: using sysconf\n"},
 };
 
+/* mb_shown: the one way a value is quoted */
+static void test_shown(void)
+{
+    char buf[160];
+    CHECK_EQ_STR(mb_shown("a\x1b[31m\a\x7f", 0, buf, sizeof buf), "a^[[31m^G^?",
+                 "control characters in caret notation");
+    CHECK_EQ_STR(mb_shown("\xc3\xa9", 0, buf, sizeof buf), "\\xc3\\xa9", "other bytes as \\xHH");
+    CHECK_EQ_STR(mb_shown(huge, 64, buf, sizeof buf),
+                 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (102400 bytes)",
+                 "a value over keep: its first characters, the cut marked with the length");
+    char small[24];
+    mb_shown(huge, 0, small, sizeof small);
+    CHECK(strlen(small) < sizeof small && strstr(small, "... (102400 bytes)"),
+          "cut by the buffer: marked too (%s)", small);
+    CHECK_EQ_STR(mb_shown("abc", 3, buf, sizeof buf), "abc", "a value of exactly keep is not cut");
+}
+
 int main(void)
 {
     char buf[1024];
+    huge = malloc(102401);
+    memset(huge, 'x', 102400);
+    huge[102400] = '\0';
+    test_shown();
     CHECK_EQ_STR(mb_log_prog(), "memsuite", "default program name");
     mb_log_init(NULL);
     CHECK_EQ_STR(mb_log_prog(), "memsuite", "NULL name keeps the default");
@@ -69,6 +93,15 @@ int main(void)
         capture(cases[i].fn, buf, sizeof buf);
         CHECK_EQ_STR(buf, cases[i].want, cases[i].name);
     }
+
+    mb_log_quiet(0);
+    capture(say_ctl, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "bench: error: unexpected argument '^[[2J^?\tM-^['\n",
+                 "a value quoted raw: control characters in caret notation, tab kept");
+    capture(say_huge, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "bench: error: unknown scenario "
+                 "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (102400 bytes)'; "
+                 "valid: a, b\n", "a huge word quoted raw: cut, marked with its length, quotes kept");
 
     mb_log_init("stream");
     mb_log_quiet(0);

@@ -96,7 +96,7 @@ static const parse_case_t size_cases[] = {
     {"\xd9\xa8", -EINVAL, 0, "'\\xd9\\xa8': not a number"},            /* ARABIC-INDIC 8 */
     {"\xef\xbc\x98", -EINVAL, 0, "'\\xef\\xbc\\x98': not a number"}, /* FULLWIDTH 8 */
     {"8\xc2\xa0", -EINVAL, 0, "trailing garbage '\\xc2\\xa0'"},         /* 8, NBSP */
-    {"8\x01", -EINVAL, 0, "trailing garbage '\\x01'"},
+    {"8\x01", -EINVAL, 0, "trailing garbage '^A'"},
     {"1.5", -EINVAL, 0, "whole number"},
     {"1.5B", -EINVAL, 0, "whole number"},
     {"2.5e0", -EINVAL, 0, "whole number"},

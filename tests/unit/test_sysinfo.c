@@ -240,7 +240,7 @@ static const firmware_case_t firmware_cases[] = {
     { NULL, "1.0", NULL, true, "1.0 (date unknown; vendor unknown)" },
     { "Acme", "1.0", "", true, "Acme 1.0 (date unknown)" },
     /* control characters (a terminal escape, a tab inside, SOH) shown as \xHH */
-    { "Evil\033[2J", "1.0\tbeta\001", "12/31/2020", true, "Evil\\x1b[2J 1.0\\x09beta\\x01 (2020-12-31)" },
+    { "Evil\033[2J", "1.0\tbeta\001", "12/31/2020", true, "Evil^[[2J 1.0^Ibeta^A (2020-12-31)" },
     { "Dell Inc.", NULL, "03/21/2022", false,
       "no @/class/dmi/id/bios_version (no DMI: a VM or non-x86 may have none)" },
     { "Dell Inc.", "  ", NULL, false, "@/class/dmi/id/bios_version is empty" },

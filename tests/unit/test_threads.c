@@ -63,7 +63,7 @@ static void test_verdict(void)
         { "bogus", "cores", TRUE_, 2, 0, "" },         /* places bound anyway: as recorded */
         { NULL, "bogus", UNBOUND, 0, 2, "OMP_PLACES='bogus': libgomp made no places" },
         { "close", "{100}", CLOSE, 0, 2, "OMP_PLACES='{100}'" },
-        { "close", "\x1b[31m", CLOSE, 0, 2, "OMP_PLACES='\\x1b[31m'" },   /* escaped */
+        { "close", "\x1b[31m", CLOSE, 0, 2, "OMP_PLACES='^[[31m'" },   /* caret notation */
     };
     char msg[512];
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {

@@ -23,6 +23,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullLocator  # noqa: E402
 
 from . import outfile, plots  # noqa: E402
+from .render import printable  # noqa: E402
+
+
+def _t(text):
+    """A label as it is drawn: text from documents (record names, node
+    names, tools) in caret notation, as on a terminal (render.printable),
+    and what cannot be encoded (a lone surrogate) as "?": matplotlib has no
+    glyph for a control character and warned "Glyph 27 (\\x1b) missing"
+    with the raw byte, straight to the terminal."""
+    text = "" if text is None else str(text)
+    return printable(text.encode("utf-8", "replace").decode("utf-8"))
 
 WIDTH_IN = 11.0
 PANEL_H_IN = 4.6
@@ -47,11 +58,11 @@ def render(fig):
                 _heatmap(f, ax, p)
             else:
                 _panel(ax, p)
-        f.suptitle(fig.title, fontsize=12)
+        f.suptitle(_t(fig.title), fontsize=12)
         bottom = 0.0
         if fig.caption:
             import textwrap
-            text = "\n".join(textwrap.wrap(fig.caption, 150))
+            text = "\n".join(textwrap.wrap(_t(fig.caption), 150))
             f.text(0.01, 0.005, text, fontsize=8, va="bottom", ha="left", color="#333333")
             bottom = (0.16 * (text.count("\n") + 1) + 0.15) / h
         f.tight_layout(rect=(0, bottom, 1, 1 - 0.1 / h))
@@ -83,16 +94,16 @@ def _panel(ax, p):
             continue
         kw = dict(STYLES.get(s.style, STYLES["line"]))
         if s.has_bars and s.style == "line":
-            ax.errorbar(s.x, s.y, yerr=_yerr(s), capsize=3, label=s.label, **kw)
+            ax.errorbar(s.x, s.y, yerr=_yerr(s), capsize=3, label=_t(s.label), **kw)
         else:
-            ax.plot(s.x, s.y, label=s.label, **kw)
+            ax.plot(s.x, s.y, label=_t(s.label), **kw)
     for m in p.marks:
         ax.axvline(m.x, linestyle="--", color="#666666", linewidth=1)
-        ax.text(m.x, 1.01, m.label, transform=ax.get_xaxis_transform(), va="bottom",
+        ax.text(m.x, 1.01, _t(m.label), transform=ax.get_xaxis_transform(), va="bottom",
                 ha="center", fontsize=8, color="#333333")
     if p.xticks:
         ax.xaxis.set_major_locator(FixedLocator([v for v, _ in p.xticks]))
-        labels = dict(p.xticks)
+        labels = {v: _t(t) for v, t in p.xticks}
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: labels.get(v, "")))
         ax.xaxis.set_minor_locator(NullLocator())
         if all(isinstance(t, str) and not _is_num_text(t) for _, t in p.xticks):
@@ -104,10 +115,10 @@ def _panel(ax, p):
                                                    if v >= 1 else "%g" % v))
     elif p.ymin0:
         ax.set_ylim(bottom=0)
-    ax.set_xlabel(p.xlabel)
-    ax.set_ylabel(p.ylabel)
+    ax.set_xlabel(_t(p.xlabel))
+    ax.set_ylabel(_t(p.ylabel))
     if p.title:
-        ax.set_title(p.title, fontsize=10)
+        ax.set_title(_t(p.title), fontsize=10)
     ax.grid(True, which="major", alpha=0.35)
     if not p.series:
         ax.text(0.5, 0.5, "no values", transform=ax.transAxes, ha="center", va="center")
@@ -141,15 +152,15 @@ def _heatmap(f, ax, h):
     im = ax.imshow(data, cmap="Oranges", aspect="auto", interpolation="nearest",
                    vmin=0, vmax=max(finite) if finite else 1)
     cb = f.colorbar(im, ax=ax)
-    cb.set_label(h.unit)
+    cb.set_label(_t(h.unit))
     ax.set_xticks(range(len(h.cols)))
-    ax.set_xticklabels(h.cols)
+    ax.set_xticklabels([_t(c) for c in h.cols])
     ax.set_yticks(range(len(h.rows)))
-    ax.set_yticklabels(h.rows)
-    ax.set_xlabel(h.xlabel)
-    ax.set_ylabel(h.ylabel)
+    ax.set_yticklabels([_t(r) for r in h.rows])
+    ax.set_xlabel(_t(h.xlabel))
+    ax.set_ylabel(_t(h.ylabel))
     if h.title:
-        ax.set_title(h.title, fontsize=10)
+        ax.set_title(_t(h.title), fontsize=10)
     top = max(finite) if finite else 0
     ncell = len(h.rows) * len(h.cols)
     if ncell <= 400:
