@@ -17,6 +17,19 @@ typedef struct {
     size_t left;               /* bytes still allowed to be read */
 } capped_t;
 
+/* Seeking (a reader that rewinds to parse twice): the cap is counted from
+ * the start of the file, so a seek sets what is left from the offset. */
+static int capped_seek(void *cookie, off64_t *offset, int whence)
+{
+    capped_t *c = cookie;
+    off_t to = lseek(c->fd, (off_t)*offset, whence);
+    if (to < 0)
+        return -1;
+    *offset = to;
+    c->left = (size_t)to >= MB_FACT_FILE_MAX ? 0 : MB_FACT_FILE_MAX - (size_t)to;
+    return 0;
+}
+
 static ssize_t capped_read(void *cookie, char *buf, size_t size)
 {
     capped_t *c = cookie;
@@ -68,7 +81,8 @@ FILE *mb_fact_fopen(const char *path)
     FILE *f = NULL;
     if (!err) {
         *c = (capped_t){ fd, MB_FACT_FILE_MAX };
-        f = fopencookie(c, "r", (cookie_io_functions_t){ .read = capped_read, .close = capped_close });
+        f = fopencookie(c, "r", (cookie_io_functions_t){ .read = capped_read, .seek = capped_seek,
+                                                      .close = capped_close });
         if (!f) {
             err = errno ? errno : ENOMEM;
             free(c);
