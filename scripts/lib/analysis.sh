@@ -25,3 +25,16 @@ ms_analyse() {
     py=$(ms_python)
     "$py" "$MS_LIB/../analysis/memsuite-analyse" "$@"
 }
+
+# ms_analyse_args COMMAND [ARG...]: as ms_analyse, the arguments handed
+# over in a temp file (NUL-separated; memsuite-analyse --args-file), never
+# on the command line: for values taken from documents (a CPU model, a
+# tool name, notes), which may be longer than a command line can carry.
+# A temp file that cannot be written is exit 3, named.
+ms_analyse_args() {
+    local cmd="$1" f
+    shift
+    f=$(ms_mktemp) && printf '%s\0' "$@" >"$f" ||
+        ms_die "$MS_EX_ENV" "cannot write in the temp directory ${MS_TMP:-${TMPDIR:-/tmp}}; set TMPDIR to a directory with space"
+    ms_analyse "$cmd" --args-file "$f"
+}

@@ -463,7 +463,7 @@ def messages(ctx, prefix):
 
 def run(args):
     from . import render_html, render_md, render_text
-    from .render import printable
+    from .render import printable, printable_text
     for name in ("tolerance", "efficiency", "cv_max", "peak_min"):
         v = getattr(args, name)
         if not (v == v and 0 <= v < 1e6):
@@ -494,7 +494,9 @@ def run(args):
     renderer = {"text": render_text, "markdown": render_md, "html": render_html}[args.format]
     text = renderer.render(ctx, plots=plots, plots_note=note, plots_asked=bool(args.plots),
                            version=args.version_text)
-    sys.stdout.write(printable(text))
+    # text and Markdown: printable line by line already; HTML escapes
+    # its own way, then line by line
+    sys.stdout.write(printable_text(text) if args.format == "html" else text)
     sys.stdout.flush()
     for m in messages(ctx, args.prefix):
         sys.stderr.write(printable(m) + "\n")
