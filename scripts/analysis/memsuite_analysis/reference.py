@@ -311,8 +311,9 @@ SHOWN_MAX = 120     # the characters of a document's value a message shows
 def _show(x, quote=True):
     """A value inside a message: a string quoted (quote), anything else as
     JSON; cut to SHOWN_MAX characters, marked "...(cut)"."""
-    t = ('"%s"' % x if quote else x) if isinstance(x, str) else _s(x)
-    return t if len(t) <= SHOWN_MAX else t[:SHOWN_MAX] + "...(cut)"
+    t = x if isinstance(x, str) else _s(x)
+    t = t if len(t) <= SHOWN_MAX else t[:SHOWN_MAX] + "...(cut)"
+    return '"%s"' % t if quote and isinstance(x, str) else t
 
 
 def settings(ref, result):

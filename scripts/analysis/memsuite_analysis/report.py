@@ -470,7 +470,8 @@ def run(args):
             sys.stderr.write("%s: --%s: %s is not a percentage\n" % (args.prefix, name.replace("_", "-"), v))
             return exitcodes.USAGE
     if args.peak_gbps is not None and not (0 < args.peak_gbps < 1e9):
-        sys.stderr.write("%s: --peak-gbps: %s is not a bandwidth in GB/s above 0\n" % (args.prefix, args.peak_gbps))
+        sys.stderr.write("%s: --peak-gbps: %g is not a bandwidth in GB/s above 0 (and below 1e9)\n"
+                         % (args.prefix, args.peak_gbps))
         return exitcodes.USAGE
     try:
         rd = RunDir(args.dir)
