@@ -436,7 +436,9 @@ class Table:
             v = "no change beyond the noise in %d judged row(s)" % judged
         if not empty and judged < n:
             v += " (%d of %d row(s) not judged)" % (n - judged, n)
-        self.lines.append(("\n**verdict: %s**" if md else "verdict: %s") % v)
+        if md:
+            self.lines.append("")
+        self.lines.append(("**verdict: %s**" if md else "verdict: %s") % v)
         self.regression = bool(worsen or empty)
 
 
