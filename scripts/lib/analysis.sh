@@ -25,3 +25,21 @@ ms_analyse() {
     py=$(ms_python)
     "$py" "$MS_LIB/../analysis/memsuite-analyse" "$@"
 }
+
+# ms_analyse_args COMMAND [ARG...]: as ms_analyse, the arguments handed
+# over in a temp file (NUL-separated; memsuite-analyse --args-file), never
+# on the command line: for values taken from documents (a CPU model, a
+# tool name, notes), which may be longer than a command line can carry.
+# A temp file that cannot be written is exit 3, its reason on stdout.
+ms_analyse_args() {
+    local cmd="$1" f err
+    shift
+    f=$(ms_mktemp) || ms_die "$MS_EX_ENV" "cannot write in the temp directory ${MS_TMP:-${TMPDIR:-/tmp}}; set TMPDIR to a directory with space"
+    if ! err=$( { printf '%s\0' "$@" >"$f"; } 2>&1 ); then
+        # as the analyser says a temp file it cannot write: the reason on
+        # stdout, exit 3 (the callers name the directory)
+        printf '%s\n' "${err##*: }"
+        return "$MS_EX_ENV"
+    fi
+    ms_analyse "$cmd" --args-file "$f"
+}

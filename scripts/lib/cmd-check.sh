@@ -251,7 +251,7 @@ ms_check_judge() {
         a+=(--result "$res")
         [ "${MS_CK_FORCE:-0}" != 1 ] || a+=(--force)
     fi
-    out=$(ms_analyse check "${a[@]}") || rc=$?
+    out=$(ms_analyse_args check "${a[@]}") || rc=$?
     case "$rc" in
         0|1) ;;
         2) ms_check_error "$MS_EX_USAGE" "$out" || true; return 2 ;;
@@ -304,7 +304,8 @@ ms_check_error() {
 
 ms_check_result_file() {
     local ref="$1" res="$2" rbench tool
-    rbench=$(ms_ref_run_get "$ref" bench)
+    rbench=$(ms_ref_run "$ref")
+    rbench=${rbench%%$'\n'*}
     tool=$(ms_res_tool "$res")
     if [ -n "$rbench" ] && [ "${rbench%%:*}" != "$tool" ]; then
         ms_usage_error "$(ms_printable <<<"result $res is from '$tool' but the reference is for '${rbench%%:*}'")"
@@ -409,8 +410,9 @@ ms_check_binds() {      # PER_NODE DEFAULT_BIND -> the binds to run
 
 ms_check_run() {
     local ref="$1" retries="$2" per_node="$3"
-    ms_check_setup "$(ms_ref_run_get "$ref" bench)" "$(ms_ref_run_get "$ref" size_bytes)" \
-        "$(ms_ref_run_get "$ref" threads)" "$(ms_ref_run_get "$ref" reps)" "$(ms_ref_run_get "$ref" bind)"
+    local -a run
+    mapfile -t run < <(ms_ref_run "$ref")
+    ms_check_setup "${run[0]:-}" "${run[1]:-}" "${run[2]:-}" "${run[3]:-}" "${run[4]:-}"
     MS_V_RUN=$(ms_check_runjson)
     local -a binds
     mapfile -t binds < <(ms_check_binds "$per_node" "$MS_CK_BIND")
@@ -500,7 +502,7 @@ ms_check_record() {
     local -a a=(--out "$doc" --summary "$sum" --floor "$floor" --cap "$cap" --run "$runjson"
         --memsuite "$MS_VERSION" --host "$(ms_hostname)" --created "$(ms_now_utc)")
     [ -z "$upper" ] || a+=(--upper "$upper")
-    why=$(ms_analyse record "${a[@]}" -- "${files[@]}") || rc=$?
+    why=$(ms_analyse_args record "${a[@]}" -- "${files[@]}") || rc=$?
     [ -z "$rundir" ] || why=${why//"$rundir/"/}
     case "$rc" in
         0) ;;

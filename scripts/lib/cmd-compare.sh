@@ -4,11 +4,13 @@
 # Lists the environment and run-setting differences first (governor, SMT,
 # THP, swappiness, numa_balancing, profile, tunables, bind, ...), then one
 # row per cell and metric: A, B, the % change from A to B, the noise and
-# "*" where the change exceeds the noise ("?" where a CV is unknown,
-# "only A"/"only B" where one run lacks the row; a count line says how
-# many).  The noise is max(2 x sqrt(cvA^2 + cvB^2), --min-noise): both
-# runs' spread over their repetitions, and at least the run-to-run noise
-# that repetitions inside one run do not see.  The last line is the
+# "*" where the change exceeds the noise ("only A"/"only B" where one run
+# lacks the row; a count line says how many).  The noise is
+# max(2 x sqrt(cvA^2 + cvB^2), --min-noise): both runs' spread over their
+# repetitions, and at least the run-to-run noise that repetitions inside
+# one run do not see.  A single repetition (--reps 1, --quick) has no CV,
+# so no noise estimate ("?"): its change is still judged, against
+# 2 x --min-noise (20% by default; "*?" beyond it).  The last line is the
 # verdict: "REGRESSION: ..." (a change beyond the noise the bad way: a
 # lower rate, a longer time), "improvement: ..." or "no change beyond the
 # noise".  This is the before/after table: `memsuite run --profile

@@ -16,8 +16,8 @@
 # the result's sysinfo): check compares a new result with it.  Reading,
 # validating, judging and recording are the analyser's
 # (memsuite_analysis/reference.py, check.py, record.py); this file keeps
-# the bash side's questions (run.bench names a tool memsuite has) and jq
-# one-liners.
+# the bash side's question (run.bench names a tool memsuite has).  jq never
+# reads a reference here (it cannot read every string JSON allows).
 
 ms_use results bench analysis
 
@@ -28,13 +28,13 @@ ms_use results bench analysis
 # values), then whether run.bench names a tool and scenario memsuite has.
 ms_ref_validate() {
     local f="$1" err bench rc=0
-    err=$(ms_analyse ref-check "$f") || rc=$?
+    err=$(ms_analyse ref-check --run "$f") || rc=$?
     case "$rc" in
         0) ;;
         2) printf '%s\n' "$err"; return 1 ;;
         *) echo "cannot validate the reference $f: the analyser failed (exit $rc)"; return 3 ;;
     esac
-    bench=$(jq -r '.run.bench // empty' "$f")
+    bench=$(head -n 1 <<<"$err")
     [ -n "$bench" ] || return 0
     if ! err=$(ms_bench_split "$bench"); then
         echo "reference $f: run.bench: $err"
@@ -55,5 +55,11 @@ ms_ref_refuse() {
     ms_usage_error "$2"
 }
 
-ms_ref_run_get() { jq -r --arg k "$2" '.run[$k] // empty | tostring' "$1"; }
+# ms_ref_run FILE: the reference's run block (a validated reference), one
+# field a line: bench, size_bytes, threads, reps, bind (empty when not
+# given), read by the analyser (memsuite-analyse ref-check --run).
+ms_ref_run() {
+    ms_analyse ref-check --run "$1" ||
+        ms_die "$MS_EX_ENV" "cannot read the run block of the reference $1 (the analyser failed)"
+}
 

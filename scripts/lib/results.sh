@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # results: what the orchestration asks of a tool's result document.  The
 # document is read by the analyser (scripts/analysis/memsuite_analysis/
-# results.py: the one reader, schema memsuite/result/1 and /2); bash keeps
-# jq one-liners for the few fields it routes by.
+# results.py: the one reader, schema memsuite/result/1 and /2), never by
+# jq (which cannot read every string JSON allows).
 
 ms_use analysis
 
@@ -56,7 +56,9 @@ ms_res_problem() {
     return 1
 }
 
-ms_res_tool() { jq -r '.tool // "unknown"' "$1"; }
+# ms_res_tool FILE: the result's tool ("unknown" when it names none; cut
+# when long, control characters in caret notation)
+ms_res_tool() { ms_analyse result-state --show-tool -- "$1"; }
 
 # ms_res_run_block FILE: how the result was run, as a reference "run"
 # object {bench, size_bytes, threads, reps} (memsuite-analyse run-block:

@@ -57,7 +57,8 @@ ms_verdict_render() {
             --reason "$MS_V_REASON" --lines "$MS_V_LINES")
     fi
     for e in "${MS_V_EVALS[@]}"; do a+=(--eval "$e"); done
-    ms_analyse verdict "${a[@]}" "$@"
+    # notes naming a CPU model, the run block: longer than argv can be
+    ms_analyse_args verdict "${a[@]}" "$@"
 }
 
 ms_verdict_prom() { ms_verdict_render prom; }

@@ -25,10 +25,15 @@ CASES = (
     ([row("Lat", 80, 0.01, "ns", "lower")], [row("Lat", 100, 0.01, "ns", "lower")], 10, None,
      "verdict: REGRESSION: 1 row(s) worse beyond the noise; worst stream 128.0 MiB x1 Lat.best_rate_mbps "
      "+25.0% (noise 10.0%)"),
+    # a single repetition (no CV) is still judged, against 2 x the floor
     ([row("Copy", 10000, None), row("Add", 1, 0.01, threads=2)], [row("Copy", 5000, 0.01)], 10,
-     "2 row(s); 0 change(s) beyond the noise (*: |change| > max(2 x sqrt(cvA^2 + cvB^2), 10%)); 1 row(s) not "
-     "judged: CV unknown (?: a single repetition); 1 row(s) in one run only",
-     "verdict: no change beyond the noise in 0 judged row(s) (2 of 2 row(s) not judged)"),
+     "2 row(s); 1 change(s) beyond the noise (*: |change| > max(2 x sqrt(cvA^2 + cvB^2), 10%)); 1 row(s) "
+     "without a noise estimate (?: a single repetition), judged against |change| > 20% (2 x the floor); "
+     "1 row(s) in one run only",
+     "verdict: REGRESSION: 1 row(s) worse beyond the noise; worst stream 128.0 MiB x1 Copy.best_rate_mbps "
+     "-50.0% (threshold 20.0%, no noise estimate) (1 of 2 row(s) not judged)"),
+    ([row("Copy", 10000, None)], [row("Copy", 9000, 0.01)], 10, None,
+     "verdict: no change beyond the noise in 1 judged row(s)"),
     ([row("Copy", None, 0.01)], [row("Copy", 100, 0.01)], 10, None,
      "verdict: no change beyond the noise in 0 judged row(s) (1 of 1 row(s) not judged)"),
 )
@@ -48,7 +53,7 @@ class Table(unittest.TestCase):
         self.assertRegex(t.lines[1], r" -7\.0% +6\.8% \*$")
         self.assertTrue(t.regression)
         t = compare.Table([row("Copy", 10000, 0.01)], [], 10, "B (b)", True)
-        self.assertEqual(t.lines[-1], "\n**verdict: none: no valid cell in B (b), nothing to compare**")
+        self.assertEqual(t.lines[-2:], ["", "**verdict: none: no valid cell in B (b), nothing to compare**"])
         self.assertTrue(t.regression)
         self.assertIn("| stream | 128.0 MiB | 1 | Copy | best_rate_mbps | 10000.0 | - | - | - | only A |", t.lines)
 

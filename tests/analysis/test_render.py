@@ -9,19 +9,28 @@ from memsuite_analysis import classify, render
 
 class Printable(unittest.TestCase):
     CASES = (
-        ("plain text\n", "plain text\n"),
+        ("plain text", "plain text"),
+        ("T\nmemsuite: PASS 9/9 forged", "T^Jmemsuite: PASS 9/9 forged"),   # a line of its own: no
+        ("a\rb", "a^Mb"),
         ("\x1b]0;x\x07", "^[]0;x^G"),
         ("\x7f\x00\t", "^?^@^I"),
         ("\x9b31m", "M-^[31m"),
         ("caf\u00e9", "caf\u00e9"),
         ("bad \udcff byte", "bad \ufffd byte"),     # a file name that is not UTF-8
         ("lone \ud800\udc00 \udfff", "lone \ufffd\ufffd \ufffd"),   # JSON "\ud800": no byte, no crash
+        ("T\ud800", "T\ufffd"),                      # a lone surrogate escape of a JSON string
     )
 
     def test_table(self):
         for text, want in self.CASES:
             with self.subTest(text=text):
                 self.assertEqual(render.printable(text), want)
+
+
+    def test_lines_keep_their_own_newlines_only(self):
+        self.assertEqual(render.printable_lines(["a", "T\nmemsuite: PASS", "\x1b[2J"]),
+                         "a\nT^Jmemsuite: PASS\n^[[2J\n")
+        self.assertEqual(render.printable_text("x\n\x1b\n"), "x\n^[\n")
 
 
 class ShellWord(unittest.TestCase):

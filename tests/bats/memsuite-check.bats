@@ -233,3 +233,80 @@ C="$FIXTURES/memsuite-check"
     assert_output --partial "removed the previous p.prom"
     [ ! -e p.prom ]
 }
+
+@test "strings from the documents: a lone surrogate is no crash, a newline forges no line (caret notation), in check, its FAIL summary and --record" {
+    # Fixed bugs: "T\ud800" gave a jq parse error or an internal
+    # UnicodeEncodeError (exit 3); "T\nmemsuite: PASS 9/9 forged" printed a
+    # line of its own in the metric lines, the FAIL summary and --record.
+    sed 's/"name": "Triad"/"name": "T\\ud800"/' "$C/result-node.json" >sur.json
+    run "$MS" check --ref "$C/ref-stream.json" --result sur.json
+    assert_failure 1
+    assert_line "FAIL  Triad.best_rate_mbps         missing from the result (expected 20600.0 MB/s)"
+    refute_output --partial "internal error"
+    refute_output --partial "parse error"
+    sed 's/"record": "Triad"/"record": "T\\ud800"/' "$C/ref-stream.json" >sur-ref.json
+    run "$MS" check --ref sur-ref.json --result sur.json
+    assert_success
+    assert_line --regexp $'^PASS  T\ufffd\\.best_rate_mbps +20713\\.4 MB/s '
+    run "$MS" check --record --ref sur-rec.json --result sur.json
+    assert_success
+    assert_line $'  T\ufffd.best_rate_mbps expected 20713.4 MB/s -5%/+inf (spread 0% over 1 runs)'
+    # a newline: shown as ^J, inside its own line
+    sed 's/"name": "Triad"/"name": "T\\nmemsuite: PASS 9\/9 forged"/' "$C/result-node.json" >nl.json
+    sed 's/"record": "Triad"/"record": "T\\nmemsuite: PASS 9\/9 forged"/; s/"expected": 20600/"expected": 90000/' \
+        "$C/ref-stream.json" >nl-ref.json
+    run "$MS" check --ref nl-ref.json --result nl.json
+    assert_failure 1
+    refute_line --regexp '^memsuite: PASS 9/9 forged'
+    assert_line --regexp '^FAIL  T\^Jmemsuite: PASS 9/9 forged\.best_rate_mbps +20713\.4 MB/s '
+    assert_line --regexp '^memsuite: FAIL 1/4 .*: T\^Jmemsuite: PASS 9/9 forged\.best_rate_mbps 20713\.4 < '
+    run "$MS" check --record --ref nl-rec.json --result nl.json
+    assert_success
+    refute_line --regexp '^memsuite: PASS 9/9 forged'
+    assert_line --regexp '^  T\^Jmemsuite: PASS 9/9 forged\.best_rate_mbps expected 20713\.4 MB/s '
+}
+
+@test "a megabyte string in a result or a reference is cut in the message, never an argument list too long" {
+    # Fixed bug: a 1 MB sysinfo.cpu_model (or made_with.env.cpu_model, or
+    # tool) went to the analyser on its command line: "Argument list too
+    # long", exit 3; the tool was echoed whole.
+    head -c 1000000 /dev/zero | tr '\0' x >big.txt
+    jq '.sysinfo.cpu_model = "Model A"' "$C/result-node.json" >a.json
+    run "$MS" check --record --ref ref-a.json --result a.json
+    assert_success
+    jq --rawfile m big.txt '.sysinfo.cpu_model = $m' "$C/result-node.json" >big.json
+    run "$MS" check --ref ref-a.json --result big.json
+    assert_failure 2
+    refute_output --partial "too long"
+    assert_output --regexp 'cpu_model "Model A" in the reference, "x{120}\.\.\.\(cut\)" here'
+    [ "${#output}" -lt 2000 ]
+    jq --rawfile m big.txt '.made_with.env.cpu_model = $m' ref-a.json >ref-big.json
+    run "$MS" check --ref ref-big.json --result a.json
+    assert_failure 2
+    assert_output --regexp 'cpu_model "x{120}\.\.\.\(cut\)" in the reference, "Model A" here'
+    [ "${#output}" -lt 2000 ]
+    jq --rawfile m big.txt '.tool = $m' "$C/result-node.json" >tool.json
+    run "$MS" check --ref "$C/ref-stream.json" --result tool.json
+    assert_failure 2
+    assert_output --regexp "result tool\.json is from 'x{120}\.\.\.\(cut\)' but the reference is for 'stream'"
+    [ "${#output}" -lt 2000 ]
+}
+
+@test "a unit that disagrees with its scale makes the result invalid: a FAIL naming both, never a figure 1000x off" {
+    # Fixed bug: Triad "GB/s" with scale 1e6 passed as 20713400.0 MB/s.
+    jq '.schema = "memsuite/result/2" | .records[3].metrics.best_rate_mbps += {unit: "GB/s", base_unit: "B/s", scale: 1e6}' \
+        "$C/result-node.json" >gb.json
+    run "$MS" check --ref "$C/ref-stream.json" --result gb.json
+    assert_failure 1
+    assert_line --regexp '^memsuite: FAIL result gb\.json cannot validate .*: the result is not to be trusted: Triad\.best_rate_mbps: unit GB/s is 1e\+09 B/s, but the document states scale 1e\+06 \(base_unit B/s\)'
+    refute_output --partial "20713400"
+}
+
+@test "a result over the size limit is refused as a result document, with the limit" {
+    # Fixed bug: it was "more than a node report can be".
+    cp "$C/result-node.json" huge.json
+    truncate -s 17M huge.json
+    run "$MS" check --ref "$C/ref-stream.json" --result huge.json
+    assert_failure 2
+    assert_output "memsuite: check: --result: cannot read huge.json: it is 17825792 bytes, more than a result document can be (16 MiB); not read"
+}

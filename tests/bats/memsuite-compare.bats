@@ -113,18 +113,19 @@ setup_file() {
     assert_failure 2
 }
 
-@test "single-repetition or one-sided rows are not summed up as 'no change'; thread lists differ" {
-    # Fixed bug: a -50% run with --quick (no CV) and a missing thread count
-    # ended in "0 change(s) beyond the noise" and "Environment differences: none".
+@test "a single repetition has no noise estimate: its change is still judged, against 2 x the floor, said; one-sided rows counted" {
+    # Fixed bugs: a -50% run with --reps 1 (no CV) was "not judged" and the
+    # verdict "no change", exit 0; a missing thread count ended in
+    # "Environment differences: none".
     FAKE_RATE=5000 run "$MS" run --sizes 4x --threads 1 --reps 1 --cooldown 0 --out half
     assert_success
     run "$MS" compare "$BATS_FILE_TMPDIR/base" half
-    assert_success
+    assert_failure 1
     assert_line --regexp '^  run\.threads +\[1,2\] -> \[1\]$'
-    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +5000\.0 +-50\.0% +- \?$'
+    assert_line --regexp '^stream +128\.0 MiB +1 +Copy +best_rate_mbps +10000\.0 +5000\.0 +-50\.0% +20\.0% \*\?$'
     assert_line --regexp '^stream +128\.0 MiB +2 +Copy +best_rate_mbps +18660\.7 +- +- +- only A$'
-    assert_line --regexp ' 0 change\(s\) beyond the noise .*; 4 row\(s\) not judged: CV unknown \(\?: a single repetition\); 4 row\(s\) in one run only$'
-    assert_line --index -1 "verdict: no change beyond the noise in 0 judged row(s) (8 of 8 row(s) not judged)"
+    assert_line --regexp ' 4 change\(s\) beyond the noise .*; 4 row\(s\) without a noise estimate \(\?: a single repetition\), judged against \|change\| > 20% \(2 x the floor\); 4 row\(s\) in one run only$'
+    assert_line --index -1 --regexp '^verdict: REGRESSION: 4 row\(s\) worse beyond the noise; worst .*\(threshold 20\.0%, no noise estimate\) \(4 of 8 row\(s\) not judged\)$'
 }
 
 @test "huge pages and TLB side by side per cell when they differ; absent when they do not" {

@@ -178,3 +178,61 @@ use_run() { cp -r "$BATS_FILE_TMPDIR/$1" "$1"; }
     assert_success
     assert_line --regexp '^ +warn +method-order +mbw 128\.0 MiB: unusual method order: DUMB 9500 is 18\.8% above MEMCPY 8000 \(a vectorised copy loop, or a memcpy without a fast path\?\); tolerance 10\.0%$'
 }
+
+@test "strings from a cell reach the terminal in caret notation: a newline forges no line, a lone surrogate is no crash (text, Markdown, HTML)" {
+    # Fixed bugs: a record named "T\nmemsuite: PASS 9/9 forged" printed a
+    # line of its own in the table; "T\ud800" was an internal
+    # UnicodeEncodeError, exit 3, for text and HTML alike.
+    use_run good
+    local c=(good/cells/*.json)
+    sed -i 's/"name": *"Triad"/"name": "T\\nmemsuite: PASS 9\/9 forged"/' "${c[0]}"
+    sed -i 's/"name": *"Copy"/"name": "C\\ud800"/' "${c[1]}"
+    grep -q 'forged' "${c[0]}" && grep -q 'ud800' "${c[1]}"
+    run "$MS" report good
+    assert_success
+    refute_line --regexp '^memsuite: PASS 9/9 forged'
+    assert_line --regexp ' Triad T\^Jmemsuite: PASS 9/9 forged '
+    assert_output --partial $'C\ufffd'
+    run "$MS" report --markdown good
+    assert_success
+    refute_line --regexp '^memsuite: PASS 9/9 forged'
+    assert_output --partial 'T^Jmemsuite: PASS 9/9 forged'
+    run "$MS" report --html --output r.html good
+    assert_success
+    refute_output --partial "internal error"
+    grep -q $'C\ufffd' r.html
+}
+
+@test "malformed statistics make a cell invalid, named with the field (exit 1), never an internal error" {
+    # Fixed bug: min_time_s.stats.max 0 or -0 was ZeroDivisionError, exit 3.
+    local v f
+    for v in 0 -0.0; do
+        rm -rf good && use_run good
+        f=$(ls good/cells/*.json | head -n 1)
+        # jq would write -0 as 0: a mark, then the number as written
+        jq '(.records[] | select(.name == "Copy") | .metrics.min_time_s.stats.max) = 123454321' "$f" |
+            sed "s/123454321/$v/" >t && mv t "$f"
+        run "$MS" report good
+        assert_failure 1
+        assert_line "  invalid: $f: Copy.min_time_s.stats.max is $v, not a time above 0"
+        assert_line "memsuite: report: 1 invalid cell file(s) in good (listed at the top); their figures are left out"
+        run "$MS" report --html --output r.html good
+        assert_failure 1
+        refute_output --partial "internal error"
+    done
+    # a mean outside min..max: the figures do not hang together
+    rm -rf good && use_run good
+    f=$(ls good/cells/*.json | head -n 1)
+    jq '(.records[] | select(.name == "Copy") | .metrics.min_time_s.stats) |= (.mean = .max * 2)' "$f" >t && mv t "$f"
+    run "$MS" report good
+    assert_failure 1
+    assert_line --regexp "^  invalid: $f: Copy\.min_time_s\.stats\.mean [0-9.e-]+ is outside stats\.min\.\.max "
+}
+
+@test "--peak-gbps 0 names the value it refuses" {
+    # Fixed bug: it said "(got 'good')", the directory.
+    use_run good
+    run "$MS" report --peak-gbps 0 good
+    assert_failure 2
+    assert_output "memsuite: report: --peak-gbps: 0 is not a bandwidth in GB/s above 0 (and below 1e9)"
+}

@@ -30,7 +30,7 @@ class Messages:
         self.prefix = prefix
 
     def say(self, text, kind=""):
-        sys.stderr.write(render.printable("%s: %s%s\n" % (self.prefix, kind, text)))
+        sys.stderr.write(render.printable("%s: %s%s" % (self.prefix, kind, text)) + "\n")
 
     def warn(self, text):
         self.say(text, "warning: ")
@@ -127,7 +127,7 @@ def run(args):
         pieces = (line + "\n" for line in itertools.chain(render.text(view, args.top, args.all), drain_lines or ()))
     try:
         for piece in pieces:
-            sys.stdout.write(render.printable(piece))
+            sys.stdout.write(render.printable_text(piece))
         sys.stdout.flush()
     except OSError as e:
         msg.die(exitcodes.RESOURCE, "cannot write to standard output (%s); the report is lost" % e.strerror)

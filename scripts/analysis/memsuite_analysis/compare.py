@@ -9,8 +9,10 @@ memsuite-analyse compare DIR_A DIR_B [--all] [--markdown] [--noise PCT]
 Noise of a row: max(2 x sqrt(cvA^2 + cvB^2), --noise), in %: both runs'
 coefficients of variation over their repetitions (the noise within a
 run), and at least the run-to-run floor (default 10%) that repetitions
-inside one run do not sample.  "*" marks |change| above the noise; "?"
-rows where a CV is unknown (a single repetition): not judged.  A change
+inside one run do not sample.  "*" marks |change| above the noise.  A
+row whose CV is unknown (a single repetition: --reps 1, --quick) has no
+noise estimate ("?"): its change is judged against 2 x --noise (20% by
+default), "*?" when beyond it.  A change
 beyond the noise is a regression when it goes the bad way (the metric's
 "better" direction: lower rates, longer times).  The last line is the
 verdict ("none" when a side has no valid cell).
@@ -26,10 +28,13 @@ import sys
 
 from . import exitcodes, results, units
 from .model import one_line
-from .render import printable
+from .render import printable, printable_lines
 
 SUMMARY = "compare two results directories metric by metric (memsuite compare)"
 MIN_NOISE = 10.0
+# A row with a single repetition has no noise estimate (no CV): its
+# change is judged against SINGLE_REP_FACTOR x the floor (20% by default).
+SINGLE_REP_FACTOR = 2.0
 CONFIG_KEYS = ("benches", "sizes_bytes", "threads", "bind", "reps", "quick", "glibc_tunables", "profile",
                "enforce", "llc_bytes", "tool_args")
 
@@ -234,7 +239,10 @@ def paging_lines(ra, rb, md):
         fb = os.path.join(rb.path, "cells", cid + ".json")
         if not os.path.isfile(fb):
             continue
-        pa, pb = paging(results.read_result(fa)), paging(results.read_result(fb))
+        a, b = results.read_result(fa), results.read_result(fb)
+        if not (a.ok and b.ok):      # an invalid cell is listed at the top; its details are no figures
+            continue
+        pa, pb = paging(a), paging(b)
         ta, tb = _policy(ra, cid, pa), _policy(rb, cid, pb)
         if ta == tb and pa[0] == pb[0] and _pct(pa[1]) == _pct(pb[1]) and _pct(pa[2], 2) == _pct(pb[2], 2):
             continue
@@ -289,8 +297,11 @@ def counter_lines(ra, rb, md):
         fb = os.path.join(rb.path, "cells", cid + ".json")
         if not os.path.isfile(fb):
             continue
-        for side, f in (("A", fa), ("B", fb)):
-            for rec, k, v, unit, formula in rates(results.read_result(f)):
+        pair = (("A", results.read_result(fa)), ("B", results.read_result(fb)))
+        if not all(res.ok for _, res in pair):     # as paging_lines: valid cells only
+            continue
+        for side, res in pair:
+            for rec, k, v, unit, formula in rates(res):
                 key = (cid, rec, k)
                 if key not in what:
                     order.append(key)
@@ -370,8 +381,23 @@ class Table:
                         else:
                             improved += 1
                 else:
-                    mark = "?"
+                    # a single repetition: no noise estimate; judged
+                    # against the stated threshold instead, never skipped
+                    nz = SINGLE_REP_FACTOR * min_noise
+                    noise = "%.1f%%" % nz
                     unknown += 1
+                    mark = "?"
+                    if abs(pct) > nz:
+                        mark = "*?"
+                        marked += 1
+                        if (pct > 0) if better[k] == "lower" else (pct < 0):
+                            worsen += 1
+                            if worst == "" or abs(pct) > worstabs:
+                                worstabs = abs(pct)
+                                worst = "%s %s x%s %s.%s %+.1f%% (threshold %.1f%%, no noise estimate)" % (
+                                    bench, size_label(k[2]), k[3], k[4], k[5], pct, nz)
+                        else:
+                            improved += 1
             elif ra is None or rb is None:
                 mark = "only " + ("B" if ra is None else "A")
                 onlyone += 1
@@ -392,13 +418,14 @@ class Table:
         s = "%d row(s); %d change(s) beyond the noise (*: |change| > max(2 x sqrt(cvA^2 + cvB^2), %g%%))" % (
             n, marked, min_noise)
         if unknown:
-            s += "; %d row(s) not judged: CV unknown (?: a single repetition)" % unknown
+            s += ("; %d row(s) without a noise estimate (?: a single repetition), judged against "
+                  "|change| > %g%% (%g x the floor)" % (unknown, SINGLE_REP_FACTOR * min_noise, SINGLE_REP_FACTOR))
         if onlyone:
             s += "; %d row(s) in one run only" % onlyone
         if na:
             s += "; %d row(s) unavailable (NA)" % na
         self.lines.append(s)
-        judged = n - unknown - onlyone - na
+        judged = n - onlyone - na
         if empty:
             v = "none: no valid cell in %s, nothing to compare" % empty
         elif worsen:
@@ -409,7 +436,9 @@ class Table:
             v = "no change beyond the noise in %d judged row(s)" % judged
         if not empty and judged < n:
             v += " (%d of %d row(s) not judged)" % (n - judged, n)
-        self.lines.append(("\n**verdict: %s**" if md else "verdict: %s") % v)
+        if md:
+            self.lines.append("")
+        self.lines.append(("**verdict: %s**" if md else "verdict: %s") % v)
         self.regression = bool(worsen or empty)
 
 
@@ -459,7 +488,7 @@ def run(args):
         sys.stderr.write("%s: %s\n" % (args.prog, printable(str(e))))
         return e.code
     lines, problems, empty, table = report(ra, rb, args.all, args.markdown, args.noise)
-    sys.stdout.write(printable("".join(l + "\n" for l in lines)))
+    sys.stdout.write(printable_lines(lines))
     sys.stdout.flush()
     say = lambda m: sys.stderr.write("%s: %s\n" % (args.prog, printable(m)))      # noqa: E731
     if empty:

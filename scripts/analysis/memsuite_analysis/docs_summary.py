@@ -105,7 +105,7 @@ def add_arguments(p):
 
 
 def run(args):
-    from .render import printable
+    from .render import printable, printable_lines
     if not os.path.isdir(args.dir):
         sys.stderr.write("%s: %s is not a directory\n" % (args.prefix, one_line(args.dir)))
         return exitcodes.USAGE
@@ -114,7 +114,7 @@ def run(args):
         sys.stderr.write("%s: no result documents in %s\n" % (args.prefix, one_line(args.dir)))
         return exitcodes.FAIL
     docs = [(n[:-5], read_result(os.path.join(args.dir, n))) for n in names]
-    sys.stdout.write(printable("\n".join(render(docs)) + "\n"))
+    sys.stdout.write(printable_lines(render(docs)))
     bad = [n for n, r in docs if not r.ok]
     if bad:
         sys.stderr.write("%s: %d document(s) not summarised (named above): %s\n"

@@ -171,7 +171,7 @@ def run(args):
     try:
         names = expand(text)
     except ListError as e:
-        sys.stdout.write(printable("invalid node list \"%s\": %s\n" % (_shown(text, SHOW_MAX), e)))
+        sys.stdout.write(printable("invalid node list \"%s\": %s" % (_shown(text, SHOW_MAX), e)) + "\n")
         return exitcodes.USAGE
     if names:
         sys.stdout.write("\n".join(names) + "\n")

@@ -23,6 +23,7 @@ Reading rules (the contract the aggregation relies on):
     aggregate "mixed reference versions", exit 2).
 """
 
+import errno
 import json
 import math
 import os
@@ -59,12 +60,45 @@ def _no_constant(name):
     raise ValueError("%s is not a JSON number" % name)
 
 
-def loads(data):
-    """Strict JSON: NaN and Infinity are refused, as in RFC 8259.  A
-    document nested past Python's recursion limit is refused as well
-    (ValueError, like any other bad document; it was an internal error)."""
+def _constant(name):
+    """NaN and +-Infinity as non-finite floats (references: never null,
+    which means "no upper bound" there, so the value checks refuse them)."""
+    return float(name.replace("Infinity", "inf"))
+
+
+# A \\uD800-\\uDFFF escape: a surrogate, maybe one without its pair.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def _whole(x):
+    """x with every lone surrogate of its strings (keys too) replaced by
+    U+FFFD."""
+    if x.__class__ is str:
+        return _LONE.sub("\ufffd", x)
+    if x.__class__ is list:
+        return [_whole(v) for v in x]
+    if x.__class__ is dict:
+        return {_whole(k): _whole(v) for k, v in x.items()}
+    return x
+
+
+def loads(data, constants=False):
+    """Strict JSON: NaN and Infinity are refused, as in RFC 8259
+    (constants=True reads them as non-finite numbers, for the value checks
+    to name).  A document nested past Python's recursion limit is refused
+    as well (ValueError, like any other bad document; it was an internal
+    error).  A string is Unicode text: a \\ud800-\\udfff escape without its
+    pair (JSON's syntax allows one; it is no character and cannot be
+    written out) is read as U+FFFD, the replacement character, so nothing
+    past the reader ever holds one."""
     try:
-        return json.loads(data, parse_constant=_no_constant)
+        doc = json.loads(data, parse_constant=_constant if constants else _no_constant)
+        if (_SURROGATE_ESCAPE.search(data) if isinstance(data, (bytes, bytearray))
+                else _SURROGATE_ESCAPE_TEXT.search(data) or _LONE.search(data)):
+            doc = _whole(doc)
+        return doc
     except RecursionError:
         raise ValueError("nested too deeply to read") from None
 
@@ -185,28 +219,41 @@ def type_why(mode):
     return "is not a regular file"
 
 
-def _read_regular(path):
-    """(bytes, None) or (None, why).  Opened without following a link and
-    without blocking, then checked to be a regular file: a file swapped for
-    a FIFO or a link after the listing is still never waited on."""
+def _noun(what):
+    """'report' of 'a node report', 'result document' of 'a result document'."""
+    return "report" if what == "a node report" else what.split(" ", 1)[-1]
+
+
+def read_regular(path, what="a node report", max_bytes=REPORT_MAX_BYTES, follow=False):
+    """(bytes, None) or (None, why): the one way the analyser opens a file
+    another program or person wrote.  Opened without blocking and, unless
+    follow, without following a link (O_NOFOLLOW), then checked to be a
+    regular file of at most max_bytes (what: the kind of document, named
+    in the refusal): a file swapped for a FIFO or a link after the listing
+    is still never waited on, and a huge one is never read.  why is the
+    end of a sentence that starts with the file's name."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(path, flags)
     except OSError as e:
-        if os.path.islink(path):
+        if not follow and os.path.islink(path):
             return None, type_why(stat.S_IFLNK)
+        if follow and e.errno == errno.ENOENT and os.path.islink(path):
+            return None, "is a dangling symbolic link"
         return None, "cannot be read: %s" % e.strerror
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return None, type_why(st.st_mode)
         if st.st_size == 0:
-            return None, "is empty (a truncated report?)"
-        if st.st_size > REPORT_MAX_BYTES:
-            return None, "is %d bytes, more than a node report can be (%d MiB); not read" % (
-                st.st_size, REPORT_MAX_BYTES >> 20)
-        # The size it had when opened (writers rename a complete report into
-        # place; one that changes meanwhile is read as far as that size, and
-        # a cut one fails to parse, named): one read in the common case.
+            return None, "is empty (a truncated %s?)" % _noun(what)
+        if st.st_size > max_bytes:
+            return None, "is %d bytes, more than %s can be (%d MiB); not read" % (
+                st.st_size, what, max_bytes >> 20)
+        # The size it had when opened (writers rename a complete document
+        # into place; one that changes meanwhile is read as far as that
+        # size, and a cut one fails to parse, named): one read in the
+        # common case.
         chunks, left = [], st.st_size
         while left > 0:
             b = os.read(fd, left)
@@ -216,7 +263,7 @@ def _read_regular(path):
             left -= len(b)
         data = b"".join(chunks)
         if not data:
-            return None, "is empty (a truncated report?)"
+            return None, "is empty (a truncated %s?)" % _noun(what)
         return data, None
     except OSError as e:
         return None, "cannot be read: %s" % e.strerror
@@ -241,7 +288,7 @@ def read_entry(directory, name, dtype_regular, run_id):
             return Entry(name, path, stem, "unreadable", "cannot be read: %s" % e.strerror)
         if not stat.S_ISREG(mode):
             return Entry(name, path, stem, "unreadable", type_why(mode))
-    data, why = _read_regular(real)
+    data, why = read_regular(real)
     if why:
         return Entry(name, path, stem, "unreadable", why)
     try:

@@ -22,6 +22,7 @@ import re
 import sys
 
 from . import exitcodes, reference
+from .model import loads
 
 SUMMARY = "a cluster node's report from its memsuite check (memsuite cluster)"
 SCHEMA = "memsuite/cluster-node/1"
@@ -107,7 +108,7 @@ def build(args, doc, out, err):
 
 def run(args):
     try:
-        doc = json.loads(reference.read_bytes(args.ref))
+        doc = loads(reference.read_bytes(args.ref))
         out, err = _lines(args.stdout), _lines(args.stderr)
     except (reference.RefError, ValueError, RecursionError, OSError) as e:
         sys.stderr.write("memsuite-analyse: node-report: %s\n" % (getattr(e, "strerror", None) or e))

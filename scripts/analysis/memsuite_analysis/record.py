@@ -212,14 +212,14 @@ def summary_lines(doc):
     for m in doc["metrics"]:
         unit = " " + m["unit"] if m.get("unit") else ""
         up = "+inf" if m["upper_pct"] is None else "+%s%%" % number_text(m["upper_pct"])
-        out.append("  %s.%s expected %s%s -%s%%/%s (spread %s%% over %d runs)\n" % (
+        out.append("  %s.%s expected %s%s -%s%%/%s (spread %s%% over %d runs)" % (
             m["record"], m["metric"], number_text(m["expected"]), unit, number_text(m["lower_pct"]), up,
             number_text(m["spread_pct"]), m["runs"]))
-    return "".join(out)
+    return out
 
 
 def run(args):
-    from .render import printable
+    from .render import printable, printable_lines
     try:
         run_block = json.loads(args.run)
         doc = make(args.results, args.floor, args.cap, args.upper, run_block,
@@ -230,7 +230,7 @@ def run(args):
     try:
         outfile.write(args.out, json.dumps(doc, ensure_ascii=False, indent=2) + "\n", inputs=args.results)
         if args.summary:
-            outfile.write(args.summary, printable(summary_lines(doc)), inputs=args.results)
+            outfile.write(args.summary, printable_lines(summary_lines(doc)), inputs=args.results)
     except outfile.OutError as e:
         print("cannot write the reference %s" % e.strerror)
         return e.code

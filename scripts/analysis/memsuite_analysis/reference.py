@@ -21,9 +21,8 @@ question (it knows the tools); everything else is checked here.
 import json
 import math
 import os
-import stat
 
-from .model import loads, one_line
+from .model import loads, one_line, read_regular
 
 SCHEMA = "memsuite/ref/1"
 
@@ -154,34 +153,24 @@ def problem(doc):
 
 
 def read_bytes(path):
-    """The bytes of a reference file, following a link (a reference may
-    be one) but never blocking on a FIFO or a device; RefError when it
-    cannot be read."""
+    """The bytes of a reference file (b"" when empty), following a link (a
+    reference may be one) but never blocking on a FIFO or a device
+    (model.read_regular); RefError when it cannot be read."""
     shown = one_line(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+    data, why = read_regular(path, "a reference", REF_MAX_BYTES, follow=True)
+    if why is None:
+        return data
+    if why.startswith("is empty"):
+        return b""
+    if why.startswith("is a directory") or why.startswith("cannot be read: ") and not os.path.isfile(path) \
+            or why.startswith("is a dangling"):
         raise RefError("cannot read reference %s" % shown)
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise RefError("cannot read reference %s" % shown)
-        if not stat.S_ISREG(st.st_mode):
-            raise RefError("cannot read reference %s: not a regular file (a FIFO or a device); "
-                           "name the reference file itself" % shown)
-        if st.st_size > REF_MAX_BYTES:
-            raise RefError("reference %s is %d bytes, more than a reference can be; not read" % (shown, st.st_size))
-        chunks = []
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
-                break
-            chunks.append(b)
-        return b"".join(chunks)
-    except OSError as e:
-        raise RefError("cannot read reference %s: %s" % (shown, e.strerror))
-    finally:
-        os.close(fd)
+    if why.startswith("cannot be read: "):
+        raise RefError("cannot read reference %s: %s" % (shown, why[len("cannot be read: "):]))
+    if " bytes, " in why:
+        raise RefError("reference %s %s" % (shown, why))
+    raise RefError("cannot read reference %s: not a regular file (a FIFO or a device); "
+                   "name the reference file itself" % shown)
 
 
 def load(path):
@@ -194,7 +183,7 @@ def load(path):
     try:
         # NaN and Infinity are no JSON numbers: read as non-finite
         # numbers, they are refused by the value checks, named
-        doc = json.loads(data, parse_constant=_constant)
+        doc = loads(data, constants=True)
     except (ValueError, RecursionError) as e:
         raise RefError("reference %s is not a JSON object (exactly one document is expected): %s"
                        % (shown, _json_why(e)))
@@ -204,12 +193,6 @@ def load(path):
     if why:
         raise RefError("reference %s: %s" % (shown, why))
     return doc
-
-
-def _constant(name):
-    """NaN and +-Infinity as non-finite floats: never null (null means
-    "no upper bound" for upper_pct), so the value checks refuse them."""
-    return float(name.replace("Infinity", "inf"))
 
 
 def _json_why(e):
@@ -252,8 +235,7 @@ class Reference:
         if validate:
             doc = load(path)
         else:
-            with open(path, "rb") as f:
-                doc = loads(f.read())
+            doc = loads(read_bytes(path))
         self.path = path
         self.id = ref_id
         self.doc = doc
@@ -323,8 +305,15 @@ def _same(a, b):
     return a == b
 
 
-def _show(x):
-    return '"%s"' % x if isinstance(x, str) else _s(x)
+SHOWN_MAX = 120     # the characters of a document's value a message shows
+
+
+def _show(x, quote=True):
+    """A value inside a message: a string quoted (quote), anything else as
+    JSON; cut to SHOWN_MAX characters, marked "...(cut)"."""
+    t = x if isinstance(x, str) else _s(x)
+    t = t if len(t) <= SHOWN_MAX else t[:SHOWN_MAX] + "...(cut)"
+    return '"%s"' % t if quote and isinstance(x, str) else t
 
 
 def settings(ref, result):
@@ -338,10 +327,10 @@ def settings(ref, result):
     r = ref.run
     for k in ("size_bytes", "threads", "reps"):
         if k in r and k in run and not _same(r[k], run[k]):
-            yield "refuse", "run.%s %s in the reference, %s in the result" % (k, _s(r[k]), _s(run[k]))
+            yield "refuse", "run.%s %s in the reference, %s in the result" % (k, _show(r[k]), _show(run[k]))
     rb, b = r.get("bench") or "", run.get("bench") or ""
     if rb and b and rb.split(":")[0] != _s(b).split(":")[0]:
-        yield "refuse", "run.bench %s in the reference, %s in the result" % (rb, _s(b))
+        yield "refuse", "run.bench %s in the reference, %s in the result" % (_show(rb, False), _show(b, False))
     m = ref.made_with
     if m is None:
         return
@@ -350,7 +339,7 @@ def settings(ref, result):
         yield "refuse", "tool %s in the reference, %s in the result" % (_show(m["tool"]), _show(made["tool"]))
     if m.get("version") and m["version"] != made["version"]:
         yield "refuse", "%s version %s in the reference, %s in the result" % (
-            m.get("tool") or "tool", m["version"], made["version"])
+            _show(m.get("tool") or "tool", False), _show(m["version"], False), _show(made["version"], False))
     for k, v in (m.get("env") or {}).items():
         if k in made["env"] and not _same(v, made["env"][k]):
             yield ("note" if k in ENV_INFO else "refuse"), "%s %s in the reference, %s here" % (

@@ -10,29 +10,40 @@ import re
 
 _CARET = {}
 for _c in range(32):
-    if _c != 10:
-        _CARET[_c] = "^" + chr(64 + _c)
+    _CARET[_c] = "^" + chr(64 + _c)
     _CARET[0x80 + _c] = "M-^" + chr(64 + _c)
 _CARET[0x7F] = "^?"
 
 
-_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-# Surrogates that stand for no byte: a JSON "\ud800" decodes to one
-_LONE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def printable(text):
-    """text with every control character (C0 but newline, DEL, C1) in
-    caret notation (ESC as ^[, DEL as ^?, C1 as M-^X), and bytes that are
-    not UTF-8 replaced, and so are lone surrogates (a JSON "\ud800":
-    encoding one raised UnicodeEncodeError, which stopped the whole
-    cluster report for one node's string): what a file says cannot drive
-    the terminal, nor stop the output."""
+    """One line of text as it may reach a terminal: every control
+    character, newline included (C0, DEL, C1), in caret notation (newline
+    as ^J, ESC as ^[, DEL as ^?, C1 as M-^X), and every surrogate (a byte
+    that was not UTF-8, read with surrogateescape, or a lone \\ud800
+    escape of a JSON string) as U+FFFD: what a file says can neither drive
+    the terminal nor start a line of its own.  The one function every
+    string from a file passes on its way out (the text and Markdown
+    renderers apply it to each line they emit: printable_lines; HTML
+    escapes its own way)."""
     if not _UNSAFE.search(text):
         return text
-    text = _LONE.sub("\ufffd", text)
-    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return text.translate(_CARET)
+    return _SURROGATE.sub("\ufffd", text).translate(_CARET)
+
+
+def printable_lines(lines):
+    """Lines, each through printable, each ended by a newline: a newline
+    inside a line (from a document's string) is shown as ^J."""
+    return "".join(printable(line) + "\n" for line in lines)
+
+
+def printable_text(text):
+    """A text whose newlines are its own (a rendered document whose
+    strings were made single lines already): printable line by line."""
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 _SAFE_WORD = re.compile(r"[A-Za-z0-9._,:=/@%+-]+")

@@ -5,6 +5,7 @@ from the results directory has "|" escaped inside table cells."""
 import os
 
 from .health import counts
+from .render import printable_lines
 from .render_text import cell_value, flags, header_items, judgement_lines
 from .units import human_bytes
 
@@ -44,4 +45,4 @@ def render(ctx, plots=(), plots_note="", plots_asked=False, version=""):
             o.append("![%s](plots/%s)" % (cell(title or os.path.basename(path)), os.path.basename(path)))
         if not plots:
             o.append("  (%s)" % (plots_note or "no data to plot: a plot needs 2+ thread counts or sizes"))
-    return "\n".join(o) + "\n"
+    return printable_lines(o)

@@ -5,6 +5,7 @@ in the unit the tool wrote with one decimal (the tables of the bash
 report, which scripts read)."""
 
 from .model import one_line
+from .render import printable_lines
 from .summary import num
 from .units import fmt_number, human_bytes
 
@@ -116,7 +117,7 @@ def render(ctx, plots=(), plots_note="", plots_asked=False, version=""):
             o.append("  %s" % path)
         if not plots:
             o.append("  (%s)" % (plots_note or "no data to plot: a plot needs 2+ thread counts or sizes"))
-    return "\n".join(o) + "\n"
+    return printable_lines(o)
 
 
 def _counts(ctx):

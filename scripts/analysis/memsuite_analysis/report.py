@@ -461,14 +461,15 @@ def messages(ctx, prefix):
 
 def run(args):
     from . import render_html, render_md, render_text
-    from .render import printable
+    from .render import printable, printable_text
     for name in ("tolerance", "efficiency", "cv_max", "peak_min"):
         v = getattr(args, name)
         if not (v == v and 0 <= v < 1e6):
             sys.stderr.write("%s: --%s: %s is not a percentage\n" % (args.prefix, name.replace("_", "-"), v))
             return exitcodes.USAGE
     if args.peak_gbps is not None and not (0 < args.peak_gbps < 1e9):
-        sys.stderr.write("%s: --peak-gbps: %s is not a bandwidth in GB/s above 0\n" % (args.prefix, args.peak_gbps))
+        sys.stderr.write("%s: --peak-gbps: %g is not a bandwidth in GB/s above 0 (and below 1e9)\n"
+                         % (args.prefix, args.peak_gbps))
         return exitcodes.USAGE
     try:
         rd = RunDir(args.dir)
@@ -497,7 +498,9 @@ def run(args):
     renderer = {"text": render_text, "markdown": render_md, "html": render_html}[args.format]
     text = renderer.render(ctx, plots=plots, plots_note=note, plots_asked=bool(args.plots),
                            version=args.version_text)
-    sys.stdout.write(printable(text))
+    # text and Markdown: printable line by line already; HTML escapes
+    # its own way, then line by line
+    sys.stdout.write(printable_text(text) if args.format == "html" else text)
     sys.stdout.flush()
     for m in messages(ctx, args.prefix):
         sys.stderr.write(printable(m) + "\n")

@@ -18,7 +18,7 @@ Invalid, whose text names the field (the caller exits 2).
 
 import json
 
-from .model import _read_regular, one_line
+from .model import loads, read_regular, one_line
 
 SCHEMA = "memsuite/requirements/1"
 
@@ -101,11 +101,11 @@ def parse(doc, source):
 
 
 def load(path):
-    data, why = _read_regular(path)
+    data, why = read_regular(path)
     if why:
         raise Invalid("requirements file %s %s" % (one_line(path), why))
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise Invalid("requirements file %s is not valid JSON (%s)" % (one_line(path), one_line(str(e))[:80]))
     return parse(doc, path)

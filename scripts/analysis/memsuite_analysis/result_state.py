@@ -17,6 +17,8 @@ SUMMARY = "what a result file is: complete, incomplete, invalid: why, or why it 
 def add_arguments(p):
     p.add_argument("--tool", default=None, help="the tool the cell runs (another tool's result is invalid)")
     p.add_argument("--scenario", default=None, help="the mencal scenario the cell runs")
+    p.add_argument("--show-tool", action="store_true",
+                   help="print the result's tool instead (unknown when it names none; cut when long)")
     p.add_argument("file", metavar="FILE")
 
 
@@ -31,5 +33,9 @@ def line(res):
 
 def run(args):
     res = results.read_result(args.file, args.tool or None, args.scenario or None)
+    if args.show_tool:
+        t = res.get("tool")
+        print(printable("unknown" if t is None else results.shown(t)))
+        return exitcodes.OK
     print(printable(line(res)))
     return exitcodes.OK

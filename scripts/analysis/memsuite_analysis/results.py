@@ -28,11 +28,13 @@ import math
 import os
 
 from . import units
-from .model import _read_regular, loads, one_line
+from .model import read_regular, loads, one_line
 
 SCHEMAS = ("memsuite/result/1", "memsuite/result/2")
 RUN_SCHEMA = "memsuite/run/1"
-RESULT_MAX_BYTES = 256 << 20
+# The largest result document read (far above any real one: a sweep's is
+# a few hundred KiB); a larger file is refused unread, named.
+RESULT_MAX_BYTES = 16 << 20
 # A matrix scenario whose result names another mencal scenario
 # (scripts/lib/bench.sh: mencal:randread-sweep is mencal's randread --sweep).
 RESULT_SCENARIO = {"randread-sweep": "randread"}
@@ -52,6 +54,9 @@ HEADLINE_PREFERENCE = (
 # A headline value at or above this is no measurement (1e15 MB/s is an
 # exabyte per second, 1e15 ns eleven days); one at or below 0 neither.
 VALUE_MAX = 1e15
+
+# run.json, env.json, plan.tsv: a few KiB each.
+RUNDIR_FILE_MAX_BYTES = 16 << 20
 
 STAT_KEYS = ("n", "min", "max", "mean", "median", "stddev", "cv", "mad")
 
@@ -108,6 +113,16 @@ def _short(x, n=40):
     return one_line(s[:n])
 
 
+SHOWN_MAX = 120     # the characters of a document's string a message shows
+
+
+def shown(x, n=SHOWN_MAX):
+    """A value from a document inside a message: a string as it is,
+    anything else as JSON text; cut to n characters, marked "...(cut)"."""
+    s = x if isinstance(x, str) else _short(x, n + 1)
+    return s if len(s) <= n else s[:n] + "...(cut)"
+
+
 class Metric:
     """One metric of a record: name, value (None: unavailable, with
     `unavailable` saying why when the tool said), unit as written, base
@@ -139,6 +154,9 @@ class Metric:
             if not isinstance(bu, str) or not is_number(sc) or sc <= 0:
                 raise Invalid("%s: base_unit %s with scale %s is not a unit and a positive number"
                               % (where, _short(bu), _short(sc)))
+            why = units.conflict(unit, bu, float(sc))
+            if why:
+                raise Invalid("%s: %s; the figure cannot be read in either" % (where, one_line(why)))
             b, s = bu, float(sc)
         self.base_unit, self.scale = b, s
         better = m.get("better", units.default_better(unit) if bu is None else None)
@@ -152,6 +170,7 @@ class Metric:
             if k in st and st[k] is not None and not is_number(st[k]):
                 raise Invalid("%s.stats.%s is %s, not a number" % (where, k, _short(st[k])))
         self.stats = {k: st[k] for k in STAT_KEYS if is_number(st.get(k))}
+        self._check_stats(where)
         # A bandwidth or a time is never below 0 nor beyond VALUE_MAX; a
         # spread (cv, stddev, mad) and a count neither.
         measured = self.base_unit in MEASURED_BASES
@@ -162,6 +181,26 @@ class Metric:
                               % (where, k, _short(x), VALUE_MAX))
         why = m.get("value_unavailable") or m.get("unavailable")
         self.unavailable = one_line(why) if isinstance(why, str) else None
+
+    def _check_stats(self, where):
+        """The repetitions' statistics hang together: min <= mean, median
+        <= max (but for rounding), and a time's min and max above 0 (a
+        repetition of 0 s measured nothing, and rates divide by them)."""
+        st = self.stats
+        if self.base_unit == "s":
+            for k in ("min", "max"):
+                if k in st and not st[k] > 0:
+                    raise Invalid("%s.stats.%s is %s, not a time above 0" % (where, k, _short(st[k])))
+        lo, hi = st.get("min"), st.get("max")
+        if lo is not None and hi is not None and lo > hi and not _close(lo, hi):
+            raise Invalid("%s.stats.min %s is above stats.max %s" % (where, _short(lo), _short(hi)))
+        for k in ("mean", "median"):
+            x = st.get(k)
+            if x is None:
+                continue
+            if lo is not None and x < lo and not _close(x, lo) or hi is not None and x > hi and not _close(x, hi):
+                raise Invalid("%s.stats.%s %s is outside stats.min..max (%s..%s)"
+                              % (where, k, _short(x), _short(lo), _short(hi)))
 
     @property
     def base_value(self):
@@ -342,7 +381,7 @@ def read_result(path, tool=None, scenario=None):
     shown = one_line(path)
     if os.path.isdir(path):
         return Result(path, "unreadable", "cannot read %s" % shown)
-    data, why = _read_regular(path)
+    data, why = read_regular(path, "a result document", RESULT_MAX_BYTES)
     if why:
         if why.startswith("is empty"):      # ms_res_state's words (jq -s of nothing)
             return Result(path, "unreadable", "%s holds 0 JSON documents, expected one" % shown)
@@ -350,8 +389,6 @@ def read_result(path, tool=None, scenario=None):
         if why.endswith(" (not read)"):
             why = why[:-len(" (not read)")] + ", not a regular file"
         return Result(path, "unreadable", "cannot read %s: it %s" % (shown, why))
-    if len(data) > RESULT_MAX_BYTES:
-        return Result(path, "unreadable", "%s is too large to be a result document" % shown)
     try:
         doc = loads(data)
     except (ValueError, RecursionError) as e:
@@ -450,7 +487,7 @@ class RunError(Exception):
 
 
 def _read_json_file(path, what):
-    data, why = _read_regular(path)
+    data, why = read_regular(path, "a run directory's " + what, RUNDIR_FILE_MAX_BYTES)
     if why:
         raise RunError("%s %s; the directory is damaged" % (one_line(path), why))
     try:
@@ -502,7 +539,7 @@ class RunDir:
     def _plan(self, path, known):
         if not os.path.lexists(path):
             raise RunError("%s has no plan.tsv; it cannot be resumed or reported" % one_line(self.path))
-        data, why = _read_regular(path)
+        data, why = read_regular(path, "a plan", RUNDIR_FILE_MAX_BYTES)
         if why and not why.startswith("is empty"):
             raise RunError("%s %s; the directory is damaged" % (one_line(path), why))
         text = (data or b"").decode("utf-8", "surrogateescape")

@@ -13,15 +13,15 @@ The checks (the fields the report and resume compute or look up with):
   env.json   (when present) one object whose facts are objects with a
              string key, llc_bytes a byte count, peak_mbps a rate.
 A FIFO, socket, device or link is never opened for reading in a way that
-could block (model._read_regular)."""
+could block (model.read_regular)."""
 
 import os
 import re
 
 from . import exitcodes
-from .model import loads, type_why
+from .model import loads, read_regular
 from .render import printable
-from .results import RUN_SCHEMA, _short, is_number
+from .results import RUN_SCHEMA, RUNDIR_FILE_MAX_BYTES, _short, is_number
 
 SUMMARY = "check a results directory (run.json, plan.tsv, env.json)"
 
@@ -48,36 +48,23 @@ def _byte_count(x):
 
 def _read(d, name):
     """The bytes of d/name (None when it does not exist), or Bad: not a
-    regular file (a link is followed, as the report's readers do), or
-    unreadable.  Never blocks: only a regular file is opened."""
-    import stat
+    regular file (a link is never followed: model.read_regular, as the
+    report's reader opens them), too large, or unreadable."""
     path = os.path.join(d, name)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        if os.path.islink(path):
-            raise Bad("%s/%s is not a regular file (a dangling symbolic link); the directory is damaged" % (d, name))
+    if not os.path.lexists(path):
         return None
-    except OSError as e:
-        raise Bad("cannot read %s/%s (%s); run as its owner or make it readable" % (d, name, e.strerror),
-                  exitcodes.RESOURCE)
-    if not stat.S_ISREG(st.st_mode):
-        kind = type_why(st.st_mode).replace("is ", "", 1).split(" (")[0]
-        raise Bad("%s/%s is not a regular file (%s); the directory is damaged" % (d, name, kind))
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except PermissionError:
-        raise Bad("cannot read %s/%s (permission denied); run as its owner or make it readable" % (d, name),
-                  exitcodes.RESOURCE)
-    try:
-        chunks = []
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
-                return b"".join(chunks)
-            chunks.append(b)
-    finally:
-        os.close(fd)
+    data, why = read_regular(path, "a run directory's " + name, RUNDIR_FILE_MAX_BYTES)
+    if why is None:
+        return data
+    if why.startswith("is empty"):
+        return b""
+    if why.startswith("cannot be read: "):
+        raise Bad("cannot read %s/%s (%s); run as its owner or make it readable"
+                  % (d, name, why[len("cannot be read: "):].lower()), exitcodes.RESOURCE)
+    if why.startswith("is ") and " bytes, " in why:
+        raise Bad("%s/%s %s; the directory is damaged" % (d, name, why))
+    kind = why.replace("is ", "", 1).split(" (")[0]
+    raise Bad("%s/%s is not a regular file (%s); the directory is damaged" % (d, name, kind))
 
 
 def _doc(data):

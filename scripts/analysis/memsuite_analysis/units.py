@@ -56,6 +56,19 @@ def base(unit):
     return UNITS.get(unit or "", (unit or "", 1.0))
 
 
+def conflict(unit, base_unit, scale):
+    """Why a unit does not go with the base unit and scale a document
+    states beside it (a unit of the table has its own: "GB/s" is 1e9 B/s,
+    never 1e6), or None when they agree or the unit is not in the table."""
+    known = UNITS.get(unit or "")
+    if known is None:
+        return None
+    b, s = known
+    if base_unit == b and abs(scale - s) <= 1e-9 * s:
+        return None
+    return "unit %s is %g %s, but the document states scale %g (base_unit %s)" % (unit, s, b, scale, base_unit)
+
+
 def is_rate(unit):
     return base(unit)[0] == "B/s"
 

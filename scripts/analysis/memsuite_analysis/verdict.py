@@ -22,7 +22,7 @@ import sys
 import time
 
 from . import exitcodes, outfile, prom
-from .render import number, printable
+from .render import number, printable, printable_lines, printable_text
 
 SUMMARY = "make and render memsuite check's verdict (text, JSON, Prometheus)"
 SCHEMA = "memsuite/check/1"
@@ -131,11 +131,11 @@ def json_doc(args, v, now):
 def render(args, v, now):
     """The verdict in args.format, as text."""
     if args.format == "text":
-        return printable("".join(x + "\n" for x in v.lines if x) + v.summary + "\n")
+        return printable_lines([x for x in v.lines if x] + [v.summary])
     if args.format == "json":
         return json.dumps(json_doc(args, v, now), ensure_ascii=False, indent=2) + "\n"
     facts = dict(line.partition("\t")[::2] for line in _split(args.idle))
-    return printable(prom.check(args.host, v, args.busy, args.seconds, int(now)) + prom.idle(args.host, facts))
+    return printable_text(prom.check(args.host, v, args.busy, args.seconds, int(now)) + prom.idle(args.host, facts))
 
 
 def run(args):
