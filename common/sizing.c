@@ -8,6 +8,8 @@
 #include "log.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -55,6 +57,45 @@ int mb_read_line(const char *path, char *buf, size_t buflen)
     fclose(f);
     buf[strcspn(buf, "\n")] = '\0';
     return rc;
+}
+
+int mb_read_fact(const char *path, char *buf, size_t buflen)
+{
+    if (!buf || buflen < 2)
+        return -EINVAL;
+    buf[0] = '\0';
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -EINVAL;
+    }
+    /* sysfs reports st_size 4096 for every attribute: read, do not trust it */
+    size_t got = 0;
+    while (got < buflen) {
+        ssize_t n = read(fd, buf + got, buflen - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            buf[0] = '\0';
+            return -e;
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (got >= buflen) {
+        buf[0] = '\0';
+        return -EFBIG;
+    }
+    buf[got] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
 }
 
 /* snprintf that reports truncation instead of warning about it: paths and
