@@ -274,6 +274,8 @@ edac_tree() {   # edac_tree NAME: the EDAC fixture tree NAME in the test's sysfs
     FAKE_DMI=one-empty MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$MS" check --ref ref.json --result "$C/result-node.json" --format json
     assert_failure 1
     echo "$output" >v.json
+    jq '{ "$schema": ."$schema" } + .definitions.check_verdict' "$ROOT/docs/result.schema.json" >check.schema.json
+    /usr/bin/jsonschema -i v.json check.schema.json
     run jq -c '.verdict, (.diagnosis[0] | del(.text))' v.json
     assert_output '"FAIL"
 {"kind":"memory population","subject":"CPU1_DIMM_D1","reference":"16 GB DDR4 3200 MT/s rank 2","found":"empty","severity":"fail"}'
