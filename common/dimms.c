@@ -96,8 +96,6 @@ static unsigned long long parse_size_mb(const char *v)
 typedef struct {
     bool open;
     mb_dimm_t d;
-    unsigned speed, configured;
-    char bank[64];
 } slot_t;
 
 static void flush(slot_t *s, mb_dimms_t *t)
@@ -108,12 +106,12 @@ static void flush(slot_t *s, mb_dimms_t *t)
     if (t->n >= MB_DIMMS_MAX)
         return;
     char u[160];
-    snprintf(u, sizeof u, "%s %s", s->d.locator, s->bank);
+    snprintf(u, sizeof u, "%s %s", s->d.locator, s->d.bank);
     for (char *p = u; *p; p++)
         *p = (char)toupper((unsigned char)*p);
     s->d.socket = locator_socket(u);
     locator_channel(u, s->d.channel, sizeof s->d.channel);
-    s->d.speed_mts = s->configured ? s->configured : s->speed;
+    s->d.speed_mts = s->d.configured_mts ? s->d.configured_mts : s->d.rated_mts;
     t->d[t->n++] = s->d;
 }
 
@@ -131,6 +129,18 @@ static const char *field(const char *line, const char *key)
     while (*line == ' ' || *line == '\t')
         line++;
     return line;
+}
+
+/* A text field, trailing blanks cut; "" for dmidecode's placeholders. */
+static void given(char *out, size_t len, const char *v)
+{
+    static const char *const none[] = { "Not Specified", "Unknown", "NO DIMM", "Not Provided", "" };
+    snprintf(out, len, "%s", v);
+    for (size_t n = strlen(out); n && (out[n - 1] == ' ' || out[n - 1] == '\t'); n--)
+        out[n - 1] = '\0';
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        if (strcmp(out, none[i]) == 0)
+            out[0] = '\0';
 }
 
 void mb_dimms_parse(FILE *in, mb_dimms_t *t)
@@ -155,14 +165,20 @@ void mb_dimms_parse(FILE *in, mb_dimms_t *t)
         } else if ((v = field(line, "Type"))) {
             snprintf(s.d.type, sizeof s.d.type, "%s", v);
         } else if ((v = field(line, "Speed"))) {
-            s.speed = parse_speed(v);
+            s.d.rated_mts = parse_speed(v);
         } else if ((v = field(line, "Configured Memory Speed")) ||
                    (v = field(line, "Configured Clock Speed"))) {
-            s.configured = parse_speed(v);   /* what it runs at */
+            s.d.configured_mts = parse_speed(v);   /* what it runs at */
         } else if ((v = field(line, "Locator"))) {
             snprintf(s.d.locator, sizeof s.d.locator, "%s", v);
         } else if ((v = field(line, "Bank Locator"))) {
-            snprintf(s.bank, sizeof s.bank, "%s", v);
+            snprintf(s.d.bank, sizeof s.d.bank, "%s", v);
+        } else if ((v = field(line, "Rank"))) {
+            s.d.rank = isdigit((unsigned char)*v) ? atoi(v) : 0;
+        } else if ((v = field(line, "Manufacturer"))) {
+            given(s.d.manufacturer, sizeof s.d.manufacturer, v);
+        } else if ((v = field(line, "Part Number"))) {
+            given(s.d.part, sizeof s.d.part, v);
         }
     }
     flush(&s, t);
@@ -331,27 +347,28 @@ static void unavailable(mb_dimms_summary_t *s, const char *why, const char *peak
     snprintf(s->peak_text, sizeof s->peak_text, "%s", peak);
 }
 
-void mb_dimms_read(mb_dimms_summary_t *s)
+bool mb_dimms_read_table(mb_dimms_t *t, mb_dimms_summary_t *s)
 {
     char prog[4096], table[4096], cmd[8400], why[300];
+    t->n = 0;
     if (!mb_find_program("dmidecode", prog, sizeof prog)) {
         unavailable(s, "dmidecode is not installed", "no DIMM data (dmidecode not installed)");
-        return;
+        return false;
     }
     mb_sysfs_path(table, sizeof table, "/firmware/dmi/tables/DMI");
     if (access(table, F_OK) != 0) {
         snprintf(why, sizeof why, "no DMI table at %.200s (VM or firmware without SMBIOS)", table);
         unavailable(s, why, "no DIMM data (no DMI table)");
-        return;
+        return false;
     }
     if (!is_root()) {
         unavailable(s, "dmidecode needs root to read the SMBIOS tables", "no DIMM data (needs root)");
-        return;
+        return false;
     }
     if (strchr(prog, '\'')) {
         snprintf(why, sizeof why, "dmidecode path %.200s contains a quote; not run", prog);
         unavailable(s, why, "no DIMM data");
-        return;
+        return false;
     }
     char timeout[4096];
     if (mb_find_program("timeout", timeout, sizeof timeout) && !strchr(timeout, '\''))
@@ -362,19 +379,59 @@ void mb_dimms_read(mb_dimms_summary_t *s)
     if (!p) {
         snprintf(why, sizeof why, "cannot run dmidecode: %s", strerror(errno));
         unavailable(s, why, "no DIMM data");
-        return;
+        return false;
     }
-    static mb_dimms_t t;   /* large: static */
-    mb_dimms_parse(p, &t);
+    mb_dimms_parse(p, t);
     int st = pclose(p);
-    if (t.n == 0 && st != 0) {
+    if (t->n == 0 && st != 0) {
         if (WIFEXITED(st) && WEXITSTATUS(st) == 124)
             snprintf(why, sizeof why, "dmidecode did not answer within %d s", DMIDECODE_TIMEOUT_S);
         else
             snprintf(why, sizeof why, "dmidecode -t memory failed (exit %d) and listed no memory devices",
                      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         unavailable(s, why, "no DIMM data");
-        return;
+        return false;
     }
-    mb_dimms_summarise(&t, s);
+    mb_dimms_summarise(t, s);
+    return t->n > 0;
+}
+
+void mb_dimms_read(mb_dimms_summary_t *s)
+{
+    static mb_dimms_t t;   /* large: static */
+    mb_dimms_read_table(&t, s);
+}
+
+int mb_dimms_channels(const mb_dimms_t *t, int *sockets, int *channels, int max)
+{
+    int n = 0;
+    for (int i = 0; i < t->n; i++) {
+        int k;
+        for (k = 0; k < n && sockets[k] != t->d[i].socket; k++)
+            ;
+        if (k == n && n < max) {
+            sockets[n] = t->d[i].socket;
+            channels[n++] = 0;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        /* a channel counts once however many of its DIMMs are populated */
+        for (int i = 0; i < t->n; i++) {
+            const mb_dimm_t *d = &t->d[i];
+            if (d->socket != sockets[k] || d->size_mb == 0)
+                continue;
+            bool seen = false;
+            for (int j = 0; j < i && d->channel[0]; j++)
+                seen |= t->d[j].socket == d->socket && t->d[j].size_mb > 0 &&
+                        strcmp(t->d[j].channel, d->channel) == 0;
+            channels[k] += !seen;
+        }
+    }
+    for (int a = 1; a < n; a++)     /* ascending socket */
+        for (int b = a; b > 0 && sockets[b - 1] > sockets[b]; b--) {
+            int x = sockets[b], y = channels[b];
+            sockets[b] = sockets[b - 1], channels[b] = channels[b - 1];
+            sockets[b - 1] = x, channels[b - 1] = y;
+        }
+    return n;
 }

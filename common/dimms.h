@@ -21,7 +21,13 @@ typedef struct {
     unsigned long long size_mb; /* 0: empty slot */
     char type[32];              /* "DDR4"; "" unknown */
     unsigned speed_mts;         /* configured speed, else rated; 0 unknown */
+    unsigned rated_mts;         /* "Speed": what the module is rated for; 0 unknown */
+    unsigned configured_mts;    /* "Configured Memory Speed": what it runs at; 0 unknown */
+    int rank;                   /* 0 unknown */
     char locator[64];
+    char bank[64];              /* Bank Locator; "" when not given */
+    char manufacturer[64];      /* "" when not given */
+    char part[64];              /* Part Number; "" when not given */
 } mb_dimm_t;
 
 typedef struct {
@@ -48,5 +54,13 @@ void mb_dimms_summarise(const mb_dimms_t *t, mb_dimms_summary_t *s);
  * Without a DMI table (<sysfs>/firmware/dmi/tables/DMI), dmidecode,
  * root or memory devices the summary is unavailable with the reason. */
 void mb_dimms_read(mb_dimms_summary_t *s);
+/* The slots themselves (for the memory-as-built block of memsuite-facts):
+ * true with t filled, or false with s unavailable and its reason (the
+ * same checks as mb_dimms_read).  s is the summary either way. */
+bool mb_dimms_read_table(mb_dimms_t *t, mb_dimms_summary_t *s);
+/* Populated channels per socket: sockets[i] (ascending, -1 unnamed) has
+ * channels[i] distinct populated channels (each populated DIMM counts as
+ * one when the locators name no channel).  The number of sockets. */
+int mb_dimms_channels(const mb_dimms_t *t, int *sockets, int *channels, int max);
 
 #endif

@@ -18,6 +18,7 @@
 #include "damon.h"
 #include "dimms.h"
 #include "json.h"
+#include "membuild.h"
 #include "pagesize.h"
 #include "sizing.h"
 #include "sysinfo.h"
@@ -696,6 +697,40 @@ static void g_tunables(mb_facts_t *d)
     add(d, "ld_preload", MB_VERDICT_OK, p && *p ? p : "none", NULL, NULL);
 }
 
+/* The memory as built (common/membuild), and its EDAC counts as a row:
+ * ok when every count is 0, warn when a DIMM has errors, unavailable
+ * without a driver or with a count that cannot be read. */
+static void g_build(mb_facts_t *d)
+{
+    mb_membuild_t *b = malloc(sizeof *b);
+    if (!b) {
+        add(d, "edac", MB_VERDICT_UNAVAILABLE, NULL, "out of memory", NULL);
+        return;
+    }
+    mb_membuild_collect(b);
+    free(d->build);
+    d->build = b;
+    char text[512];
+    mb_edac_text(&b->edac, text, sizeof text);
+    if (!b->edac.available) {
+        add(d, "edac", MB_VERDICT_UNAVAILABLE, NULL, text, "none in a VM; on bare metal load the platform's EDAC driver");
+        return;
+    }
+    bool errors = false, unreadable = false;
+    for (int i = 0; i < b->edac.nmc; i++) {
+        const mb_edac_mc_t *mc = &b->edac.mc[i];
+        unreadable |= !mc->ce.ok || !mc->ue.ok;
+        errors |= (mc->ce.ok && mc->ce.value) || (mc->ue.ok && mc->ue.value);
+    }
+    if (errors)
+        add(d, "edac", MB_VERDICT_WARN, text, "the memory controllers counted errors since boot",
+            "find the DIMM by its label; memsuite check --ref FILE judges them");
+    else if (unreadable)
+        add(d, "edac", MB_VERDICT_UNAVAILABLE, text, "a controller's count cannot be read", NULL);
+    else
+        add(d, "edac", MB_VERDICT_OK, text, NULL, NULL);
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 static const struct {
@@ -704,14 +739,14 @@ static const struct {
 } groups[] = {
     { "host", g_host },         { "memory", g_memory },       { "virtualization", g_virt }, { "governor", g_governor },
     { "smt", g_smt },           { "thp", g_thp },             { "numa", g_numa },
-    { "dimms", g_dimms },       { "counters", g_counters },   { "tunables", g_tunables },
+    { "dimms", g_dimms },       { "build", g_build },         { "counters", g_counters },   { "tunables", g_tunables },
     { "frequency", g_frequency },
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 
 const char *mb_facts_groups(void)
 {
-    return "host memory virtualization governor smt thp numa dimms counters tunables frequency";
+    return "host memory virtualization governor smt thp numa dimms build counters tunables frequency";
 }
 
 /* `name` is one of the comma-separated words of `list`. */
@@ -766,6 +801,8 @@ void mb_facts_free(mb_facts_t *d)
 {
     free(d->row);
     d->row = NULL;
+    free(d->build);
+    d->build = NULL;
     d->n = d->cap = 0;
 }
 
@@ -856,6 +893,8 @@ int mb_facts_json(const mb_facts_t *d, FILE *f)
     string_or_null(&j, "hypervisor", d->hypervisor);
     mb_json_string(&j, "evidence", d->virt_evidence);
     mb_json_object_end(&j);
+    if (d->build)
+        mb_membuild_json(d->build, &j, "memory_build");
     if (d->env) {
         mb_json_string(&j, "memsuite_version", MB_VERSION);
         string_or_null(&j, "profile", d->profile);

@@ -45,12 +45,14 @@ typedef struct {
     char hypervisor[32];   /* "" when unknown */
     char virt_evidence[400];
     char tunables[1024];   /* GLIBC_TUNABLES, "" unset */
+    void *build;           /* mb_membuild_t (group "build"), NULL when not collected */
     bool env;              /* the env document (mb_facts_add_profile) */
     char profile[128];     /* env: the applied memsuite profile, "" none */
 } mb_facts_t;
 
 /* The groups, in document order: host memory virtualization governor smt thp
- * numa dimms counters tunables frequency.  only: a comma-separated list of group
+ * numa dimms build counters tunables frequency.  build: the memory as built
+ * (common/membuild: the "memory_build" object and the "edac" row).  only: a comma-separated list of group
  * names, or NULL for all.  Returns 0, or -EINVAL naming the unknown group
  * in why.  Never fails for the machine's sake: an unreadable fact is a row
  * with verdict unavailable. */

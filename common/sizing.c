@@ -9,6 +9,8 @@
 #include "log.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -56,6 +58,32 @@ int mb_read_line(const char *path, char *buf, size_t buflen)
     fclose(f);
     buf[strcspn(buf, "\n")] = '\0';
     return rc;
+}
+
+int mb_read_fact(const char *path, char *buf, size_t buflen)
+{
+    if (!buf || buflen < 2)
+        return -EINVAL;
+    buf[0] = '\0';
+    /* the one fact reader (factfile.h): non-blocking, regular files only,
+     * capped; sysfs reports st_size 4096 for every attribute, so read */
+    FILE *f = mb_fact_fopen(path);
+    if (!f)
+        return errno == MB_EFACT_NOTREG ? -EINVAL : -errno;
+    size_t got = fread(buf, 1, buflen, f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (err) {
+        buf[0] = '\0';
+        return -err;
+    }
+    if (got >= buflen) {
+        buf[0] = '\0';
+        return -EFBIG;
+    }
+    buf[got] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
 }
 
 /* snprintf that reports truncation instead of warning about it: paths and

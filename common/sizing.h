@@ -147,5 +147,10 @@ const char *mb_procfs_path(char *buf, size_t buflen, const char *rel);
  * mb_fact_fopen (no blocking, regular files only, capped).  0 or -errno
  * (mb_fact_strerror says why in words). */
 int mb_read_line(const char *path, char *buf, size_t buflen);
+/* A small fact file (sysfs counters, labels): a regular file only (never
+ * a FIFO, device or directory: opened non-blocking, checked with fstat),
+ * at most buflen - 1 bytes; the first line, newline stripped.  0, or
+ * -errno: -EINVAL not a regular file, -EFBIG longer than buflen - 1. */
+int mb_read_fact(const char *path, char *buf, size_t buflen);
 
 #endif

@@ -22,6 +22,7 @@
 #include "counters.h"
 #include "damon.h"
 #include "dimms.h"
+#include "edac.h"
 #include "tunables.h"
 #include "virt.h"
 #include "json.h"
@@ -944,6 +945,20 @@ static void get_dimms(mb_fact_t *f, mb_sysinfo_t *si)
         fact_text(f, "%s", d.text);
 }
 
+/* EDAC error counters (common/edac): "mc0 ce 0 ue 0 (...)" or why not. */
+static void get_edac(mb_fact_t *f, mb_sysinfo_t *si)
+{
+    (void)si;
+    static mb_edac_t e;   /* large: static */
+    mb_edac_read(&e);
+    char text[sizeof f->value];
+    mb_edac_text(&e, text, sizeof text);
+    if (e.available)
+        fact_text(f, "%s", text);
+    else
+        fact_why(f, "%.250s", text);
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 typedef struct {
@@ -990,6 +1005,7 @@ static const fact_desc_t fact_table[] = {
     { "ld_preload", get_ld_preload },
     { "allocator", get_allocator },
     { "dimms", get_dimms },
+    { "edac", get_edac },
     { "virtualization", get_virtualization },
     { "firmware", get_firmware },
     { "damon", get_damon },

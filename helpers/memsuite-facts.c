@@ -40,7 +40,7 @@ static const char usage[] =
     "Print the environment facts memsuite records, each with a verdict (ok, warn,\n"
     "unavailable), the reason and the command that fixes it; --json prints the\n"
     "memsuite/facts/1 document (docs/results-format.md).\n"
-    "Groups: host memory virtualization governor smt thp numa dimms counters tunables frequency.\n"
+    "Groups: host memory virtualization governor smt thp numa dimms build counters tunables frequency.\n"
     "--throttle-verdict: the frequency and throttle verdict on FILE's samples\n"
     "(\"t_s<TAB>kHz<TAB>throttle count\" a line, as memsuite run takes them; a drop of\n"
     "more than PCT percent, default 10, below the first sample warns).\n"

@@ -2,6 +2,7 @@
 # Usage: memsuite check --ref FILE [--retries N] [--per-node] [--result FILE]
 #                       [--format text|json|prom] [--prom FILE] [--force]
 #                       [--ignore-load] [--max-busy PCT] [--max-pressure PCT]
+#                       [--max-ce N]
 #        memsuite check --record --ref FILE [--runs N] [--floor PCT] [--cap PCT]
 #                       [--upper-pct PCT] [--per-node] [--result FILE...]
 #                       [--bench B] [--size S] [--threads N] [--reps N] [--bind MODE]
@@ -48,6 +49,25 @@
 # The evidence (window, mask, demand and its top process, pressure,
 # MemAvailable, load average) is in the JSON "idle" object and in the
 # memsuite_check_busy_* Prometheus gauges.
+#
+# Diagnosis.  --record keeps the memory as built in the reference's
+# "memory" block: every DIMM slot (locator, bank, size, type, rated and
+# configured speed, rank, manufacturer, part; empty slots too), the
+# populated channels per socket, MemTotal per NUMA node, the EDAC counts
+# per controller and DIMM, and the peak they imply; a part that cannot be
+# had says why (dmidecode needs root, no EDAC driver loaded, a VM).  A
+# check reads the same before and after the run and FAILs, naming the
+# cause, whatever the bandwidth says, when
+#   - a slot populated in the reference is empty now (or the reverse), or
+#     its size, type, configured speed or rank differs, or a socket has
+#     another number of populated channels: "memory population";
+#   - a NUMA node's MemTotal differs by more than 2%: "node memory";
+#   - EDAC counts an uncorrected error, or corrected errors that grew
+#     during the check or exceed --max-ce N (default 100): naming the
+#     controller and the DIMM label.
+# The first diagnosis leads the summary; the JSON has them all in
+# "diagnosis".  A reference recorded without the block still checks the
+# bandwidth, with the note that the population was not recorded.
 #
 # Settings.  A check runs the reference's run block, so size, threads,
 # repetitions and binding are the reference's.  A reference written by
@@ -116,7 +136,7 @@ ms_use sysfs lists bench results ref lock enforce idle verdict envdoc
 cmd_check() {
     local ref="" retries=1 per_node=0 record=0 runs=5 floor=5 cap=30 upper="" v
     local bench="" size="" threads="" reps="" bind="" fmt=text prom="" force=0 ignore_load=0
-    local max_busy="" max_press="$MS_IDLE_PRESSURE_DEFAULT" max_load=""
+    local max_busy="" max_press="$MS_IDLE_PRESSURE_DEFAULT" max_load="" max_ce=100
     local -a results=()
     # The loop only collects: the first bad option waits in MS_CK_BAD until
     # --prom (wherever it stands) is known, so that this exit, too, leaves
@@ -146,6 +166,7 @@ cmd_check() {
             --max-load) ms_check_arg "$@" && max_load="$2"; shift ;;
             --max-busy) ms_check_arg "$@" && max_busy="$2"; shift ;;
             --max-pressure) ms_check_arg "$@" && max_press="$2"; shift ;;
+            --max-ce) ms_check_arg "$@" && max_ce="$2"; shift ;;
             *) ms_check_bad "$(ms_unknown_option_why "$1")" ;;
         esac
         [ $# -eq 0 ] || shift
@@ -163,6 +184,7 @@ cmd_check() {
     [ -z "$MS_CK_BAD" ] || ms_usage_error "$MS_CK_BAD"
     retries=$(ms_parse_uint_opt --retries "$retries" 100) || ms_usage_error "$retries"
     runs=$(ms_parse_uint_opt --runs "$runs" 1000 1) || ms_usage_error "$runs"
+    MS_CK_MAX_CE=$(ms_parse_uint_opt --max-ce "$max_ce" 1000000000) || ms_usage_error "$MS_CK_MAX_CE"
     floor=$(ms_parse_decimal --floor "$floor") || ms_usage_error "$floor"
     cap=$(ms_parse_decimal --cap "$cap") || ms_usage_error "$cap"
     if [ -n "$upper" ]; then upper=$(ms_parse_decimal --upper-pct "$upper") || ms_usage_error "$upper"; fi
@@ -215,6 +237,8 @@ cmd_check() {
     fi
     ms_verdict_begin "$ref"
     MS_CK_FORCE="$force"
+    MS_CK_BUILD0=$(ms_mktemp)
+    ms_check_build "$MS_CK_BUILD0"
     local rc=0
     if [ "${#results[@]}" -eq 1 ]; then
         [ "$per_node" = 1 ] && ms_usage_error "--per-node runs the benchmark; it does not go with --result"
@@ -251,6 +275,12 @@ ms_check_judge() {
         a+=(--result "$res")
         [ "${MS_CK_FORCE:-0}" != 1 ] || a+=(--force)
     fi
+    if [ -n "${MS_CK_BUILD0:-}" ]; then
+        local now
+        now=$(ms_mktemp)
+        ms_check_build "$now"
+        a+=(--build "$now" --build-before "$MS_CK_BUILD0" --max-ce "$MS_CK_MAX_CE")
+    fi
     out=$(ms_analyse_args check "${a[@]}") || rc=$?
     case "$rc" in
         0|1) ;;
@@ -264,6 +294,17 @@ ms_check_judge() {
         [ -z "$line" ] || ms_verdict_note "$line"
     done < <(tail -n +2 <<<"$out")
     return "$rc"
+}
+
+# ms_check_build FILE: the memory as built now (memsuite-facts --json
+# --only build) into FILE; "{}" when the helper is missing or fails (the
+# analyser then says the memory was not read).
+ms_check_build() {
+    local helper
+    if helper=$(ms_helper memsuite-facts) && "$helper" --json --only build >"$1" 2>/dev/null; then
+        return 0
+    fi
+    printf '{}\n' >"$1"
 }
 
 # ms_check_arg OPTION [VALUE...]: 0 when the option has a value; else the
@@ -497,10 +538,11 @@ ms_check_record() {
     # inputs' fitness, medians, tolerances, the cap) into a temp file;
     # ms_out_write puts it in place (never over a device, never through a
     # link), exit 3 when it cannot.
-    local rc=0 doc sum
-    doc=$(ms_mktemp) sum=$(ms_mktemp)
+    local rc=0 doc sum build
+    doc=$(ms_mktemp) sum=$(ms_mktemp) build=$(ms_mktemp)
+    ms_check_build "$build"
     local -a a=(--out "$doc" --summary "$sum" --floor "$floor" --cap "$cap" --run "$runjson"
-        --memsuite "$MS_VERSION" --host "$(ms_hostname)" --created "$(ms_now_utc)")
+        --memsuite "$MS_VERSION" --host "$(ms_hostname)" --created "$(ms_now_utc)" --build "$build")
     [ -z "$upper" ] || a+=(--upper "$upper")
     why=$(ms_analyse_args record "${a[@]}" -- "${files[@]}") || rc=$?
     [ -z "$rundir" ] || why=${why//"$rundir/"/}

@@ -2,13 +2,14 @@
 # memsuite check: node validation against a reference (fixtures in
 # tests/fixtures/memsuite-check), retries, per-node runs, --record.
 
+bats_require_minimum_version 1.5.0
 load test_helper
 load ../fixtures/memsuite-bats/helpers
 
 C="$FIXTURES/memsuite-check"
 
 @test "PASS on a fixture result: one line per metric and the verdict" {
-    run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json"
+    run --separate-stderr "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json"
     assert_success
     assert_line --index 0 "PASS  Copy.best_rate_mbps          18660.7 MB/s  expected 18500.0 (-10%/+25%: 16650.0..23125.0)"
     assert_line --index 3 "PASS  Triad.best_rate_mbps         20713.4 MB/s  expected 20600.0 (-10%/+inf: >= 18540.0)"
@@ -183,18 +184,18 @@ C="$FIXTURES/memsuite-check"
     # Fixed bug: GB/s expected 20.6 against 20713.4 MB/s printed "20713.4 GB/s".
     # The result's MB/s are converted into the reference's GB/s (20.7 GB/s).
     jq '.metrics[3].unit = "GB/s" | .metrics[3].expected = 20.6' "$C/ref-stream.json" >gb.json
-    run "$MS" check --ref gb.json --result "$C/result-node.json"
+    run --separate-stderr "$MS" check --ref gb.json --result "$C/result-node.json"
     assert_success
     assert_line --index 3 --regexp '^PASS  Triad\.best_rate_mbps +20\.7 GB/s  expected 20\.6 '
     refute_output --partial '20713.4 GB/s'
     # the same number in GB/s, not scaled: converted, it is 1000x too high a reference
     jq '.metrics[3].unit = "GB/s"' "$C/ref-stream.json" >gb-raw.json
-    run "$MS" check --ref gb-raw.json --result "$C/result-node.json"
+    run --separate-stderr "$MS" check --ref gb-raw.json --result "$C/result-node.json"
     assert_failure 1
     assert_line --index 3 --regexp '^FAIL  Triad\.best_rate_mbps +20\.7 GB/s  expected 2[0-9]{4}\.[0-9] '
     # another quantity (ns against MB/s): not comparable, a FAIL
     jq '.metrics[3].unit = "ns"' "$C/ref-stream.json" >ns.json
-    run "$MS" check --ref ns.json --result "$C/result-node.json"
+    run --separate-stderr "$MS" check --ref ns.json --result "$C/result-node.json"
     assert_failure 1
     assert_line --index 3 --regexp '^FAIL  Triad\.best_rate_mbps +unit MB/s in the result, ns in the reference'
 }
@@ -309,4 +310,103 @@ C="$FIXTURES/memsuite-check"
     run "$MS" check --ref "$C/ref-stream.json" --result huge.json
     assert_failure 2
     assert_output "memsuite: check: --result: cannot read huge.json: it is 17825792 bytes, more than a result document can be (16 MiB); not read"
+
+# diag_ref: a reference recorded from the fixture result with the memory
+# as built now (the stub dmidecode's FAKE_DMI, the tree's EDAC counts).
+diag_ref() {
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" check --record --ref ref.json --result "$C/result-node.json" --result "$C/result-node.json"
+    assert_success
+}
+
+edac_tree() {   # edac_tree NAME: the EDAC fixture tree NAME in the test's sysfs
+    rm -rf "$MEMSUITE_SYSFS/devices/system/edac"
+    cp -r "$ROOT/tests/fixtures/edac/$1/sys/devices/system/edac" "$MEMSUITE_SYSFS/devices/system/"
+}
+
+@test "--record keeps the memory as built: slots, channels per socket, node memory, EDAC counts, the peak" {
+    edac_tree clean
+    diag_ref
+    run jq -c '.memory | [(.slots | length), ([.slots[] | select(.populated)] | length)], .channels_per_socket, .peak_mbps,
+        .edac[0].dimms[1].label, (.nodes | length)' ref.json
+    assert_output '[16,8]
+[{"socket":0,"channels":4},{"socket":1,"channels":4}]
+204800
+"CPU1_DIMM_A1"
+2'
+    MEMSUITE_ASSUME_ROOT=0 run "$MS" check --record --ref user.json --result "$C/result-node.json"
+    assert_success
+    run jq -r '.memory.slots, .memory.slots_unavailable' user.json
+    assert_output $'null\ndmidecode needs root to read the SMBIOS tables'
+}
+
+@test "a slot empty now that the reference has populated: FAIL memory population naming the locator, whatever the bandwidth" {
+    diag_ref
+    FAKE_DMI=one-empty MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-node.json"
+    assert_failure 1
+    assert_line --index 0 'FAIL  memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty'
+    assert_line 'FAIL  memory population: socket 1: reference 4 populated channel(s), found 3'
+    assert_line --regexp '^PASS  Triad\.best_rate_mbps '
+    assert_line --regexp '^memsuite: FAIL memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty on .*; 4/4 metrics within tolerance$'
+    FAKE_DMI=one-empty MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$MS" check --ref ref.json --result "$C/result-node.json" --format json
+    assert_failure 1
+    echo "$output" >v.json
+    jq '{ "$schema": ."$schema" } + .definitions.check_verdict' "$ROOT/docs/result.schema.json" >check.schema.json
+    /usr/bin/jsonschema -i v.json check.schema.json
+    run jq -c '.verdict, (.diagnosis[0] | del(.text))' v.json
+    assert_output '"FAIL"
+{"kind":"memory population","subject":"CPU1_DIMM_D1","reference":"16 GB DDR4 3200 MT/s rank 2","found":"empty","severity":"fail"}'
+    run jq -r '.summary' v.json
+    assert_output --partial 'CPU1_DIMM_D1'
+    # the same population passes
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-node.json"
+    assert_success
+}
+
+@test "a bandwidth FAIL says when the population explains it" {
+    diag_ref
+    FAKE_DMI=one-empty MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-slow-triad.json"
+    assert_failure 1
+    assert_line --regexp '^memsuite: FAIL memory population: CPU1_DIMM_D1: .*; 1/4 metrics out of tolerance: Triad\.best_rate_mbps 14500\.0 < [0-9.]+ \(consistent with the memory population \(populated peak -12%, CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty\)\)$'
+}
+
+@test "EDAC: corrected errors that grow during the check FAIL naming the DIMM label; an uncorrected error FAILs at once" {
+    edac_tree clean
+    diag_ref
+    # the fake benchmark swaps in the tree with 5 corrected errors on dimm1 while it runs
+    FAKE_HOOK="cp '$ROOT/tests/fixtures/edac/ce/sys/devices/system/edac/mc/mc0/dimm1/dimm_ce_count' '$MEMSUITE_SYSFS/devices/system/edac/mc/mc0/dimm1/'" \
+        MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --retries 0
+    assert_failure 1
+    assert_line 'FAIL  EDAC: mc0 CPU1_DIMM_A1: corrected errors grew during the check, 0 -> 5'
+    assert_line --regexp '^memsuite: FAIL EDAC: mc0 CPU1_DIMM_A1: corrected errors grew during the check, 0 -> 5 on '
+    # 5 corrected errors that do not grow are within --max-ce (default 100), not with --max-ce 4
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-node.json"
+    assert_success
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-node.json" --max-ce 4
+    assert_failure 1
+    assert_line 'FAIL  EDAC: mc0 CPU1_DIMM_A1: 5 corrected error(s), more than --max-ce 4'
+    edac_tree ue
+    MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$MS" check --ref ref.json --result "$C/result-node.json" --format json
+    assert_failure 1
+    echo "$output" >v.json
+    run jq -c '[.diagnosis[] | select(.severity == "fail") | [.kind, .subject, .found]]' v.json
+    assert_output '[["EDAC uncorrected errors","mc0 CPU1_DIMM_A1",1]]'
+    run "$MS" check --ref ref.json --result "$C/result-node.json" --max-ce x
+    assert_failure 2
+    assert_output --partial "--max-ce: invalid value 'x'"
+}
+
+@test "diagnosis bad input: garbage from dmidecode, a reference with more slots, a reference without the block" {
+    diag_ref
+    FAKE_DMI=garbage MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-node.json"
+    assert_success
+    assert_output --partial 'note: memory population unavailable on this node: dmidecode lists no memory devices (VM?)'
+    # recorded on a node with 16 slots, checked on one with 1 (the VM fixture)
+    FAKE_DMI=vm MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref ref.json --result "$C/result-node.json"
+    assert_failure 1
+    assert_line 'FAIL  memory population: CPU0_DIMM_A1: reference 16 GB DDR4 3200 MT/s rank 2, not listed on this node'
+    assert_output --partial 'note: the reference lists 16 slots, this node 1'
+    # an older reference: the bandwidth is checked, the population was not recorded
+    MEMSUITE_ASSUME_ROOT=1 run "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json"
+    assert_success
+    assert_output --partial 'note: memory population not recorded in the reference (recorded before memsuite kept it); bandwidth alone is checked'
 }

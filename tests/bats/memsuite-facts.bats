@@ -146,7 +146,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
 @test "bad usage: an unknown group or argument is exit 2, naming it and the accepted form" {
     run --separate-stderr "$BIN/memsuite-facts" --only host,bogus
     assert_failure 2
-    [[ "$stderr" == *"unknown fact group 'bogus'; the groups are: host memory virtualization governor smt thp numa dimms counters tunables frequency"* ]]
+    [[ "$stderr" == *"unknown fact group 'bogus'; the groups are: host memory virtualization governor smt thp numa dimms build counters tunables frequency"* ]]
     [ -z "$output" ]
     run --separate-stderr "$BIN/memsuite-facts" --frobnicate
     assert_failure 2
@@ -327,4 +327,49 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     # no hpage_pmd_size in this tree: derived from the page, said so
     run fact f.json pmd_huge_page
     assert_output --regexp $'^unavailable\t[0-9]+ MiB \\(derived from the page size\\)\tcannot read .*/kernel/mm/transparent_hugepage/hpage_pmd_size: No such file or directory'
+
+@test "build: the memory as built (slots, channels per socket, node memory, EDAC counts) in a valid document" {
+    cp -r "$ROOT/tests/fixtures/edac/ce/sys/devices/system/edac" "$MEMSUITE_SYSFS/devices/system/"
+    printf 'Node 0 MemTotal:       32768000 kB\n' >"$MEMSUITE_SYSFS/devices/system/node/node0/meminfo"
+    FAKE_DMI=one-empty MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$BIN/memsuite-facts" --json --only build
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -c '.memory_build | [.slots | length, (map(select(.populated)) | length)], .channels_per_socket,
+        (.slots[] | select(.locator == "CPU0_DIMM_A1") | [.size_mb, .type, .rated_mts, .configured_mts, .rank, .manufacturer, .part]),
+        (.slots[] | select(.locator == "CPU1_DIMM_D1")), .nodes, .peak_mbps,
+        [.edac[0].controller, .edac[0].ce_count, .edac[0].dimms[1].label, .edac[0].dimms[1].ce_count]' f.json
+    assert_output '[16,7]
+[{"socket":0,"channels":4},{"socket":1,"channels":3}]
+[16384,"DDR4",3200,3200,2,"Samsung","M393A2K43DB3-CWE"]
+{"locator":"CPU1_DIMM_D1","bank":"P1_Node1_Channel3_Dimm0","socket":1,"channel":"3","populated":false}
+[{"node":0,"mem_total_bytes":33554432000},{"node":1,"mem_total_bytes":null,"mem_total_bytes_unavailable":"no MemTotal in its meminfo"}]
+179200
+["mc0",5,"CPU1_DIMM_A1",5]'
+    run fact f.json edac
+    assert_output $'warn\tmc0 ce 5 ue 0 (CPU0_DIMM_A1 ce 0 ue 0, CPU1_DIMM_A1 ce 5 ue 0)\tthe memory controllers counted errors since boot'
+}
+
+@test "build: not root, no EDAC driver, junk counts and garbage from dmidecode are unavailable with the reason" {
+    MEMSUITE_ASSUME_ROOT=0 run --separate-stderr "$BIN/memsuite-facts" --json --only build
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '.memory_build | .slots, .slots_unavailable, .edac, .edac_unavailable' f.json
+    assert_line --index 0 null
+    assert_line --index 1 'dmidecode needs root to read the SMBIOS tables'
+    assert_line --index 2 null
+    assert_line --index 3 --regexp '^no EDAC driver loaded \(.*/devices/system/edac/mc lists no memory controller'
+    cp -r "$ROOT/tests/fixtures/edac/junk/sys/devices/system/edac" "$MEMSUITE_SYSFS/devices/system/"
+    FAKE_DMI=garbage MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$BIN/memsuite-facts" --json --only build
+    assert_success
+    echo "$output" >f.json
+    facts_valid f.json
+    run jq -r '.memory_build | .slots_unavailable, .edac[0].ce_count_unavailable, .edac[0].ue_count_unavailable,
+        .edac[0].dimms[1].label, .edac[0].dimms[1].ce_count_unavailable' f.json
+    assert_output "dmidecode lists no memory devices (VM?)
+mc0/ce_count holds 'abc', not a count (0..1000000000000000)
+mc0/ue_count holds '99999999999999999999', not a count (0..1000000000000000)
+CPU1^IDIMM^AA1
+mc0/dimm1/dimm_ce_count is not a regular file"
 }

@@ -132,9 +132,33 @@ static void test_edges(void)
     CHECK(t.n == 1 && t.d[0].speed_mts == 2933, "configured speed wins (got %u)", t.n ? t.d[0].speed_mts : 0);
 }
 
+/* The slot as built: rated and configured speed, rank, maker, part; the
+ * populated channels per socket. */
+static void test_slots(void)
+{
+    parse_fixture("balanced");
+    const mb_dimm_t *d = &t.d[0];
+    CHECK_EQ_STR(d->locator, "CPU0_DIMM_A1", "balanced: slot 0 locator");
+    CHECK_EQ_STR(d->bank, "P0_Node0_Channel0_Dimm0", "balanced: slot 0 bank");
+    CHECK(d->rated_mts == 3200 && d->configured_mts == 3200 && d->rank == 2, "balanced: 3200/3200 MT/s rank 2");
+    CHECK_EQ_STR(d->manufacturer, "Samsung", "balanced: manufacturer");
+    CHECK_EQ_STR(d->part, "M393A2K43DB3-CWE", "balanced: part");
+    CHECK(t.d[1].size_mb == 0 && t.d[1].manufacturer[0] == '\0', "balanced: an empty slot has no maker (NO DIMM)");
+    int sockets[8], channels[8];
+    int n = mb_dimms_channels(&t, sockets, channels, 8);
+    CHECK(n == 2 && sockets[0] == 0 && channels[0] == 4 && sockets[1] == 1 && channels[1] == 4,
+          "balanced: 4 channels on sockets 0 and 1 (%d sockets)", n);
+    parse_fixture("one-empty");
+    n = mb_dimms_channels(&t, sockets, channels, 8);
+    CHECK(n == 2 && channels[0] == 4 && channels[1] == 3, "one-empty: socket 1 has 3 channels");
+    parse_fixture("garbage");
+    CHECK(t.n == 0, "garbage: no memory device (%d)", t.n);
+}
+
 int main(void)
 {
     test_locators();
+    test_slots();
     test_fixtures();
     test_edges();
     return check_done();

@@ -141,7 +141,7 @@ static const char *const all_keys[] = {
     "hugepages_total", "hugepage_size_kib", "page_size_bytes", "pmd_size_bytes",
     "mem_total_bytes", "numa_nodes", "memory_nodes", "llc",
     "compiler", "cflags", "openmp", "libnuma", "papi", "glibc", "glibc_tunables", "glibc_tunables_check", "ld_preload",
-    "allocator", "dimms", "virtualization", "firmware", "damon",
+    "allocator", "dimms", "edac", "virtualization", "firmware", "damon",
 };
 
 static mb_sysinfo_t si;      /* large: static */

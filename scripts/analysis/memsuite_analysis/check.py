@@ -17,12 +17,15 @@ memsuite-analyse check --ref REF (--result FILE | --failed WHY [--detail TEXT])
                  nodes and the early exits)
   --prom FILE    also write the Prometheus text to FILE (temp file, then
                  rename), before stdout
+  --build FILE, --build-before FILE, --max-ce N   the memory as built now
+                 and before the run (memsuite-facts --json --only build):
+                 the diagnosis against the reference (diagnosis.py)
 Prints "TOTAL<TAB>FAILS" on stdout, then the notes, one a line.  Exit 0 every metric passed, 1 some
 failed, 2 the reference is unusable or was made with other settings (the
 reason on stdout, one line, instead), 3 the files cannot be read/written.
 """
 
-from . import exitcodes, outfile, reference, results, units
+from . import diagnosis, exitcodes, outfile, reference, results, units
 from .model import one_line
 from .render import printable
 
@@ -44,6 +47,9 @@ def add_arguments(p):
     p.add_argument("--format", choices=("text", "json", "prom"))
     p.add_argument("--prom", metavar="FILE")
     p.add_argument("--host", default="", metavar="H")
+    p.add_argument("--build", metavar="FILE")
+    p.add_argument("--build-before", metavar="FILE")
+    p.add_argument("--max-ce", type=int, default=diagnosis.MAX_CE_DEFAULT, metavar="N")
 
 
 class Row:
@@ -114,10 +120,11 @@ class Evaluation:
         self.prefix = prefix
         self.total, self.fails, self.failed = 0, 0, ""
         self.lines, self.rows, self.notes = [], [], []
+        self.diagnosis = []
 
     def to_doc(self):
         return {"prefix": self.prefix, "total": self.total, "fails": self.fails, "failed": self.failed,
-                "lines": self.lines, "notes": self.notes,
+                "lines": self.lines, "notes": self.notes, "diagnosis": self.diagnosis,
                 "rows": [_row_doc(self.prefix, r) for r in self.rows]}
 
 
@@ -196,6 +203,8 @@ def run(args):
         notes = ev.notes
         ev = evaluate(ref, res, args.prefix)
         ev.notes = notes
+    if args.build or args.build_before:
+        diagnosis.apply(ev, ref, args.build, args.build_before, args.max_ce)
     if args.eval:
         try:
             outfile.write(args.eval, json.dumps(ev.to_doc(), ensure_ascii=False), inputs=_inputs(args))

@@ -36,6 +36,7 @@ def add_arguments(p):
     p.add_argument("--memsuite", default="", metavar="VERSION")
     p.add_argument("--host", default="")
     p.add_argument("--created", default="")
+    p.add_argument("--build", metavar="FILE")     # memsuite-facts --only build: the "memory" block
     p.add_argument("results", nargs="+", metavar="RESULT")
 
 
@@ -227,6 +228,9 @@ def run(args):
     except Unfit as e:
         print(printable(str(e)))
         return e.code
+    if args.build:
+        from . import diagnosis
+        doc["memory"] = diagnosis.record_block(args.build)
     try:
         outfile.write(args.out, json.dumps(doc, ensure_ascii=False, indent=2) + "\n", inputs=args.results)
         if args.summary:

@@ -32,7 +32,7 @@ SCHEMA = "memsuite/ref/1"
 VALUE_MAX = 1e15
 REF_MAX_BYTES = 64 << 20
 
-TOP_KEYS = ("schema", "description", "host", "created", "run", "made_with", "metrics")
+TOP_KEYS = ("schema", "description", "host", "created", "run", "made_with", "metrics", "memory")
 MADE_KEYS = ("memsuite", "tool", "version", "env")
 METRIC_KEYS = ("record", "metric", "unit", "expected", "lower_pct", "upper_pct",
                "runs", "observed_min", "observed_max", "spread_pct")

@@ -13,6 +13,11 @@ memsuite-analyse verdict --format text|json|prom --host H [--eval FILE...]
 Without --verdict the verdict is PASS when no evaluation failed, else
 FAIL: "memsuite: PASS n/n metrics within tolerance on H (L)", "memsuite:
 FAIL f/n metrics out of tolerance on H (L[, after N attempt(s)]): what".
+A diagnosis that fails (the memory population, node memory, EDAC errors:
+diagnosis.py) makes the verdict FAIL whatever the metrics say, its first
+line leading the summary: "memsuite: FAIL memory population: P1-DIMMB1:
+reference 16 GB DDR4 3200 MT/s rank 2, found empty on H (L); 4/4 metrics
+within tolerance".
 --decided FILE receives "VERDICT<TAB>EXIT".  The rendering goes to
 stdout; exit 0, 2 for bad arguments, 3 when a file cannot be read.
 """
@@ -57,9 +62,10 @@ class Verdict:
     """The decided verdict: verdict, exit, summary, reason (None), lines
     (text), rows (row documents), notes."""
 
-    def __init__(self, verdict, code, summary, reason, lines, rows, notes):
+    def __init__(self, verdict, code, summary, reason, lines, rows, notes, diagnosis=None):
         self.verdict, self.exit, self.summary, self.reason = verdict, code, summary, reason or None
         self.lines, self.rows, self.notes = lines, rows, notes
+        self.diagnosis = diagnosis or []
 
 
 def _split(text):
@@ -68,6 +74,12 @@ def _split(text):
 
 def decide(args, evals):
     """The Verdict from the arguments and the evaluation documents."""
+    v = _decide(args, evals)
+    v.diagnosis = diagnoses(evals)
+    return v
+
+
+def _decide(args, evals):
     lines = [x for e in evals for x in e["lines"]]
     rows = [r for e in evals for r in e["rows"]]
     notes = _split(args.notes)
@@ -77,12 +89,32 @@ def decide(args, evals):
     total = sum(e["total"] for e in evals)
     fails = sum(e["fails"] for e in evals)
     what = "; ".join(e["failed"] for e in evals if e["fails"] > 0)
+    bad = [d for d in diagnoses(evals) if d["severity"] == "fail"]
+    if bad:
+        label = args.label + (", after %d attempt(s)" % args.after if args.after else "")
+        metrics = ("%d/%d metrics out of tolerance: %s" % (fails, total, what) if fails
+                   else "%d/%d metrics within tolerance" % (total, total))
+        s = "memsuite: FAIL %s on %s (%s); %s" % (bad[0]["text"], args.host, label, metrics)
+        return Verdict("FAIL", exitcodes.FAIL, s, bad[0]["text"], lines, rows, notes)
     if fails == 0:
         s = "memsuite: PASS %d/%d metrics within tolerance on %s (%s)" % (total, total, args.host, args.label)
         return Verdict("PASS", exitcodes.OK, s, None, lines, rows, notes)
     label = args.label + (", after %d attempt(s)" % args.after if args.after else "")
     s = "memsuite: FAIL %d/%d metrics out of tolerance on %s (%s): %s" % (fails, total, args.host, label, what)
     return Verdict("FAIL", exitcodes.FAIL, s, what, lines, rows, notes)
+
+
+def diagnoses(evals):
+    """The evaluations' diagnoses, each (kind, subject, text) once (the
+    per-node evaluations share the node's memory), failures first."""
+    seen, out = set(), []
+    for e in evals:
+        for d in e.get("diagnosis") or []:
+            k = (d.get("kind"), d.get("subject"), d.get("text"))
+            if k not in seen:
+                seen.add(k)
+                out.append(d)
+    return [d for d in out if d.get("severity") == "fail"] + [d for d in out if d.get("severity") != "fail"]
 
 
 def _utc(t):
@@ -125,7 +157,9 @@ def json_doc(args, v, now):
             "run": json.loads(args.run) if args.run else None,
             "attempts": args.attempts, "started": args.started, "finished": _utc(now),
             "seconds": args.seconds, "idle": _idle(args.idle), "notes": v.notes,
-            "metrics": [row(r) for r in v.rows]}
+            "metrics": [row(r) for r in v.rows],
+            "diagnosis": [{k: d.get(k) for k in ("kind", "subject", "reference", "found", "severity", "text")}
+                          for d in v.diagnosis]}
 
 
 def render(args, v, now):
