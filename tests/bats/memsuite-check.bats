@@ -310,6 +310,7 @@ C="$FIXTURES/memsuite-check"
     run "$MS" check --ref "$C/ref-stream.json" --result huge.json
     assert_failure 2
     assert_output "memsuite: check: --result: cannot read huge.json: it is 17825792 bytes, more than a result document can be (16 MiB); not read"
+}
 
 # diag_ref: a reference recorded from the fixture result with the memory
 # as built now (the stub dmidecode's FAKE_DMI, the tree's EDAC counts).

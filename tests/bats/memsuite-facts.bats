@@ -327,6 +327,7 @@ fact() {    # fact FILE KEY -> "verdict<TAB>value<TAB>why"
     # no hpage_pmd_size in this tree: derived from the page, said so
     run fact f.json pmd_huge_page
     assert_output --regexp $'^unavailable\t[0-9]+ MiB \\(derived from the page size\\)\tcannot read .*/kernel/mm/transparent_hugepage/hpage_pmd_size: No such file or directory'
+}
 
 @test "build: the memory as built (slots, channels per socket, node memory, EDAC counts) in a valid document" {
     cp -r "$ROOT/tests/fixtures/edac/ce/sys/devices/system/edac" "$MEMSUITE_SYSFS/devices/system/"
