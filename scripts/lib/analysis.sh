@@ -20,10 +20,14 @@ ms_python() {
 }
 
 # ms_analyse COMMAND [ARG...]: runs the analyser; its exit status.
+# Python started with SIGINT ignored: a Ctrl-C during the interpreter's own
+# start-up printed a KeyboardInterrupt traceback from importlib, before any
+# code of ours could catch it; memsuite-analyse takes SIGINT back as its
+# first act (memsuite's own trap reports the interrupt).
 ms_analyse() {
     local py
     py=$(ms_python)
-    "$py" "$MS_LIB/../analysis/memsuite-analyse" "$@"
+    (trap '' INT; exec "$py" "$MS_LIB/../analysis/memsuite-analyse" "$@")
 }
 
 # ms_analyse_args COMMAND [ARG...]: as ms_analyse, the arguments handed
