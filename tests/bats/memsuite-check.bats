@@ -233,3 +233,18 @@ C="$FIXTURES/memsuite-check"
     assert_output --partial "removed the previous p.prom"
     [ ! -e p.prom ]
 }
+
+@test "a reference's run.threads past the tools' limit is a usage error (exit 2), the limit one number everywhere" {
+    jq '.run.threads = 1025' "$C/ref-stream.json" >t1025.json
+    run "$MS" check --ref t1025.json
+    assert_failure 2
+    assert_output --partial "invalid thread count '1025'"
+    assert_output --partial "use whole numbers 1..1024"
+    # the tools' MB_MAX_THREADS, run's and check's MS_MAX_THREADS and the
+    # analyser's plan check are the same number
+    local c sh py
+    c=$(awk '$1 == "#define" && $2 == "MB_MAX_THREADS" { print $3 }' "$ROOT/common/affinity.h")
+    sh=$(sed -n 's/^MS_MAX_THREADS=\([0-9]*\)$/\1/p' "$ROOT/scripts/lib/lists.sh")
+    py=$(sed -n 's/^MAX_THREADS = \([0-9]*\)$/\1/p' "$ROOT/scripts/analysis/memsuite_analysis/rundir_check.py")
+    [ -n "$c" ] && [ "$c" = "$sh" ] && [ "$c" = "$py" ] || { echo "C $c, bash $sh, analyser $py"; return 1; }
+}

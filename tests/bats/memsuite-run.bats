@@ -717,3 +717,11 @@ esac'
         done
     done
 }
+
+@test "--threads past the tools' limit is refused by --dry-run as by the run (exit 2), nothing written" {
+    run "$MS" run --dry-run --threads 1,1025 --out out
+    assert_failure 2
+    assert_output --partial "invalid thread count '1025' in '1,1025'; use whole numbers 1..1024"
+    [ ! -e out ]
+    [ "$(bench_calls)" = 0 ]
+}
