@@ -248,3 +248,13 @@ C="$FIXTURES/memsuite-check"
     py=$(sed -n 's/^MAX_THREADS = \([0-9]*\)$/\1/p' "$ROOT/scripts/analysis/memsuite_analysis/rundir_check.py")
     [ -n "$c" ] && [ "$c" = "$sh" ] && [ "$c" = "$py" ] || { echo "C $c, bash $sh, analyser $py"; return 1; }
 }
+
+@test "a reference whose run the tool refuses (exit 2: e.g. under 4x LLC with --strict) is a usage error (exit 2), the tool's reason shown" {
+    FAKE_FAIL=2 run "$MS" check --ref "$C/ref-stream.json" --ignore-load
+    assert_failure 2
+    assert_output --partial "the benchmark refused the reference's run (exit 2)"
+    # a tool that cannot get its resources is still exit 3
+    FAKE_FAIL=3 run "$MS" check --ref "$C/ref-stream.json" --ignore-load
+    assert_failure 3
+    assert_output --partial "the benchmark could not run (exit 3)"
+}
