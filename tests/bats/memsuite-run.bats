@@ -725,3 +725,17 @@ esac'
     [ ! -e out ]
     [ "$(bench_calls)" = 0 ]
 }
+
+@test "--dry-run: a cell its tool's own plan refuses makes the dry run exit 2, as the run would, the tool's reason shown" {
+    run "$MS" run --dry-run --bench stream,mbw --sizes 128M --threads 1 --out out --stream-args "--no-such-option"
+    assert_failure 2
+    assert_line --regexp "^    stream plan: refused \(exit 2\): stream: .*--no-such-option"
+    assert_line '    mbw plan: runs, label standard'
+    assert_output --partial "1 of 2 cell(s) would be refused by their tool (its plan above)"
+    [ ! -e out ]
+    [ "$(bench_calls)" = 0 ]
+    # the run itself refuses the same options before the first cell
+    run "$MS" run --bench stream,mbw --sizes 128M --threads 1 --cooldown 0 --out out --stream-args "--no-such-option"
+    assert_failure 2
+    [ "$(bench_calls)" = 0 ]
+}
