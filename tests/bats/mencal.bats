@@ -864,3 +864,20 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     assert_failure 2
     assert_output --partial "--kernel-calibration"
 }
+
+@test "run: SIGINT during the last scenario: the written file's complete and the exit code agree" {
+    env --default-signal=INT "$BIN/mencal" run seqread randread -s 64MiB -r 3 -t 1 --allow-cache -f json -O o.json \
+        2>err.txt 3>&- &
+    local pid=$!
+    wait_for_text err.txt "running randread" "$pid" || { kill -9 "$pid"; return 1; }
+    kill -INT "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    validate_json o.json
+    run jq -r '.complete' o.json
+    case "$output:$rc" in
+        false:1) grep -qF "(complete: false)" err.txt ;;
+        true:0) ! grep -qF "(complete: false)" err.txt ;;
+        *) echo "file says complete $output, exit $rc: $(cat err.txt)"; return 1 ;;
+    esac
+}
