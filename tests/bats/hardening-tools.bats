@@ -20,7 +20,7 @@ sweep_to_fifo() {
     local i
     stub_python "touch '$SANDBOX/drawn'; exec /usr/bin/python3 \"\$@\""
     mkfifo p.fifo
-    mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
+    env --default-signal=INT mencal run sweep --size 64K --threads 1 --kernels read --reps 1 -q --plot p.fifo \
         --format json -O s.json 2>err 3>&- &
     FIFO_PID=$!
     for ((i = 0; i < 600; i++)); do

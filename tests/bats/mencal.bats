@@ -321,7 +321,7 @@ fake_meminfo() {
 }
 
 @test "concurrent: SIGINT stops and reaps every worker and writes an incomplete result" {
-    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 30 -q \
+    env --default-signal=INT mencal run concurrent --size 16M --allow-cache --procs 2 --duration 30 -q \
         --format json -O int.json 3>&- &
     local pid=$!
     wait_children "$pid" 2 || { kill -9 "$pid"; echo "workers never started"; return 1; }
@@ -381,7 +381,7 @@ fake_meminfo() {
 }
 
 @test "stability: SIGINT writes the samples gathered so far, marked incomplete" {
-    mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 -q \
+    env --default-signal=INT mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 -q \
         --format json -O st.json 3>&- &
     local pid=$!
     sleep 0.8
