@@ -4,6 +4,7 @@
 #include <string.h>
 
 static volatile sig_atomic_t mb_stop_flag;
+static bool mb_int_ignored;     /* SIGINT was ignored when first caught */
 
 static void mb_on_signal(int sig)
 {
@@ -19,13 +20,18 @@ const volatile sig_atomic_t *mb_signals_catch(bool second_kills)
     sa.sa_handler = mb_on_signal;
     sa.sa_flags = second_kills ? SA_RESETHAND : 0;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    struct sigaction now;
+    memset(&now, 0, sizeof now);
+    if (sigaction(SIGINT, NULL, &now) == 0 && now.sa_handler == SIG_IGN)
+        mb_int_ignored = true;      /* a background job: it stays ignored */
+    if (!mb_int_ignored)
+        sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     return &mb_stop_flag;
 }
 
 void mb_signals_restore(void)
 {
-    signal(SIGINT, SIG_DFL);
+    signal(SIGINT, mb_int_ignored ? SIG_IGN : SIG_DFL);
     signal(SIGTERM, SIG_DFL);
 }

@@ -358,8 +358,12 @@ static int cmd_run(const mc_cmd_t *c)
             mb_error("%s: %s", sel[i]->name, r->why);
     }
 
+    /* Whether the run was interrupted is decided once, here, when the
+     * measuring is over: the file's "complete" and the exit code both
+     * follow it.  A signal from now on stops nothing (all is measured):
+     * it neither marks the written file incomplete nor fails the exit. */
     mc_run_t run = { .cfg = cfg, .res = res, .nres = nsel, .subcommand = "run",
-                     .scenarios = scen_names, .nscenarios = nsel };
+                     .scenarios = scen_names, .nscenarios = nsel, .stopped = *cfg->stop != 0 };
     static mb_result_t result;
     memset(&result, 0, sizeof result);
     result.tool = "mencal";
@@ -387,9 +391,9 @@ static int cmd_run(const mc_cmd_t *c)
     int code = 0;
     for (size_t i = 0; i < nsel && !code; i++)
         code = res[i].status;
-    if (!code && (*cfg->stop || !result.complete))
+    if (!code && !result.complete)
         code = MB_EXIT_FAIL;
-    if (*cfg->stop)
+    if (run.stopped)
         mb_warn("interrupted: the result holds what was measured so far (complete: false)");
     for (size_t i = 0; i < nsel; i++)
         mc_result_free(&res[i]);

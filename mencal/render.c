@@ -253,7 +253,7 @@ int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f)
     bool not_standard = lab.not_standard, tuned = lab.tuned;
     mb_record_t recs[64];
     size_t nrec = 0;
-    r->complete = true;
+    r->complete = !run->stopped;
     for (size_t i = 0; i < run->nres && nrec < 64; i++) {
         mc_result_t *res = &run->res[i];
         for (size_t k = 0; k < res->nlabels; k++) {

@@ -17,6 +17,9 @@ typedef struct {
     const char *subcommand;      /* "run" */
     const char *const *scenarios;
     size_t nscenarios;
+    bool stopped;                /* a signal came before the measuring was
+                                    over: the one decision for the file's
+                                    "complete" and the exit code (main.c) */
 } mc_run_t;
 /* Build the mb_result_t view and render it in cfg->format. */
 int mc_render(const mc_run_t *run, mb_result_t *r, FILE *f);

@@ -5,7 +5,11 @@
 # --aarch64: instead, what the aarch64 cross build and its tests need on
 # an x86-64 Debian machine (make deps-aarch64): the cross compiler, the
 # arm64 multiarch libnuma/PAPI/libgomp (dpkg --add-architecture arm64),
-# qemu-user to run the binaries and binutils to read their code.  Not
+# qemu-user-static (make check-aarch64's tests/aarch64/run-user.sh registers
+# qemu-aarch64-static in a private binfmt_misc of a user namespace, so
+# binfmt-support, only recommended, is not needed; unshare is util-linux,
+# in make deps), qemu-user (isa.bats starts qemu-aarch64 -cpu CPU itself)
+# and binutils to read their code (aarch64-linux-gnu-objdump).  Not
 # libomp-14-dev:arm64 nor libopenmpi-dev:arm64: they remove their amd64
 # twins (clang's -lomp; gfortran, slurm), so the cross build is MPI=0.
 #

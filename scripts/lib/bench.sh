@@ -239,10 +239,11 @@ ms_cell_command() {
 # binding) on stdout; the tool decides the 4x LLC rule and the memory fit
 # itself, nothing is allocated.  Returns the tool's exit code (what the
 # run would exit with); 4 with nothing printed when the tool is not found.
+# The tool's stderr goes to the file MS_PLAN_ERR names (default: dropped).
 ms_cell_plan() {
     ms_tool_path "$(ms_bench_field "$1" 2)" >/dev/null || return 4
     ms_cell_command "$1" "$2" "$3" "$4" "$5" none "" /dev/null
-    "${MS_CMDV[@]}" --plan --format json 2>/dev/null
+    "${MS_CMDV[@]}" --plan --format json 2>"${MS_PLAN_ERR:-/dev/null}"
 }
 
 # ms_cell_memory_refusal BENCH SCEN SIZE THREADS REPS: 1 with the tool's
@@ -260,18 +261,27 @@ ms_cell_memory_refusal() {
 
 # ms_cell_plan_line BENCH SCEN SIZE THREADS REPS: one line of the tool's
 # verdict on the cell, "tool plan: runs, label L[ (size rule: V)]" or
-# "tool plan: refused (exit N) by CHECK: MESSAGE"; nothing when the tool
-# gives no plan.
+# "tool plan: refused (exit N) by CHECK: MESSAGE", or "tool plan: refused
+# (exit N): its message" when it refuses before planning (an option it
+# does not know), and returns 1; nothing when the tool is not found.
 ms_cell_plan_line() {
-    local doc tool go label rule code check why
-    doc=$(ms_cell_plan "$@") || true
-    [ -n "$doc" ] || return 0
+    local doc tool go label rule code check why rc=0
+    local MS_PLAN_ERR
+    MS_PLAN_ERR=$(ms_mktemp)
+    doc=$(ms_cell_plan "$@") || rc=$?
+    if [ -z "$doc" ]; then
+        [ "$rc" != 0 ] && [ "$rc" != 4 ] || return 0
+        printf '%s plan: refused (exit %s): %s\n' "$(ms_bench_field "$1" 2)" "$rc" \
+            "$(grep -m 1 . "$MS_PLAN_ERR" | cut -c 1-300 | ms_printable)"
+        return 1
+    fi
     # one line, fields apart by US (empty fields stay fields; tools escape control bytes)
     IFS=$'\037' read -r tool go label rule code check why < <(jq -r '[.tool, .proceed, .label,
         .size_rule.verdict, .exit_code, .refusal.check, .refusal.message] | map(. // "" | tostring) | join("\u001f")' \
         <<<"$doc" 2>/dev/null) || return 0
     if [ "$go" != true ]; then
         printf '%s plan: refused (exit %s) by %s: %s\n' "$tool" "$code" "$check" "$why"
+        return 1
     elif [ -z "$rule" ] || [ "$rule" = met ]; then
         printf '%s plan: runs, label %s\n' "$tool" "$label"
     else

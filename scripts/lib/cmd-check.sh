@@ -470,6 +470,10 @@ ms_check_run() {
             rc=0
             MS_V_ATTEMPTS=$((MS_V_ATTEMPTS + 1))
             ms_check_once "$bind" "$out" || rc=$?
+            if [ "$rc" -eq "$MS_EX_USAGE" ]; then   # the tool refused the run block (e.g. under 4x LLC)
+                ms_check_error "$MS_EX_USAGE" "${prefix}the benchmark refused the reference's run (exit $rc): $MS_CHECK_LOG_TAIL"
+                return
+            fi
             if [ "$rc" -ge 2 ]; then
                 ms_check_error "$MS_EX_ENV" "${prefix}the benchmark could not run (exit $rc): $MS_CHECK_LOG_TAIL"
                 return

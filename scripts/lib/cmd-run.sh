@@ -41,8 +41,8 @@
 #                    and run.json lists both in memsuite_versions)
 #   --dry-run        print the plan and the commands, each with its
 #                    tool's own verdict (its --plan: would run and the
-#                    label it would get, or why it would be refused);
-#                    run nothing
+#                    label it would get, or why it would be refused:
+#                    then exit 2, as the run would refuse it); run nothing
 #   --quick          a smoke run: sizes 1x,4x LLC (at most 256 MiB),
 #                    1 repetition, no cooldown, mencal's timed scenarios
 #                    shortened (concurrent 1 s, stability 3 x 1 s)
@@ -319,7 +319,7 @@ ms_run_require_tools() {
 }
 
 ms_run_print_plan() {
-    local plan="$1" llc="$2" out="$3" n i=0 id bench scen size t reps s v
+    local plan="$1" llc="$2" out="$3" n i=0 id bench scen size t reps s v refused=0
     n=$(wc -l <"$plan")
     printf 'memsuite run plan: %s cell(s); bind %s; cooldown %s s\n' "$n" "$MS_RUN_BIND" "$MS_RUN_COOLDOWN"
     if [ "$llc" -gt 0 ]; then
@@ -337,9 +337,11 @@ ms_run_print_plan() {
         i=$((i + 1))
         ms_cell_command "$bench" "$scen" "$size" "$t" "$reps" "$MS_RUN_BIND" "$(ms_run_active_tunables)" "$out/cells/$id.json"
         printf '[%s/%s] %s: %s\n' "$i" "$n" "$id" "$(ms_quote_cmd "${MS_CMDV[@]}")"
-        v=$(ms_cell_plan_line "$bench" "$scen" "$size" "$t" "$reps")
+        v=$(ms_cell_plan_line "$bench" "$scen" "$size" "$t" "$reps") || refused=$((refused + 1))
         [ -z "$v" ] || printf '    %s\n' "$v"
     done <"$plan"
+    # the run would fail those cells: the dry run says so with the usage exit
+    [ "$refused" = 0 ] || ms_usage_error "$refused of $n cell(s) would be refused by their tool (its plan above); fix the options and dry-run again"
 }
 
 # ms_run_write FILE CMD...: CMD's output becomes FILE (outfile.sh), or exit 3.

@@ -88,8 +88,12 @@ ms_parse_size_list() {
     printf '%s\n' "${out[@]}"
 }
 
-# ms_parse_thread_list LIST CORES -> thread counts, ascending, unique.
-# "cores" stands for the physical core count.
+# The most threads a tool runs: MB_MAX_THREADS of common/affinity.h (and
+# MAX_THREADS of the analyser's rundir_check.py); a test holds them equal.
+MS_MAX_THREADS=1024
+
+# ms_parse_thread_list LIST CORES -> thread counts, ascending, unique,
+# each 1..MS_MAX_THREADS.  "cores" stands for the physical core count.
 ms_parse_thread_list() {
     local list="$1" cores="$2" item
     local -a items out=()
@@ -100,8 +104,8 @@ ms_parse_thread_list() {
     IFS=, read -r -a items <<<"$list"
     for item in "${items[@]}"; do
         [ "$item" = cores ] && item="$cores"
-        if ! [[ "$item" =~ ^[0-9]+$ ]] || [ "${#item}" -gt 5 ] || [ "$((10#$item))" -lt 1 ] || [ "$((10#$item))" -gt 4096 ]; then
-            printf "invalid thread count '%s' in '%s'; use whole numbers 1..4096 (or 'cores')\n" "$item" "$list"
+        if ! [[ "$item" =~ ^[0-9]+$ ]] || [ "${#item}" -gt 5 ] || [ "$((10#$item))" -lt 1 ] || [ "$((10#$item))" -gt "$MS_MAX_THREADS" ]; then
+            printf "invalid thread count '%s' in '%s'; use whole numbers 1..%d (or 'cores')\n" "$item" "$list" "$MS_MAX_THREADS"
             return 1
         fi
         out+=("$((10#$item))")

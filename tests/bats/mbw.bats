@@ -216,7 +216,7 @@ check_error() {
 }
 
 @test "-n 0 with one test runs until SIGINT, then prints a clean AVG line and exits 0" {
-    "$MBW" -q -n 0 -t0 1 > n0.out 2> n0.err &
+    env --default-signal=INT "$MBW" -q -n 0 -t0 1 > n0.out 2> n0.err &
     local pid=$! i
     for i in $(seq 1 100); do
         [ -s n0.out ] && break
@@ -237,8 +237,28 @@ check_error() {
     no_bad_numbers "$(cat n0.out)"
 }
 
+@test "a SIGINT ignored at start (a background job) stays ignored: the run goes on; SIGTERM still stops it" {
+    env --ignore-signal=INT "$MBW" -q -n 0 -t0 1 > bg.out 2> bg.err &
+    local pid=$! i n
+    wait_for_text bg.out "Method" "$pid" || return 1
+    kill -INT "$pid"
+    n=$(wc -l < bg.out)
+    # the run goes on: more lines come after the SIGINT (the old tools
+    # re-enabled SIGINT and stopped)
+    for ((i = 0; i < 1200; i++)); do
+        [ "$(wc -l < bg.out)" -gt $((n + 1)) ] && break
+        kill -0 "$pid" 2>/dev/null || { echo "stopped by the ignored SIGINT"; cat bg.err; return 1; }
+        sleep 0.05
+    done
+    [ "$(wc -l < bg.out)" -gt $((n + 1)) ]
+    kill -TERM "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$(grep -c '^AVG' bg.out)" -eq 1 ] || { echo "status $rc"; cat bg.out bg.err; return 1; }
+}
+
 @test "SIGINT during -n N: AVG over the finished runs, exit 130, JSON marked incomplete" {
-    "$MBW" -q -n 1000000 -t1 --format json --output r.json 1 > n.out 2> n.err &
+    env --default-signal=INT "$MBW" -q -n 1000000 -t1 --format json --output r.json 1 > n.out 2> n.err &
     local pid=$! i
     for i in $(seq 1 100); do
         [ -s n.out ] && break

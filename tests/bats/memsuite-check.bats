@@ -411,3 +411,28 @@ edac_tree() {   # edac_tree NAME: the EDAC fixture tree NAME in the test's sysfs
     assert_success
     assert_output --partial 'note: memory population not recorded in the reference (recorded before memsuite kept it); bandwidth alone is checked'
 }
+
+@test "a reference's run.threads past the tools' limit is a usage error (exit 2), the limit one number everywhere" {
+    jq '.run.threads = 1025' "$C/ref-stream.json" >t1025.json
+    run "$MS" check --ref t1025.json
+    assert_failure 2
+    assert_output --partial "invalid thread count '1025'"
+    assert_output --partial "use whole numbers 1..1024"
+    # the tools' MB_MAX_THREADS, run's and check's MS_MAX_THREADS and the
+    # analyser's plan check are the same number
+    local c sh py
+    c=$(awk '$1 == "#define" && $2 == "MB_MAX_THREADS" { print $3 }' "$ROOT/common/affinity.h")
+    sh=$(sed -n 's/^MS_MAX_THREADS=\([0-9]*\)$/\1/p' "$ROOT/scripts/lib/lists.sh")
+    py=$(sed -n 's/^MAX_THREADS = \([0-9]*\)$/\1/p' "$ROOT/scripts/analysis/memsuite_analysis/rundir_check.py")
+    [ -n "$c" ] && [ "$c" = "$sh" ] && [ "$c" = "$py" ] || { echo "C $c, bash $sh, analyser $py"; return 1; }
+}
+
+@test "a reference whose run the tool refuses (exit 2: e.g. under 4x LLC with --strict) is a usage error (exit 2), the tool's reason shown" {
+    FAKE_FAIL=2 run "$MS" check --ref "$C/ref-stream.json" --ignore-load
+    assert_failure 2
+    assert_output --partial "the benchmark refused the reference's run (exit 2)"
+    # a tool that cannot get its resources is still exit 3
+    FAKE_FAIL=3 run "$MS" check --ref "$C/ref-stream.json" --ignore-load
+    assert_failure 3
+    assert_output --partial "the benchmark could not run (exit 3)"
+}

@@ -144,3 +144,29 @@ load ../fixtures/memsuite-bats/helpers
     run jq -c '.config.tool_args' r/run.json
     assert_output '{"stream":["--nt-stores"]}'
 }
+
+@test "--resume refuses a run.json whose tool arguments are not arrays of strings (exit 2, key and value named, a huge one cut)" {
+    FAKE_HOOK='case "$OMP_NUM_THREADS" in 2) exit 1 ;; esac' \
+        run "$MS" run --sizes 128M --threads 1,2 --cooldown 0 --out r --stream-args "--nt-stores"
+    assert_failure 1
+    local big
+    big=$(printf 'x%.0s' {1..300})
+    # filter|what the message says
+    local -a cases=(
+        '.config.tool_args.stream = "--nt-stores"|b/run.json: config.tool_args.stream is "--nt-stores", not an array of strings'
+        '.config.tool_args.stream = [1]|b/run.json: config.tool_args.stream is [1], not an array of strings'
+        '.config.tool_args = "stream"|b/run.json: config.tool_args is "stream", not an object'
+        '.config.tool_args.stream = $big|... (cut, 302 characters), not an array of strings'
+    )
+    local c
+    for c in "${cases[@]}"; do
+        rm -rf b && cp -r r b
+        jq --arg big "$big" "${c%%|*}" r/run.json >b/run.json
+        : >"$FAKE_LOG"
+        run "$MS" run --resume b --cooldown 0
+        [ "$status" -eq 2 ] || { echo "${c%%|*}: exit $status: $output"; return 1; }
+        [[ "$output" == *"${c#*|}; the directory is damaged"* ]] || { echo "${c%%|*}: $output"; return 1; }
+        [ "${#output}" -lt 400 ] || { echo "not cut: $output"; return 1; }
+        [ ! -s "$FAKE_LOG" ] || { echo "${c%%|*}: a cell ran"; return 1; }
+    done
+}

@@ -689,3 +689,53 @@ esac'
     assert_line --regexp '^  cell +THP policy +hugepages +THP share +dTLB miss rate +full-random latency$'
     assert_line --regexp '^  mencal-randread-s[0-9]+-t1 +[a-z]+ +never -> madvise +0\.0% -> [0-9.]+% +(unavailable|[0-9.]+% -> [0-9.]+%) +[0-9.]+ ns -> [0-9.]+ ns \([-+][0-9.]+%\)$'
 }
+
+@test "--resume and report refuse a plan.tsv they cannot run: 0 threads or reps, empty, no cells (exit 2, field and value named)" {
+    FAKE_HOOK='case "$OMP_NUM_THREADS" in 2) exit 1 ;; esac' \
+        run "$MS" run --sizes 1M --threads 1,2 --cooldown 0 --out r
+    assert_failure 1
+    # awk program on plan.tsv (empty: the file is emptied)|what the message says
+    local -a cases=(
+        'NR > 1 { $5 = 0 } 1|b/plan.tsv: line 2: threads is 0, not 1..1024; the directory is damaged'
+        'NR > 1 { $5 = 1025 } 1|b/plan.tsv: line 2: threads is 1025, not 1..1024; the directory is damaged'
+        'NR > 1 { $6 = 0 } 1|b/plan.tsv: line 2: reps is 0, not 1 or more; the directory is damaged'
+        'NR > 1 { $4 = 0 } 1|b/plan.tsv: line 2: size_bytes is 0, not 1 or more; the directory is damaged'
+        'NR == 1|b/plan.tsv: it lists no cells; the directory is damaged'
+        '|b/plan.tsv: it is empty (no header); the directory is damaged'
+    )
+    local c prog cmd
+    for c in "${cases[@]}"; do
+        prog=${c%%|*}
+        rm -rf b && cp -r r b
+        if [ -n "$prog" ]; then awk -F '\t' -v OFS='\t' "$prog" r/plan.tsv >b/plan.tsv; else : >b/plan.tsv; fi
+        for cmd in "run --resume b --cooldown 0" "report b"; do
+            : >"$FAKE_LOG"
+            run $MS $cmd
+            [ "$status" -eq 2 ] || { echo "$prog: $cmd: exit $status: $output"; return 1; }
+            [[ "$output" == *"${c#*|}"* ]] || { echo "$prog: $cmd: $output"; return 1; }
+            [ ! -s "$FAKE_LOG" ] || { echo "$prog: $cmd: a cell ran"; return 1; }
+        done
+    done
+}
+
+@test "--threads past the tools' limit is refused by --dry-run as by the run (exit 2), nothing written" {
+    run "$MS" run --dry-run --threads 1,1025 --out out
+    assert_failure 2
+    assert_output --partial "invalid thread count '1025' in '1,1025'; use whole numbers 1..1024"
+    [ ! -e out ]
+    [ "$(bench_calls)" = 0 ]
+}
+
+@test "--dry-run: a cell its tool's own plan refuses makes the dry run exit 2, as the run would, the tool's reason shown" {
+    run "$MS" run --dry-run --bench stream,mbw --sizes 128M --threads 1 --out out --stream-args "--no-such-option"
+    assert_failure 2
+    assert_line --regexp "^    stream plan: refused \(exit 2\): stream: .*--no-such-option"
+    assert_line '    mbw plan: runs, label standard'
+    assert_output --partial "1 of 2 cell(s) would be refused by their tool (its plan above)"
+    [ ! -e out ]
+    [ "$(bench_calls)" = 0 ]
+    # the run itself refuses the same options before the first cell
+    run "$MS" run --bench stream,mbw --sizes 128M --threads 1 --cooldown 0 --out out --stream-args "--no-such-option"
+    assert_failure 2
+    [ "$(bench_calls)" = 0 ]
+}

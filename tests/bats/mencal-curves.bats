@@ -173,7 +173,7 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
 @test "loaded: SIGINT mid-curve keeps the points measured so far, marked incomplete" {
     local ladder
     ladder=$(seq -s, 0 100 6300)
-    mencal run loaded --size 16M --threads 2 --delays "$ladder" --windows 20 \
+    env --default-signal=INT mencal run loaded --size 16M --threads 2 --delays "$ladder" --windows 20 \
         --format json -O int.json 2>int.err 3>&- &
     local pid=$!
     # interrupted once two points are in, whatever the machine's speed
@@ -259,7 +259,7 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
 }
 
 @test "sweep: SIGINT keeps the points measured so far, marked incomplete" {
-    mencal run sweep --size 2G --reps 20 --format json -O int.json 2>int.err 3>&- &
+    env --default-signal=INT mencal run sweep --size 2G --reps 20 --format json -O int.json 2>int.err 3>&- &
     local pid=$!
     # interrupted once two points are in, whatever the machine's speed
     # (a fixed 1.5 s failed on a loaded Intel guest: no point yet)

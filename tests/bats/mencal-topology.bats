@@ -77,7 +77,7 @@ fake_nodes() {
 
 @test "c2c: SIGINT keeps what was measured and marks the result incomplete" {
     [ "$(ncpu)" -ge 2 ] || skip "needs two CPUs"
-    mencal run c2c --c2c-samples 1000000 -q --format json -O int.json 3>&- &
+    env --default-signal=INT mencal run c2c --c2c-samples 1000000 -q --format json -O int.json 3>&- &
     local pid=$!
     sleep 1
     kill -INT "$pid"

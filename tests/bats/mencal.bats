@@ -321,7 +321,7 @@ fake_meminfo() {
 }
 
 @test "concurrent: SIGINT stops and reaps every worker and writes an incomplete result" {
-    mencal run concurrent --size 16M --allow-cache --procs 2 --duration 30 -q \
+    env --default-signal=INT mencal run concurrent --size 16M --allow-cache --procs 2 --duration 30 -q \
         --format json -O int.json 3>&- &
     local pid=$!
     wait_children "$pid" 2 || { kill -9 "$pid"; echo "workers never started"; return 1; }
@@ -381,7 +381,7 @@ fake_meminfo() {
 }
 
 @test "stability: SIGINT writes the samples gathered so far, marked incomplete" {
-    mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 -q \
+    env --default-signal=INT mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 -q \
         --format json -O st.json 3>&- &
     local pid=$!
     sleep 0.8
@@ -880,4 +880,21 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     assert_failure 2
     [[ "$stderr" == "mencal: error: run: unknown scenario '$(printf '%*s' 64 '' | tr ' ' x)... (102400 bytes)'; valid scenarios: "* ]] || { echo "${stderr:0:300}"; return 1; }
     [ "${#stderr}" -lt 400 ]
+}
+
+@test "run: SIGINT during the last scenario: the written file's complete and the exit code agree" {
+    env --default-signal=INT "$BIN/mencal" run seqread randread -s 64MiB -r 3 -t 1 --allow-cache -f json -O o.json \
+        2>err.txt 3>&- &
+    local pid=$!
+    wait_for_text err.txt "running randread" "$pid" || { kill -9 "$pid"; return 1; }
+    kill -INT "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    validate_json o.json
+    run jq -r '.complete' o.json
+    case "$output:$rc" in
+        false:1) grep -qF "(complete: false)" err.txt ;;
+        true:0) ! grep -qF "(complete: false)" err.txt ;;
+        *) echo "file says complete $output, exit $rc: $(cat err.txt)"; return 1 ;;
+    esac
 }

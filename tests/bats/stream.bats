@@ -728,11 +728,17 @@ interrupt_run() {
 }
 
 @test "standard Copy is what the compiler makes of STREAM 5.10's Copy (memcpy or not, same choice)" {
-    command -v objdump >/dev/null || skip "objdump not installed (binutils)"
-    local cfg="${MEMSUITE_BUILD:-$ROOT/build}/build_config.h" cc flags
+    local cfg="${MEMSUITE_BUILD:-$ROOT/build}/build_config.h" cc flags od=objdump arch
     [ -f "$cfg" ] || skip "no build_config.h in ${MEMSUITE_BUILD:-$ROOT/build}"
     cc=$(sed -n 's/^#define MB_BUILD_COMPILER "\([a-z]*\) .*/\1/p' "$cfg")
     flags=$(sed -n 's/^#define MB_BUILD_CFLAGS "\(.*\)"$/\1/p' "$cfg")
+    # a cross build (aarch64 binaries on an x86-64 host): its flags are the
+    # target's, so the probe compiles and disassembles with that toolchain
+    arch=$(bin_arch)
+    if [ "$arch" != unknown ] && [ "$arch" != "$(uname -m)" ]; then
+        cc="$arch-linux-gnu-$cc" od="$arch-linux-gnu-objdump"
+    fi
+    command -v "$od" >/dev/null || skip "$od not installed (binutils)"
     command -v "$cc" >/dev/null || skip "the build's compiler ($cc) is not on PATH"
     # STREAM 5.10's shape: three distinct static arrays, an OpenMP loop.
     cat > probe.c <<'C'
@@ -747,10 +753,10 @@ C
     # shellcheck disable=SC2086 # the build's flags, word-split on purpose
     "$cc" $flags -fopenmp -c probe.c -o probe.o
     local stream_calls ours_calls
-    stream_calls=$(objdump -dr probe.o | grep -c 'memcpy' || true)
-    ours_calls=$(objdump -dr --disassemble=copy_part_d "${MEMSUITE_BUILD:-$ROOT/build}/stream/kernels.o" |
+    stream_calls=$("$od" -dr probe.o | grep -c 'memcpy' || true)
+    ours_calls=$("$od" -dr --disassemble=copy_part_d "${MEMSUITE_BUILD:-$ROOT/build}/stream/kernels.o" |
                  grep -c 'memcpy' || true)
-    run objdump -d --disassemble=copy_part_d "${MEMSUITE_BUILD:-$ROOT/build}/stream/kernels.o"
+    run "$od" -d --disassemble=copy_part_d "${MEMSUITE_BUILD:-$ROOT/build}/stream/kernels.o"
     assert_output --partial '<copy_part_d>:'
     # both call memcpy, or neither does
     [ "$(( stream_calls > 0 ))" = "$(( ours_calls > 0 ))" ]

@@ -1,5 +1,6 @@
 /* test_signals: the one SIGINT/SIGTERM helper: the flag, SA_RESETHAND
- * (a second signal kills), and restoring the default actions. */
+ * (a second signal kills), an inherited ignored SIGINT kept ignored,
+ * and restoring the actions found. */
 #include "check.h"
 #include "signals.h"
 
@@ -28,10 +29,14 @@ int main(void)
     CHECK(*stop == 1 && current(SIGINT) == SIG_DFL && current(SIGTERM) != SIG_DFL,
           "second_kills: the first SIGINT resets its handler, so a second one kills");
 
-    signal(SIGINT, SIG_IGN);    /* a background job's inherited disposition */
-    mb_signals_catch(true);
-    CHECK(current(SIGINT) != SIG_IGN, "installed even over an ignored SIGINT");
     mb_signals_restore();
     CHECK(current(SIGINT) == SIG_DFL && current(SIGTERM) == SIG_DFL, "restore: default actions");
+
+    signal(SIGINT, SIG_IGN);    /* a background job's inherited disposition */
+    mb_signals_catch(true);
+    CHECK(current(SIGINT) == SIG_IGN && current(SIGTERM) != SIG_DFL,
+          "an ignored SIGINT stays ignored; SIGTERM is still caught");
+    mb_signals_restore();
+    CHECK(current(SIGINT) == SIG_IGN && current(SIGTERM) == SIG_DFL, "restore: SIGINT still ignored");
     return check_done();
 }

@@ -594,7 +594,7 @@ def _matrix_panel(rname, unit, mname, pts, axis, xname):
         key, xof, lab = (lambda q: q.size), (lambda q: q.threads), \
             (lambda g: "%s per array" % units.human_bytes(g))
         xs = sorted({q.threads for q in pts})
-        if xs and xs[-1] / xs[0] >= 8:
+        if xs and xs[0] > 0 and xs[-1] >= 8 * xs[0]:   # never divides by a 0 thread count
             p.logx = True
         p.xticks = [(x, "%d" % x) for x in xs]
     else:

@@ -7,9 +7,12 @@ version) or 3 (cannot be read: permission).
 The checks (the fields the report and resume compute or look up with):
   run.json   one object, schema memsuite/run/1, config an object,
              complete a boolean, config.llc_bytes a byte count,
-             config.bind none|close|spread|node:N;
-  plan.tsv   six tab-separated fields a line (id bench scenario
-             size_bytes threads reps), known benches, scenario names;
+             config.bind none|close|spread|node:N, config.tool_args
+             (when present) an object {known bench: [strings]};
+  plan.tsv   a header line and at least one cell; six tab-separated
+             fields a line (id bench scenario size_bytes threads reps),
+             known benches, scenario names, size_bytes >= 1, threads
+             1..MAX_THREADS (the tools' limit), reps >= 1;
   env.json   (when present) one object whose facts are objects with a
              string key, llc_bytes a byte count, peak_mbps a rate.
 A FIFO, socket, device or link is never opened for reading in a way that
@@ -29,6 +32,10 @@ _ID = re.compile(r"^[A-Za-z0-9._:-]+$")
 _SCEN = re.compile(r"^(-|[a-z][a-z0-9_-]*)$")
 _BIND = re.compile(r"^(none|close|spread|node:[0-9]{1,9})$")
 _UINT = re.compile(r"^[0-9]+$")
+
+# The most threads a tool runs: MB_MAX_THREADS of common/affinity.h (and
+# MS_MAX_THREADS of scripts/lib/lists.sh); a test holds the three equal.
+MAX_THREADS = 1024
 
 
 class Bad(Exception):
@@ -103,11 +110,14 @@ def check(d, benches):
         why = "config.llc_bytes is not a byte count"
     elif not (isinstance(cfg.get("bind") or "none", str) and _BIND.match(cfg.get("bind") or "none")):
         why = "config.bind is %s, not none, close, spread or node:N" % _short(cfg.get("bind"))
+    else:
+        why = _tool_args_why(cfg.get("tool_args"), benches.split())
     if why:
         raise Bad("%s/run.json: %s; the directory is damaged" % (d, why))
     if plan_data is None:
         raise Bad("%s has no plan.tsv; it cannot be resumed or reported" % d)
     known = benches.split()
+    cells = 0
     for n, line in enumerate(plan_data.decode("utf-8", "surrogateescape").split("\n"), 1):
         if line.startswith("#") or line == "":
             continue
@@ -118,8 +128,14 @@ def check(d, benches):
             why = "line %d: bench is not one of: %s" % (n, " ".join(known))
         elif not _SCEN.match(f[2]) or len(f[2]) > 32:
             why = "line %d: scenario is not - or a scenario name" % n
+        else:
+            why = _cell_why(n, int(f[3]), int(f[4]), int(f[5]))
         if why:
             raise Bad("%s/plan.tsv: %s; the directory is damaged" % (d, why))
+        cells += 1
+    if cells == 0:
+        raise Bad("%s/plan.tsv: %s; the directory is damaged"
+                  % (d, "it is empty (no header)" if plan_data.strip() == b"" else "it lists no cells"))
     if env_data is not None:
         env = _doc(env_data)
         facts = env.get("facts", []) if env is not None else None
@@ -134,6 +150,43 @@ def check(d, benches):
             why = "peak_mbps is not a rate in MB/s"
         if why:
             raise Bad("%s/env.json: %s; restore it or rerun 'memsuite env --json > %s/env.json'" % (d, why, d))
+
+
+def _tool_args_why(ta, known):
+    """Why config.tool_args (None: absent) is not {known bench: [strings]},
+    or None."""
+    if ta is None:
+        return None
+    if not isinstance(ta, dict):
+        return "config.tool_args is %s, not an object" % _cut(ta)
+    for tool, words in ta.items():
+        if tool not in known:
+            return "config.tool_args names an unknown tool %s (known: %s)" % (_cut(tool), " ".join(known))
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            return "config.tool_args.%s is %s, not an array of strings" % (printable(tool[:40]), _cut(words))
+    return None
+
+
+def _cell_why(n, size, threads, reps):
+    """Why a plan line's numbers cannot be run, or None."""
+    if size < 1:
+        return "line %d: size_bytes is %d, not 1 or more" % (n, size)
+    if not 1 <= threads <= MAX_THREADS:
+        return "line %d: threads is %d, not 1..%d" % (n, threads, MAX_THREADS)
+    if reps < 1:
+        return "line %d: reps is %d, not 1 or more" % (n, reps)
+    return None
+
+
+def _cut(x, n=60):
+    """A value as JSON text for a message, cut to n characters and marked
+    so when longer."""
+    import json
+    try:
+        s = json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        s = str(x)
+    return printable(s[:n]) + ("... (cut, %d characters)" % len(s) if len(s) > n else "")
 
 
 def _quoted(s):
