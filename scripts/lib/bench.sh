@@ -53,6 +53,12 @@ ms_bench_known() { [ -n "${MS_BENCH_F["$1,1"]+x}" ]; }
 # prints an error message and returns 1 on a bad spec.
 ms_bench_split() {
     local spec="$1" name scen
+    # no name is this long; and bash's pattern match below takes seconds
+    # per 100 KB (a megabyte run.bench in a reference ran for minutes)
+    if [ "${#spec}" -gt 200 ]; then
+        printf "unknown benchmark %s; choose from: %s\n" "$(ms_shown "$spec")" "$(ms_bench_names | paste -sd, -)"
+        return 1
+    fi
     name="${spec%%:*}"
     scen="-"
     [[ "$spec" == *:* ]] && scen="${spec#*:}"
