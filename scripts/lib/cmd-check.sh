@@ -304,7 +304,11 @@ ms_check_build() {
     if helper=$(ms_helper memsuite-facts) && "$helper" --json --only build >"$1" 2>/dev/null; then
         return 0
     fi
-    printf '{}\n' >"$1"
+    local err
+    # the helper may have failed for want of space: the temp directory's
+    # problem is named, never taken for memory that could not be read
+    err=$( { printf '{}\n' >"$1"; } 2>&1 ) ||
+        ms_die "$MS_EX_ENV" "cannot write in the temp directory $MS_TMP: ${err##*: }; set TMPDIR to a directory with space"
 }
 
 # ms_check_arg OPTION [VALUE...]: 0 when the option has a value; else the

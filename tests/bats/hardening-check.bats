@@ -27,7 +27,8 @@ prom_value() { awk -v f="$2" 'index($0, f "{") == 1 { print $NF; exit }' "$1"; }
 
 @test "10: a reference without units keeps its columns: PASS in text, json and prom; --record from unit-less results leaves the unit out" {
     jq 'del(.metrics[].unit)' "$C/ref-stream.json" >nounit.json
-    run "$MS" check --ref nounit.json --result "$C/result-node.json"
+    # --separate-stderr: the note that the reference has no memory block is on stderr
+    run --separate-stderr "$MS" check --ref nounit.json --result "$C/result-node.json"
     assert_success
     # no unit in the reference: the result's is shown, nothing is compared
     assert_line --index 0 "PASS  Copy.best_rate_mbps          18660.7 MB/s  expected 18500.0 (-10%/+25%: 16650.0..23125.0)"
@@ -207,7 +208,7 @@ touch '$SANDBOX/ran'"
     assert_success
     assert_output --partial '"AMD^G^[]0;x" here (--force)'
     jq '.metrics[0].record = "Co\u001b[2Jpy"' "$C/ref-stream.json" >esc-rec.json
-    run "$MS" check --ref esc-rec.json --result "$C/result-node.json"
+    run --separate-stderr "$MS" check --ref esc-rec.json --result "$C/result-node.json"
     assert_failure 1
     assert_line --index 0 "FAIL  Co^[[2Jpy.best_rate_mbps      missing from the result (expected 18500.0 MB/s)"
     for fmt in text prom; do
@@ -215,16 +216,17 @@ touch '$SANDBOX/ran'"
         ! grep -q $'\e' out.txt || { echo "$fmt: raw ESC"; return 1; }
     done
     grep -q 'record="Co^\[\[2Jpy"' out.txt
-    # writes to a full device say why
+    # writes to a full device say why (the last line: an older reference
+    # also has its note that the memory population was not recorded)
     run --separate-stderr "$MS" check --ref "$C/ref-stream.json" --result "$C/result-node.json" --prom /dev/full
     assert_failure 3
-    [ "$stderr" = "memsuite: check: cannot write the Prometheus file '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
+    [ "${stderr##*$'\n'}" = "memsuite: check: cannot write the Prometheus file '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
     run --separate-stderr "$MS" check --record --ref /dev/full --result "$C/result-node.json"
     assert_failure 3
-    [ "$stderr" = "memsuite: check: could not record the reference: cannot write the reference '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
+    [ "${stderr##*$'\n'}" = "memsuite: check: could not record the reference: cannot write the reference '/dev/full': write failed: No space left on device; check the disk, device or pipe" ]
     run --separate-stderr bash -c '"$1" check --ref "$2" --result "$3" --format json >/dev/full' _ "$MS" "$C/ref-stream.json" "$C/result-node.json"
     assert_failure 3
-    [ "$stderr" = "memsuite: check: cannot write to standard output: No space left on device; the verdict is lost" ]
+    [ "${stderr##*$'\n'}" = "memsuite: check: cannot write to standard output: No space left on device; the verdict is lost" ]
     run --separate-stderr bash -c '"$1" check --record --ref r2.json --result "$2" >/dev/full' _ "$MS" "$C/result-node.json"
     assert_failure 3
     [[ "$stderr" == *"wrote r2.json, but cannot print its summary: No space left on device" ]]
