@@ -11,7 +11,7 @@
 # Fixtures (a tiny real run directory per shape, results, a reference,
 # node reports) are built once in a temp directory; each case damages its
 # own copy and runs one command of the public command line with a hang
-# guard (--timeout, default 10 s, or the case's own).  One line per case
+# guard (--timeout, default 30 s, or three times the case's own).  One line per case
 # that is not OK (CRASH, HANG, CODE-EXEC, INTERNAL, OVERWRITE, WRONG: id,
 # description, why), a table of counts per family and outcome class, then
 #   N cases: N ok, N crash, N hang, N code-exec, N wrong (...), N internal error, N output over an input

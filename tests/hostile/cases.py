@@ -690,7 +690,7 @@ def self_test():
     g.add("self", "a command that succeeds", sh("echo fine"), [["exit_in", [0]]], want="OK")
     g.add("self", "a payload that runs", sh("touch {CANARY}"), want="CODE-EXEC")
     g.add("self", "a payload that runs in the case's directory", sh("touch {CANARY_REL}"), want="CODE-EXEC")
-    g.add("self", "a command that never ends", sh("sleep 30"), want="HANG")
+    g.add("self", "a command that never ends", sh("sleep 300"), want="HANG")
     g.add("self", "death by SIGSEGV", sh("kill -SEGV $$"), want="CRASH")
     g.add("self", "an undocumented exit status", sh("exit 7"), want="CRASH")
     g.add("self", "a sanitizer report", sh("echo '==1==ERROR: AddressSanitizer: heap-use-after-free' >&2; exit 1"),

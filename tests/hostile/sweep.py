@@ -11,7 +11,7 @@ runs one command line of the public interface (stream, mbw, mencal,
 memsuite SUBCOMMAND).  cases.py's values are fixed; fresh.py's are drawn
 anew on each run.  Outcome of a case, the first that applies:
   CODE-EXEC  the case's canary file exists (injected code ran)
-  HANG       the command ran past its limit (--timeout, default 10 s, or
+  HANG       the command ran past its limit (--timeout, default 30 s, or
              the case's own), or ended leaving a process on its stdout
              (a caller reading to EOF would wait); the limit is a hang
              guard only
@@ -568,7 +568,7 @@ def main(argv):
     ap.add_argument("--case", action="append", default=[], help="only this case id (repeatable)")
     ap.add_argument("--list", action="store_true", help="list the cases (id, description) and exit")
     ap.add_argument("-v", "--verbose", action="store_true", help="show each reported case's command and output")
-    ap.add_argument("--timeout", type=float, default=10.0, help="seconds before a case is a HANG (default 10)")
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds before a case is a HANG (default 30)")
     ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (fixtures and case directories)")
     ap.add_argument("--self-test", action="store_true",
                     help="run planted cases, one per outcome, and check that each is classified as it must be")
