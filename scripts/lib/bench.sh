@@ -54,9 +54,10 @@ ms_bench_known() { [ -n "${MS_BENCH_F["$1,1"]+x}" ]; }
 ms_bench_split() {
     local spec="$1" name scen
     # no name is this long; and bash's pattern match below takes seconds
-    # per 100 KB (a megabyte run.bench in a reference ran for minutes)
+    # per 100 KB (a megabyte run.bench in a reference ran for minutes);
+    # the message cuts the value (ms_msg_line)
     if [ "${#spec}" -gt 200 ]; then
-        printf "unknown benchmark %s; choose from: %s\n" "$(ms_shown "$spec")" "$(ms_bench_names | paste -sd, -)"
+        printf "unknown benchmark '%s'; choose from: %s\n" "$spec" "$(ms_bench_names | paste -sd, -)"
         return 1
     fi
     name="${spec%%:*}"

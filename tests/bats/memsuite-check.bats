@@ -296,7 +296,7 @@ C="$FIXTURES/memsuite-check"
     jq --rawfile m big.txt '.run.bench = $m' "$C/ref-stream.json" >bench.json
     run timeout 60 "$MS" check --ref bench.json --result "$C/result-node.json"
     assert_failure 2
-    assert_output --regexp "run\.bench: unknown benchmark 'x{40}'\.\.\. \(1000000 bytes\); choose from: stream,mbw,mencal"
+    assert_output --regexp "run\.bench: unknown benchmark 'x{64}\.\.\. \(1000000 bytes\)'; choose from: stream,mbw,mencal"
 }
 
 @test "a unit that disagrees with its scale makes the result invalid: a FAIL naming both, never a figure 1000x off" {

@@ -113,7 +113,7 @@ load ../fixtures/memsuite-bats/helpers
     # mbw's own (compatible) errors are on stdout, where the plan would be
     run "$MS" run --bench mbw --sizes 128M --out r --mbw-args "-t 7"
     assert_failure 2
-    assert_output --partial "--mbw-args: mbw refuses '-t 7' (its --plan of a 1 MiB cell exited 2): Error: test number must be between 0 and 2"
+    assert_output --partial "--mbw-args: mbw refuses '-t 7' (its --plan of a 1 MiB cell exited 2): mbw: error: -t '7': not a test number"
     # mencal checks its scenario options itself (--plan)
     run "$MS" run --bench mencal:seqread --sizes 128M --out r --mencal-args "--chains 2"
     assert_failure 2
