@@ -19,20 +19,22 @@ FUZZ_CFLAGS  := -std=gnu11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -D_GNU_S
                 -fopenmp -Icommon -Istream -Itests/fuzz -DHAVE_LIBNUMA=0 -DHAVE_PAPI=0
 FUZZ_NAMES   := size count opts lists
 
-# the sources each target links (the parser and what it calls)
-FUZZ_SRC_size  := common/sizing.c common/log.c
-FUZZ_SRC_count := common/sizing.c common/log.c
-FUZZ_SRC_opts  := common/opts.c common/log.c common/sizing.c common/counters.c common/counter_names.c stream/options.c \
-                  stream/nt.c stream/kernels.c common/isa.c
-FUZZ_SRC_lists := common/counters.c common/counter_names.c common/sizing.c common/threads.c common/log.c \
-                  common/numa.c stream/kernels.c
+# the sources each target links: the whole common/ layer (so a new file
+# there, or a function moved between files, never breaks the link) and
+# the stream parts a parser calls.  common/buildinfo.c reads the build
+# summary make generates ($(BUILD)/build_config.h).
+FUZZ_COMMON    := $(sort $(wildcard common/*.c))
+FUZZ_SRC_size  := $(FUZZ_COMMON)
+FUZZ_SRC_count := $(FUZZ_COMMON)
+FUZZ_SRC_opts  := $(FUZZ_COMMON) stream/options.c stream/nt.c stream/kernels.c
+FUZZ_SRC_lists := $(FUZZ_COMMON) stream/kernels.c
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
 define FUZZ_RULE
-$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h $(FUZZ_SRC_$(1)) $(wildcard common/*.h stream/*.h)
+$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h $(FUZZ_SRC_$(1)) $(wildcard common/*.h stream/*.h) $(BUILD)/build_config.h
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $$@ $$< $(FUZZ_SRC_$(1)) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(BUILD) -o $$@ $$< $(FUZZ_SRC_$(1)) -lm -ldl
 endef
 $(foreach n,$(FUZZ_NAMES),$(eval $(call FUZZ_RULE,$(n))))
 
