@@ -20,6 +20,7 @@
 #include "cpufreq.h"
 #include "exitcodes.h"
 #include "json.h"
+#include "log.h"
 #include "scenario.h"
 #include "team.h"
 #include "timer.h"
@@ -203,6 +204,9 @@ static void *sampler(void *arg)
         mb_freq_sample(&s->freq[k + 1]);
         prev_b = b, prev_t = now;
         s->n = k + 1;
+        /* progress, silenced by --quiet: how far a long profile is */
+        mb_note("stability: sample %d of %d (%.2f s): %.2f GB/s", k + 1, s->conf->iterations,
+                s->t_s[k], s->gbps[k]);
     }
 out:
     atomic_store(&s->stop, 1);

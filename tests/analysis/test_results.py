@@ -113,6 +113,21 @@ class ReadResult(unittest.TestCase):
         self.assertEqual(r.state, "complete")
         self.assertIsNone(r.records[0].head.base_value)
 
+    def test_a_time_of_zero_is_a_figure(self):
+        # a CPU time of a short repetition is 0 when no clock tick fell in
+        # it (mencal alloc's user_time): a figure, not a broken result
+        doc = json.loads(json.dumps(V1))
+        doc["records"][0]["metrics"]["user_time"] = {
+            "value": 0, "unit": "s", "base_unit": "s", "scale": 1, "better": "lower",
+            "stats": {"n": 1, "min": 0, "max": 0, "mean": 0, "median": 0}}
+        r = results.read_result(self.put(doc))
+        self.assertEqual(r.state, "complete", r.why)
+        # a maximum below the minimum still is one
+        doc["records"][0]["metrics"]["user_time"]["stats"]["min"] = 0.5
+        r = results.read_result(self.put(doc))
+        self.assertEqual(r.state, "invalid")
+        self.assertIn("user_time.stats.min 0.5 is above stats.max 0", r.why)
+
     def test_not_result_documents(self):
         self.assertIn("not valid JSON", results.read_result(self.put("{cut")).why)
         self.assertIn("holds 0 JSON documents", results.read_result(self.put("")).why)

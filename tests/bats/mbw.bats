@@ -222,7 +222,7 @@ check_error() {
         [ -s n0.out ] && break
         sleep 0.05
     done
-    sleep 0.2
+    wait_catching "$pid" INT || { kill -9 "$pid"; return 1; }
     kill -INT "$pid"
     local rc=0
     wait "$pid" || rc=$?

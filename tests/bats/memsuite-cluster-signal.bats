@@ -46,7 +46,12 @@ stop_mid_run() {
     assert_output "true SIGTERM 2 0 n1:MISSING,n2:MISSING"
     run grep -F "interrupted by SIGTERM: stopping the launch; the report is incomplete" err.txt
     assert_success
-    sleep 0.5
+    # a killed node run may still be on its way out: until none is left
+    local _
+    for _ in $(seq 1 100); do
+        [ -z "$(ours)" ] && break
+        sleep 0.1
+    done
     run ours
     assert_output ""
 }

@@ -327,7 +327,7 @@ fake_meminfo() {
     wait_children "$pid" 2 || { kill -9 "$pid"; echo "workers never started"; return 1; }
     local kids
     kids=$(pgrep -P "$pid")
-    sleep 0.3
+    wait_catching "$pid" INT || { kill -9 "$pid"; return 1; }
     kill -INT "$pid"
     local rc=0
     wait "$pid" || rc=$?
@@ -381,10 +381,10 @@ fake_meminfo() {
 }
 
 @test "stability: SIGINT writes the samples gathered so far, marked incomplete" {
-    env --default-signal=INT mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 -q \
-        --format json -O st.json 3>&- &
+    env --default-signal=INT mencal run stability --size 16M --allow-cache --iterations 100 --interval 0.1 \
+        --format json -O st.json 2>st.err 3>&- &
     local pid=$!
-    sleep 0.8
+    wait_for_text st.err "stability: sample 2 of 100 " "$pid" || { kill -9 "$pid"; return 1; }
     kill -INT "$pid"
     local rc=0
     wait "$pid" || rc=$?
@@ -750,11 +750,15 @@ thp_policy() { sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepag
     mkdir -p "$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq"
     echo 2000000 >"$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
     fake_meminfo 4000000
-    (sleep 0.45; echo 1000000 >"$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq") &
-    MEMSUITE_SYSFS="$SANDBOX/sys" run mencal run stability --size 16M --allow-cache --llc 1M \
-        --iterations 6 --interval 0.15 -q --format json -O hot.json
-    wait
-    assert_success
+    # the frequency falls once the third of 7 frequency samples (the one
+    # before the run, then one with each bandwidth sample) has been read
+    MEMSUITE_SYSFS="$SANDBOX/sys" mencal run stability --size 16M --allow-cache --llc 1M \
+        --iterations 6 --interval 0.15 --format json -O hot.json 2>hot.err 3>&- &
+    local pid=$! rc=0
+    wait_for_text hot.err "stability: sample 2 of 6 " "$pid" || { kill -9 "$pid"; return 1; }
+    echo 1000000 >"$SANDBOX/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 0 ] || { echo "stability exited $rc"; cat hot.err; return 1; }
     run jq -r '.records[0].notes[] | select(test("throttling"))' hot.json
     assert_output --regexp 'WARNING: throttling watch .*: frequency fell from 2000 MHz to 1000 MHz \(-50\.0%, threshold 10%\) at sample [4-7] of 7'
     run jq -r '.records[0].metrics.frequency_drop.value' hot.json

@@ -161,7 +161,6 @@ kill_run() {
         fi
         sleep 0.05
     done
-    sleep 0.3
     kill -"$2" "$pid"
     wait "$pid" || true
 }

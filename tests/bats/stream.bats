@@ -654,21 +654,16 @@ mask_numbers() {
     assert_line "Each kernel will be executed 3 times."
 }
 
-# Sends signal $1 to a long run writing -O once it has opened its output
-# (an unnamed O_TMPFILE in the sandbox: see common/outfile.h).
+# Sends signal $1 to a long run writing -O once it catches the signal
+# (a background job's SIGINT is ignored by the shell, and stream keeps
+# that: env gives it back its default, as a terminal's job has).
 interrupt_run() {
-    local sig=$1 out="$SANDBOX/int.json" pid i
+    local sig=$1 out="$SANDBOX/int.json" pid
     # Copy alone keeps the values finite, so a million rounds can validate.
-    "$ST" "${SMALL[@]}" --kernels copy -n 1000000 --format json -O "$out" 2>"$SANDBOX/int.err" &
+    env --default-signal=INT "$ST" "${SMALL[@]}" --kernels copy -n 1000000 --format json \
+        -O "$out" 2>"$SANDBOX/int.err" &
     pid=$!
-    # until stream holds its temporary result file (opened just before it
-    # catches the signals; int.err, the shell's redirection, is there from
-    # the fork, long before an emulator has loaded the program)
-    for i in $(seq 100); do
-        ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$out\.tmp\." && break
-        sleep 0.1
-    done
-    sleep 0.3
+    wait_catching "$pid" "$sig" || { kill -9 "$pid"; return 1; }
     kill -"$sig" "$pid"
     status=0
     wait "$pid" || status=$?

@@ -155,6 +155,29 @@ wait_children() {
     return 1
 }
 
+# wait_catching PID SIG...: until PID has a handler installed for each
+# SIG (a name: TERM, INT; its bit in /proc/PID/status SigCgt), so a signal
+# sent next reaches the tool's own handling, not the default action.  60 s
+# at most; fails, naming the process, when it ends first.
+wait_catching() {
+    local pid=$1 sig mask=0 cgt _
+    shift
+    for sig in "$@"; do
+        mask=$((mask | 1 << ($(kill -l "$sig") - 1)))
+    done
+    for _ in $(seq 1 1200); do
+        cgt=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$pid/status" 2>/dev/null) || cgt=
+        if [ -z "$cgt" ]; then
+            echo "process $pid ended before catching $*"
+            return 1
+        fi
+        (( (16#$cgt & mask) == mask )) && return 0
+        sleep 0.05
+    done
+    echo "process $pid did not catch $* in 60 s"
+    return 1
+}
+
 # wait_for_text FILE TEXT PID [SECONDS]: until FILE (PID's stderr) holds
 # TEXT (60 s at most).  Fails, showing FILE, when PID exits first or time
 # runs out, so a run that ended early says why instead of "no such process".
