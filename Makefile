@@ -136,6 +136,19 @@ check-topology: deps
 	  MARCH=x86-64-v2 CFLAGS="-O3 -march=x86-64-v2" SANITIZE=0 all
 	@tests/topology/run-lab.sh $(TOPO_BUILD)/bin $(TOPO_BUILD)/lab
 
+# The tools built without libnuma and PAPI (NUMA=0 PAPI=0), in their own
+# tree, and the tests of what those switches change: the unit tests and
+# the Bats files of the tools and facts that use NUMA or counters (each
+# says "unavailable: why" or falls back; the orchestration above them is
+# the same build either way and `make test` covers it).
+NOFEAT_BUILD := build-nofeat
+NOFEAT_BATS  := stream.bats mbw.bats mencal.bats mencal-kernels.bats counters-live.bats \
+                memsuite-facts.bats memsuite-env.bats schema.bats plan.bats
+check-nofeatures: deps
+	@$(MAKE) --no-print-directory BUILD=$(NOFEAT_BUILD) BIN=$(NOFEAT_BUILD)/bin NUMA=0 PAPI=0 \
+	  tests-build
+	@tests/run-tests.sh $(NOFEAT_BUILD) $(NOFEAT_BUILD)/bin $(NOFEAT_BATS)
+
 # The packages are built from a copy of the tree (this build/ and bin/ are
 # untouched), with the portable baseline (debian/rules, the spec).
 # The cluster lab installs memsuite (make install PREFIX=<lab>/prefix)
@@ -156,8 +169,8 @@ lint: all
 	@scripts/lint.sh "$(CC)" "$(BASE_CFLAGS) $(FEATURE_CPPFLAGS)"
 
 clean:
-	rm -rf build build-sanitize build-fuzz build-topo bin
+	rm -rf build build-sanitize build-fuzz build-topo build-nofeat bin
 
-.PHONY: all deps deps-aarch64 run test check-sanitize check-topology check-cluster check-packages check-hostile tests-build lint clean FORCE
+.PHONY: all deps deps-aarch64 run test check-sanitize check-topology check-cluster check-packages check-hostile check-nofeatures tests-build lint clean FORCE
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

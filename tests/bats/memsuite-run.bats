@@ -687,7 +687,7 @@ esac'
     # the verdict is the machine's (two single repetitions of a real
     # latency): no change or a change, never an error
     [ "$status" -le 1 ] || { echo "compare exited $status"; return 1; }
-    assert_line --regexp '^  verdict: '
+    assert_line --regexp '^verdict: '
     assert_line --regexp '^  run\.tool_args +\{"mencal":\["--hugepages","never"\]\} -> \{"mencal":\["--hugepages","madvise"\]\}$'
     assert_line --regexp '^  cell +THP policy +hugepages +THP share +dTLB miss rate +full-random latency$'
     assert_line --regexp '^  mencal-randread-s[0-9]+-t1 +[a-z]+ +never -> madvise +0\.0% -> [0-9.]+% +(unavailable|[0-9.]+% -> [0-9.]+%) +[0-9.]+ ns -> [0-9.]+ ns \([-+][0-9.]+%\)$'
