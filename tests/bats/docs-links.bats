@@ -49,8 +49,8 @@ broken() {
     done
 }
 
-@test "README.md is at most 250 lines and links to every guide and man page" {
-    [ "$(wc -l <"$ROOT/README.md")" -le 250 ]
+@test "README.md is at most 120 lines and links to every guide and man page" {
+    [ "$(wc -l <"$ROOT/README.md")" -le 120 ]
     local g n
     local -a names=()
     for g in "$ROOT"/docs/*.md "$ROOT"/docs/*.1 "${PENDING_GUIDES[@]}"; do names+=("${g##*/}"); done
