@@ -45,6 +45,8 @@ tr.in-cache td { color: #666; background: #f4f4f4; }
 .range { color: #555; font-size: .85em; display: block; }
 p.verdict { font-size: 1.3em; font-weight: bold; }
 section#summary { border: 2px solid #444; padding: 0 1em 1em; }
+table.signoff { width: 100%; } table.signoff th { width: 9em; } td.blank { border-bottom: 1px solid #111; width: 55%; }
+td.sign { height: 3em; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption, .note { color: #555; font-size: .9em; }
 code { font-size: .95em; }
@@ -143,17 +145,29 @@ def summary_page(ctx):
     else:
         o.append('<p class="verdict none">No requirement stated: no verdict '
                  '(state one with --peak-gbps N or --requirements FILE).</p>')
+    word, reasons, how = ctx.quality
+    o.append('<p class="quality %s">Measurement quality: %s%s. <span class="note">%s.</span></p>'
+             % ("warn" if reasons else "pass", word,
+                " (%s)" % esc("; ".join(reasons)) if reasons else ": no health warning, every sustained "
+                "figure's repetitions within the CV limit", esc(how)))
     if ctx.caveats:
         o.append('<ul class="caveats warn">')
         o.extend("<li>%s</li>" % esc(c) for c in ctx.caveats)
         o.append("</ul>")
-    o.append('<h3>The machine</h3>\n<table class="machine">\n<tr><th>item</th><th>value</th><th>source</th></tr>')
+    # one source for every fact: said once under the table, not on each row
+    srcs = {src for _, value, _, src in ctx.machine if value is not None}
+    one = srcs.pop() if len(srcs) == 1 else None
+    o.append('<h3>The machine</h3>\n<table class="machine">\n<tr><th>item</th><th>value</th>%s</tr>'
+             % ("" if one else "<th>source</th>"))
     for label, value, why, src in ctx.machine:
+        tail = "" if one else ('<td class="note">%s</td>' % esc(src) if value is not None else "<td></td>")
         if value is None:
-            o.append('<tr><td>%s</td><td class="unavailable">unavailable: %s</td><td></td></tr>' % (esc(label), esc(why)))
+            o.append('<tr><td>%s</td><td class="unavailable">unavailable: %s</td>%s</tr>' % (esc(label), esc(why), tail))
         else:
-            o.append("<tr><td>%s</td><td>%s</td><td class=\"note\">%s</td></tr>" % (esc(label), esc(value), esc(src)))
+            o.append("<tr><td>%s</td><td>%s</td>%s</tr>" % (esc(label), esc(value), tail))
     o.append("</table>")
+    if one:
+        o.append('<p class="note">Every fact above from %s.</p>' % esc(one))
     o.append('<h3>Sustained figures</h3>\n<table class="figures">\n<tr><th>figure</th><th class="num">value</th>'
              '<th>range of the repetitions</th><th class="num">% of peak</th><th>from cell</th><th>note</th></tr>')
     for f in ctx.figures.values():
@@ -184,7 +198,35 @@ def summary_page(ctx):
             o.append('<tr><td class="%s">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>'
                      % (_cls(v), esc(v), esc(want), esc(found), esc(src)))
         o.append("</table>")
+    o.append(signoff_block(ctx))
     o.append("</section>")
+    return "\n".join(o)
+
+
+def signoff_block(ctx):
+    """The lines a centre fills and signs: site, system, serial number and
+    operator from the requirements file's signoff (blank lines to write
+    on where it has none), the run and the memsuite that made it, then a
+    date and a signature to write by hand."""
+    from .requirements import SIGNOFF
+    r = ctx.run.run
+    o = ['<h3>Sign-off</h3>\n<table class="signoff">']
+    for key, words in SIGNOFF:
+        v = ctx.signoff.get(key)
+        if key == "system" and v is None:
+            o.append('<tr><th>%s</th><td class="blank"></td><td class="note">host %s</td></tr>'
+                     % (words, esc(_word(r.get("host", "?")))))
+        elif v is None:
+            o.append('<tr><th>%s</th><td class="blank"></td><td></td></tr>' % words)
+        else:
+            o.append('<tr><th>%s</th><td>%s</td><td class="note">requirements file</td></tr>' % (words, esc(v)))
+    fin = ", finished %s" % _word(r.get("finished")) if r.get("finished") else ""
+    o.append('<tr><th>run</th><td>host %s, started %s%s</td><td class="note">results directory %s</td></tr>'
+             % (esc(_word(r.get("host", "?"))), esc(_word(r.get("created", "?"))), esc(fin), esc(ctx.dir)))
+    o.append('<tr><th>measured with</th><td>memsuite %s</td><td></td></tr>' % esc(_word(r.get("memsuite_version", "?"))))
+    o.append('<tr><th>date</th><td class="blank"></td><td></td></tr>')
+    o.append('<tr><th>signature</th><td class="blank sign"></td><td></td></tr>')
+    o.append("</table>")
     return "\n".join(o)
 
 

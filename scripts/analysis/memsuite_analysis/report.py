@@ -99,11 +99,12 @@ class Figure:
     unavailable), note."""
 
     __slots__ = ("key", "words", "value", "unit", "low", "high", "spread", "cell", "threads",
-                 "size", "why", "note", "pct_of_peak")
+                 "size", "why", "note", "pct_of_peak", "cv", "others")
 
     def __init__(self, key, words, unit):
         self.key, self.words, self.unit = key, words, unit
-        self.value = self.low = self.high = self.cell = self.threads = self.size = None
+        self.value = self.low = self.high = self.cell = self.threads = self.size = self.cv = None
+        self.others = []        # [(size, value)]: the other out-of-cache sizes at these threads
         self.spread = self.note = ""
         self.why = "not measured in this run"
         self.pct_of_peak = None
@@ -145,9 +146,10 @@ class Context:
         # The peak of the summary page: stated (--peak-gbps, the file's
         # peak_gbps), else the DIMM one.
         self.stated = []
+        self.signoff = {}
         file_peak = None
         if reqs_file:
-            file_peak, self.stated = requirements.load(reqs_file)
+            file_peak, self.stated, self.signoff = requirements.load(reqs_file)
         if peak_gbps is not None:
             self.peak = Peak(peak_gbps, "stated: --peak-gbps %s" % units.fmt_number(peak_gbps))
             self.stated.insert(0, requirements.Requirement("stream_triad", "min_pct_of_peak", peak_min,
@@ -180,6 +182,24 @@ class Context:
         if self.llc_bytes <= 0:
             out.append("the LLC size is unknown: no figure can be told to be out of cache")
         return out
+
+    @property
+    def quality(self):
+        """(word, [reasons], enforcement words): "NOISY" when a health
+        check warns or a sustained figure's repetitions spread past
+        --cv-max, else "clean"; and whether the governor, SMT and THP
+        were set for the run (memsuite run --enforce) or as found."""
+        reasons = []
+        n = health.counts(self.findings)
+        if n.get("warn"):
+            reasons.append("%d health warning(s), listed under Health" % n["warn"])
+        for f in self.figures.values():
+            if f.value is not None and f.cv is not None and f.cv * 100 > self.cv_max:
+                reasons.append("%s: the repetitions' CV is %.1f%% > %.1f%%" % (f.words, f.cv * 100, self.cv_max))
+        enf = self.run.config.get("enforce")
+        how = ("settings enforced for the run: %s" % one_line(enf) if isinstance(enf, str) and enf
+               else "settings as found: the governor, SMT and THP were not enforced (memsuite run --enforce)")
+        return ("NOISY" if reasons else "clean"), reasons, how
 
     def in_cache(self, size):
         return self.llc_bytes > 0 and size < 4 * self.llc_bytes
@@ -357,6 +377,15 @@ def _pick(ctx, group, record, prefer):
     return min(cand, key=lambda e: e.size), ""
 
 
+def _others(ctx, group, record, chosen):
+    """The measured out-of-cache entries of group/record at chosen's
+    thread count but for chosen, by size."""
+    g = next((x for x in ctx.groups if x.name == group), None)
+    return sorted((e for e in g.entries if (record is None or e.record == record) and e.value is not None
+                   and not ctx.in_cache(e.size) and e.threads == chosen.threads and e.size != chosen.size),
+                  key=lambda e: e.size)
+
+
 SUSTAINED = (
     # key            words                                     group            record   unit    prefer
     ("stream_triad", "STREAM Triad (the 4 x LLC rule's size, all threads)", "stream", "Triad", "GB/s", "rule"),
@@ -390,8 +419,18 @@ def sustained(ctx):
             else:
                 f.value, f.low, f.high = conv(e.value), conv(e.low), conv(e.high)
                 f.spread, f.cell, f.threads, f.size, f.why = e.spread, e.cell, e.threads, e.size, ""
+                f.cv = e.cv
+                notes = []
                 if prefer == "rule" and is_number(cores) and e.threads < cores:
-                    f.note = "%d threads; the machine has %d physical cores" % (e.threads, cores)
+                    notes.append("%d threads; the machine has %d physical cores" % (e.threads, cores))
+                # the rule picks one cell; the reader sees what the others gave
+                f.others = [(o.size, conv(o.value)) for o in _others(ctx, group, record, e)]
+                if f.others:
+                    notes.append("the rule's cell; at %d thread%s the other sizes out of cache gave %s" % (
+                        e.threads, "" if e.threads == 1 else "s",
+                        ", ".join("%s %s" % (units.fmt_number(v), unit) + " (%s)" % units.human_bytes(z, True)
+                                  for z, v in f.others if v is not None)))
+                f.note = "; ".join(notes)
         out[key] = f
     return out
 

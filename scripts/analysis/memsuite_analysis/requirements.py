@@ -9,7 +9,9 @@ A requirements file (docs/results-format.md):
       { "metric": "stream_triad", "min_gbps": 300 },
       { "metric": "stream_triad", "min_pct_of_peak": 70 },
       { "metric": "seqread", "min_gbps": 250 },
-      { "metric": "idle_latency", "max_ns": 120 } ] }
+      { "metric": "idle_latency", "max_ns": 120 } ],
+    "signoff": { "site": "...", "system": "...", "serial": "...",
+                 "operator": "..." } }          (optional: the summary page's sign-off block)
 Each requirement names one metric and exactly one threshold that metric
 takes (THRESHOLDS); "note" (a string) may say where it came from.  Any
 other member, a value that is not a positive number, an unknown metric:
@@ -21,6 +23,10 @@ import json
 from .model import loads, read_regular, one_line
 
 SCHEMA = "memsuite/requirements/1"
+
+# the sign-off block's lines a requirements file may fill (words shown)
+SIGNOFF = (("site", "site"), ("system", "system"), ("serial", "serial number"), ("operator", "operator"))
+SIGNOFF_MAX = 200       # characters of one sign-off value
 
 # metric: its words and the thresholds it takes ({key: (comparison, unit)})
 METRICS = {
@@ -54,16 +60,18 @@ def _positive(x):
 
 
 def parse(doc, source):
-    """(peak_gbps or None, [Requirement]) from a parsed document."""
+    """(peak_gbps or None, [Requirement], {signoff key: text}) from a
+    parsed document."""
     where = one_line(source)
     if not isinstance(doc, dict):
         raise Invalid("%s: not a JSON object; expected {\"schema\": \"%s\", \"requirements\": [...]}" % (where, SCHEMA))
     if doc.get("schema") != SCHEMA:
         raise Invalid("%s: schema is %s; expected \"%s\"" % (where, one_line(json.dumps(doc.get("schema"))[:40]), SCHEMA))
     for k in doc:
-        if k not in ("schema", "peak_gbps", "requirements", "note"):
-            raise Invalid("%s: unknown member %s; the members are schema, peak_gbps, requirements, note"
+        if k not in ("schema", "peak_gbps", "requirements", "note", "signoff"):
+            raise Invalid("%s: unknown member %s; the members are schema, peak_gbps, requirements, note, signoff"
                           % (where, one_line(json.dumps(k)[:40])))
+    signoff = _signoff(doc.get("signoff", {}), where)
     peak = doc.get("peak_gbps")
     if peak is not None and not _positive(peak):
         raise Invalid("%s: peak_gbps is %s, not a positive number of GB/s" % (where, one_line(json.dumps(peak)[:40])))
@@ -97,7 +105,25 @@ def parse(doc, source):
         if k == "min_pct_of_peak" and r[k] > 100:
             raise Invalid("%s.min_pct_of_peak is %s, above 100" % (at, r[k]))
         out.append(Requirement(m, k, float(r[k]), "requirements file %s" % where, note))
-    return (float(peak) if peak is not None else None), out
+    return (float(peak) if peak is not None else None), out, signoff
+
+
+def _signoff(so, where):
+    """{key: text} of the optional signoff object: strings of 1 to
+    SIGNOFF_MAX characters, only the SIGNOFF keys."""
+    if not isinstance(so, dict):
+        raise Invalid("%s: signoff is not an object; expected {\"site\": ..., \"system\": ..., \"serial\": ..., "
+                      "\"operator\": ...}" % where)
+    keys = [k for k, _ in SIGNOFF]
+    out = {}
+    for k, v in so.items():
+        if k not in keys:
+            raise Invalid("%s: signoff.%s is not a sign-off line; use: %s" % (where, one_line(str(k)[:40]), ", ".join(keys)))
+        if not isinstance(v, str) or not v.strip() or len(v) > SIGNOFF_MAX:
+            raise Invalid("%s: signoff.%s is %s, not a text of 1 to %d characters"
+                          % (where, k, one_line(json.dumps(v)[:40]), SIGNOFF_MAX))
+        out[k] = v
+    return out
 
 
 def load(path):
