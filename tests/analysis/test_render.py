@@ -27,6 +27,15 @@ class Printable(unittest.TestCase):
                 self.assertEqual(render.printable(text), want)
 
 
+    def test_a_huge_line_is_cut_saying_so(self):
+        # a megabyte planted in a file never reaches the terminal whole,
+        # control characters included (their caret form counts)
+        for text in ("x" * 1048576, "\x1b" * 3000):
+            out = render.printable(text)
+            self.assertEqual(len(out), render.LINE_MAX)
+            self.assertTrue(out.endswith(" ... (cut: a line of %d characters)" % len(text.replace("\x1b", "^["))))
+        self.assertEqual(render.printable("y" * render.LINE_MAX), "y" * render.LINE_MAX)
+
     def test_lines_keep_their_own_newlines_only(self):
         self.assertEqual(render.printable_lines(["a", "T\nmemsuite: PASS", "\x1b[2J"]),
                          "a\nT^Jmemsuite: PASS\n^[[2J\n")

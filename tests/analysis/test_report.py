@@ -455,6 +455,22 @@ class Html(unittest.TestCase):
             self.assertEqual(f.others, [(268435456, 32.4)])
             self.assertIn("the rule's cell; at 2 threads the other sizes out of cache gave 32.40 GB/s (256.0 MiB)", f.note)
 
+    def test_next_steps_follow_what_was_found(self):
+        ctx = context()
+        warned = {f.check for f in ctx.findings if f.verdict == "warn"}
+        self.assertEqual(ctx.next_steps, [report.NEXT_STEPS[c] for c in
+                                          ("noise", "throttle", "peak", "scaling", "in-cache", "kernel-order",
+                                           "method-order") if c in warned])
+        self.assertTrue(ctx.next_steps)
+        # a FAILed requirement asks for a rerun before it is believed, first
+        ctx = context(peak_gbps=1000)
+        self.assertEqual(ctx.verdict, "FAIL")
+        self.assertEqual(ctx.next_steps[0], report.NEXT_STEPS["fail"])
+        lines = render_text.render(ctx)
+        self.assertIn("Next: " + report.NEXT_STEPS["fail"], lines)
+        self.assertIn("<li>%s</li>" % render_html.esc(report.NEXT_STEPS["fail"]), render_html.render(ctx))
+        self.assertIn("- " + report.NEXT_STEPS["fail"], render_md.render(ctx))
+
     def test_signoff_in_a_requirements_file_is_checked(self):
         base = {"schema": requirements.SCHEMA, "requirements": [{"metric": "seqread", "min_gbps": 1}]}
         for so, want in ((["x"], "signoff is not an object"), ({"name": "x"}, "signoff.name is not a sign-off line"),

@@ -28,10 +28,23 @@ def printable(text):
     the terminal nor start a line of its own.  The one function every
     string from a file passes on its way out (the text and Markdown
     renderers apply it to each line they emit: printable_lines; HTML
-    escapes its own way)."""
-    if not _UNSAFE.search(text):
-        return text
-    return _SURROGATE.sub("\ufffd", text).translate(_CARET)
+    escapes its own way).  A line over LINE_MAX characters is cut
+    (cut_line)."""
+    if _UNSAFE.search(text):
+        text = _SURROGATE.sub("\ufffd", text).translate(_CARET)
+    return cut_line(text) if len(text) > LINE_MAX else text
+
+
+# The longest line a report, comparison or aggregate prints: past it, a
+# value a file planted (a megabyte of one string) is cut, and the line
+# says so and how long it was.
+LINE_MAX = 2000
+
+
+def cut_line(text):
+    """text cut to LINE_MAX characters, saying it was and its length."""
+    tail = " ... (cut: a line of %d characters)" % len(text)
+    return text[:LINE_MAX - len(tail)] + tail
 
 
 def printable_lines(lines):

@@ -320,6 +320,10 @@ def health_section(ctx):
     o.append("</table>")
     n = counts(ctx.findings)
     o.append("<p>health: %d pass, %d warn, %d skip</p>" % (n["pass"], n["warn"], n["skip"]))
+    if ctx.next_steps:
+        o.append('<h3 id="next">Next steps</h3>\n<ul class="next">')
+        o.extend("<li>%s</li>" % esc(x) for x in ctx.next_steps)
+        o.append("</ul>")
     return "\n".join(o)
 
 

@@ -39,6 +39,8 @@ def render(ctx, plots=(), plots_note="", plots_asked=False, version=""):
     o.append("")
     n = counts(ctx.findings)
     o.append("health: %d pass, %d warn, %d skip" % (n["pass"], n["warn"], n["skip"]))
+    if ctx.next_steps:
+        o += ["", "## Next steps", ""] + ["- " + x for x in ctx.next_steps]
     if plots_asked:
         o += ["", "## Plots", ""]
         for path, title, caption in plots:

@@ -110,6 +110,9 @@ def render(ctx, plots=(), plots_note="", plots_asked=False, version=""):
     o.append("")
     n = _counts(ctx)
     o.append("health: %d pass, %d warn, %d skip" % (n["pass"], n["warn"], n["skip"]))
+    if ctx.next_steps:
+        o.append("")
+        o.extend("Next: " + x for x in ctx.next_steps)
     if plots_asked:
         o.append("")
         o.append("Plots:")

@@ -110,6 +110,28 @@ class Figure:
         self.pct_of_peak = None
 
 
+# The next step for each thing a report can find (Context.next_steps).
+NEXT_STEPS = {
+    "resume": "finish the run: memsuite run --resume %s (only the missing cells run)",
+    "invalid": "rerun the damaged cells: remove the invalid cell files listed above, then memsuite run --resume",
+    "fail": "before accepting the FAIL, rerun on the idle machine with more repetitions and the settings "
+            "enforced (memsuite run ... --reps 10 --enforce), then memsuite check on the node",
+    "noise": "noisy repetitions: rerun with nothing else running (memsuite env lists what runs), "
+             "more repetitions (--reps 10) and --enforce",
+    "throttle": "the CPUs slowed down during the run: look at cooling and power limits, "
+                "rerun with --cooldown 30 and --enforce",
+    "peak": "far below the peak: compare the DIMM population with the board's channels (memsuite env, "
+            "the DIMMs line) and run memsuite check on the node",
+    "scaling": "threads do not add bandwidth: check the binding (--bind spread or close) "
+               "and the SMT and NUMA facts in memsuite env",
+    "in-cache": "a figure is in cache: add a size at or above 4 x LLC (--sizes 4x)",
+    "kernel-order": "the STREAM kernels disagree: rerun idle; if it stays, look at the build "
+                    "(memsuite env, the build line) and the counters (stream --counters)",
+    "method-order": "the mbw methods disagree: rerun idle; if it stays, compare with the reference mbw "
+                    "(memsuite peers)",
+}
+
+
 class Peak:
     """The peak the figures are held against: gbps, source (words)."""
 
@@ -200,6 +222,25 @@ class Context:
         how = ("settings enforced for the run: %s" % one_line(enf) if isinstance(enf, str) and enf
                else "settings as found: the governor, SMT and THP were not enforced (memsuite run --enforce)")
         return ("NOISY" if reasons else "clean"), reasons, how
+
+    @property
+    def next_steps(self):
+        """What to do next, one line each, from what the report found: a
+        FAILed requirement, each kind of health warning, damaged or
+        missing cells, an incomplete run.  Empty when nothing calls for
+        a step (NEXT_STEPS holds the words)."""
+        warned = {f.check for f in self.findings if f.verdict == "warn"}
+        out = []
+        if not self.run.complete or self.count("missing") or self.count("notrun"):
+            out.append(NEXT_STEPS["resume"] % self.dir)
+        if self.count("invalid"):
+            out.append(NEXT_STEPS["invalid"])
+        if self.verdict == "FAIL":
+            out.append(NEXT_STEPS["fail"])
+        for check in ("noise", "throttle", "peak", "scaling", "in-cache", "kernel-order", "method-order"):
+            if check in warned:
+                out.append(NEXT_STEPS[check])
+        return out
 
     def in_cache(self, size):
         return self.llc_bytes > 0 and size < 4 * self.llc_bytes
