@@ -121,13 +121,15 @@ def run(args):
                        args.k, args.mad_floor, args.run_id, ignored, entries)
     # JSON: the suggestions inside the document (stdout stays one JSON
     # document); text: the scontrol lines after the report.
+    # (a text line past render.LINE_MAX is cut; the document never is)
     if args.format == "json":
-        pieces = itertools.chain(render.json_chunks(view, k, floor), ("\n",))
+        pieces = (render.printable_text(p) for p in itertools.chain(render.json_chunks(view, k, floor), ("\n",)))
     else:
-        pieces = (line + "\n" for line in itertools.chain(render.text(view, args.top, args.all), drain_lines or ()))
+        pieces = (render.printable(line) + "\n"
+                  for line in itertools.chain(render.text(view, args.top, args.all), drain_lines or ()))
     try:
         for piece in pieces:
-            sys.stdout.write(render.printable_text(piece))
+            sys.stdout.write(piece)
         sys.stdout.flush()
     except OSError as e:
         msg.die(exitcodes.RESOURCE, "cannot write to standard output (%s); the report is lost" % e.strerror)

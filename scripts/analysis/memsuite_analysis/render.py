@@ -29,10 +29,18 @@ def printable(text):
     string from a file passes on its way out (the text and Markdown
     renderers apply it to each line they emit: printable_lines; HTML
     escapes its own way).  A line over LINE_MAX characters is cut
-    (cut_line)."""
-    if _UNSAFE.search(text):
-        text = _SURROGATE.sub("\ufffd", text).translate(_CARET)
+    (cut_line): printable and printable_lines are for what a person
+    reads; printable_text, for documents (HTML, JSON, Prometheus), cuts
+    nothing."""
+    text = _caret(text)
     return cut_line(text) if len(text) > LINE_MAX else text
+
+
+def _caret(text):
+    """printable without the cut: control characters and surrogates only."""
+    if _UNSAFE.search(text):
+        return _SURROGATE.sub("\ufffd", text).translate(_CARET)
+    return text
 
 
 # The longest line a report, comparison or aggregate prints: past it, a
@@ -56,7 +64,7 @@ def printable_lines(lines):
 def printable_text(text):
     """A text whose newlines are its own (a rendered document whose
     strings were made single lines already): printable line by line."""
-    return "\n".join(printable(line) for line in text.split("\n"))
+    return "\n".join(_caret(line) for line in text.split("\n"))
 
 
 _SAFE_WORD = re.compile(r"[A-Za-z0-9._,:=/@%+-]+")
