@@ -64,3 +64,14 @@ class Table(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EnvDiffs(unittest.TestCase):
+    class Run:
+        def __init__(self, facts):
+            self.env = {"facts": [{"key": k, "verdict": "ok", "value": v} for k, v in facts]}
+
+    def test_volatile_facts_are_no_difference(self):
+        a = self.Run([("mem_available_bytes", 24774975488), ("cpu_freq_khz", 2096026), ("swappiness", 60)])
+        b = self.Run([("mem_available_bytes", 24452694016), ("cpu_freq_khz", 2400000), ("swappiness", 10)])
+        self.assertEqual(compare.env_diffs(a, b), [("swappiness", "60", "10")])

@@ -138,14 +138,21 @@ def _facts(env):
     return out
 
 
+# Facts that change from one reading to the next on an unchanged machine
+# (the free memory, an instant CPU frequency): no environment difference.
+VOLATILE_FACTS = ("mem_available_bytes", "cpu_freq_khz")
+
+
 def env_diffs(ra, rb):
-    """(key, A, B) for every differing fact of env.json, A's order first."""
+    """(key, A, B) for every differing fact of env.json, A's order first,
+    but the VOLATILE_FACTS."""
     if ra.env is None or rb.env is None:
         return [("env.json", "present" if ra.env is not None else "missing",
                  "present" if rb.env is not None else "missing")]
     fa, fb = _facts(ra.env), _facts(rb.env)
     keys = list(fa) + sorted(k for k in fb if k not in fa)
-    return [(k, fa.get(k, "absent"), fb.get(k, "absent")) for k in keys if fa.get(k) != fb.get(k)]
+    return [(k, fa.get(k, "absent"), fb.get(k, "absent")) for k in keys
+            if fa.get(k) != fb.get(k) and k not in VOLATILE_FACTS]
 
 
 def _cell_files(rd):
