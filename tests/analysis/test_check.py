@@ -104,6 +104,27 @@ class Verdict(unittest.TestCase):
         self.assertIn('memsuite_check_high{host="n\\"1",record="Add",metric="best_rate_mbps",unit="MB/s"} 23125.000\n', text)
         self.assertEqual(text.count("# TYPE memsuite_check_value gauge"), 1)
 
+    def test_prom_memory_and_diagnosis(self):
+        from memsuite_analysis import diagnosis
+        now = {"slots": [{"locator": "DIMM_A1", "populated": True}, {"locator": "DIMM_A2", "populated": False}],
+               "channels_per_socket": [{"socket": 0, "channels": 1}],
+               "edac": [{"controller": "mc0", "ce_count": 7, "ue_count": 0,
+                         "dimms": [{"dimm": "dimm0", "label": "CPU_SrcID#0_Ha#0_Chan#0_DIMM#0", "ce_count": 7, "ue_count": 0}]}]}
+        text = prom.memory("n1", diagnosis.gauges(now))
+        self.assertIn('memsuite_memory_dimm_slots{host="n1"} 2\n', text)
+        self.assertIn('memsuite_memory_dimms_populated{host="n1"} 1\n', text)
+        self.assertIn('memsuite_memory_channels_populated{host="n1",socket="0"} 1\n', text)
+        self.assertIn('memsuite_memory_edac_corrected_errors{host="n1",controller="mc0",dimm=""} 7\n', text)
+        self.assertIn('memsuite_memory_edac_corrected_errors{host="n1",controller="mc0",dimm="dimm0",'
+                      'label="CPU_SrcID#0_Ha#0_Chan#0_DIMM#0"} 7\n', text)
+        self.assertIn('memsuite_memory_edac_uncorrected_errors{host="n1",controller="mc0",dimm=""} 0\n', text)
+        # a node that cannot say: no gauge, never 0
+        self.assertEqual(prom.memory("n1", diagnosis.gauges({"slots": None, "edac": None})), "")
+        self.assertEqual(prom.memory("n1", None), "")
+        d = [{"kind": "population", "subject": "DIMM_A2", "severity": "fail"}]
+        self.assertIn('memsuite_check_diagnosis{host="n1",kind="population",subject="DIMM_A2",severity="fail"} 1\n',
+                      prom.diagnosis("n1", d))
+
     def test_prom_idle(self):
         text = prom.idle("n1", {"cpus_busy_pct": "12.5", "cpus": "2", "others_cpus": "-", "load1": "0.02",
                                 "steal_pct": "x"})

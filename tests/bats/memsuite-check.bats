@@ -397,6 +397,11 @@ edac_tree() {   # edac_tree NAME: the EDAC fixture tree NAME in the test's sysfs
     echo "$output" >v.json
     run jq -c '[.diagnosis[] | select(.severity == "fail") | [.kind, .subject, .found]]' v.json
     assert_output '[["EDAC uncorrected errors","mc0 CPU1_DIMM_A1",1]]'
+    # the same as gauges for monitoring: the error counts per DIMM, the finding
+    MEMSUITE_ASSUME_ROOT=1 run --separate-stderr "$MS" check --ref ref.json --result "$C/result-node.json" --format prom
+    assert_failure 1
+    assert_line --regexp '^memsuite_memory_edac_uncorrected_errors\{host="[^"]*",controller="mc0",dimm="dimm1",label="CPU1_DIMM_A1"\} 1$'
+    assert_line --regexp '^memsuite_check_diagnosis\{host="[^"]*",kind="EDAC uncorrected errors",subject="mc0 CPU1_DIMM_A1",severity="fail"\} 1$'
     run "$MS" check --ref ref.json --result "$C/result-node.json" --max-ce x
     assert_failure 2
     assert_output --partial "--max-ce: invalid value 'x'"

@@ -121,10 +121,11 @@ class Evaluation:
         self.total, self.fails, self.failed = 0, 0, ""
         self.lines, self.rows, self.notes = [], [], []
         self.diagnosis = []
+        self.memory = None      # diagnosis.gauges of the node's memory now, or None
 
     def to_doc(self):
         return {"prefix": self.prefix, "total": self.total, "fails": self.fails, "failed": self.failed,
-                "lines": self.lines, "notes": self.notes, "diagnosis": self.diagnosis,
+                "lines": self.lines, "notes": self.notes, "diagnosis": self.diagnosis, "memory": self.memory,
                 "rows": [_row_doc(self.prefix, r) for r in self.rows]}
 
 

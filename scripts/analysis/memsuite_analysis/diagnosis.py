@@ -247,6 +247,22 @@ def load_build(path):
     return b if isinstance(b, dict) else None
 
 
+def gauges(now):
+    """The node's memory as it is, for monitoring (prom.memory): populated
+    and total DIMM slots, channels per socket, and the EDAC counts per
+    controller and DIMM; None where the node could not say."""
+    if not isinstance(now, dict):
+        return None
+    slots = _list(now.get("slots"))
+    edac = [{"controller": mc, "dimm": dimm, "label": label, "ce": ce, "ue": ue}
+            for (mc, dimm), (label, ce, ue) in sorted(_counts(now).items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))]
+    return {"slots": None if slots is None else len(slots),
+            "populated": None if slots is None else sum(1 for x in slots if isinstance(x, dict) and x.get("populated")),
+            "channels": [{"socket": c.get("socket"), "channels": c.get("channels")}
+                         for c in _list(now.get("channels_per_socket")) or [] if isinstance(c, dict)],
+            "edac": edac if _list(now.get("edac")) is not None else None}
+
+
 def apply(ev, ref, now_path, before_path, max_ce):
     """Adds the diagnosis to an Evaluation (check.py): ev.diagnosis, the
     FAIL lines before the metric lines, the notes, and the explanation of
@@ -256,6 +272,7 @@ def apply(ev, ref, now_path, before_path, max_ce):
     refmem = ref.doc.get("memory") if isinstance(ref.doc, dict) else None
     ds = diagnose(refmem, now, before, max_ce)
     ev.diagnosis = ds
+    ev.memory = gauges(now)
     p = ev.prefix
     ev.lines[:0] = ["%sFAIL  %s" % (p, d["text"]) for d in ds if d["severity"] == "fail"]
     ev.notes.extend("%s%s" % (p, d["text"]) for d in ds if d["severity"] != "fail")

@@ -75,6 +75,53 @@ def idle(host, facts):
     return "".join(out)
 
 
+def memory(host, m):
+    """The node's memory (diagnosis.gauges: m, or None) as gauges: DIMM
+    slots populated and in all, channels per socket, EDAC corrected and
+    uncorrected errors per controller and DIMM.  What the node could not
+    say is left out, never 0."""
+    if not isinstance(m, dict):
+        return ""
+    h = 'host="%s"' % esc(host)
+    out = []
+    if isinstance(m.get("slots"), int):
+        out.append(family("memsuite_memory_dimm_slots", "DIMM slots the firmware lists (SMBIOS type 17)."))
+        out.append("memsuite_memory_dimm_slots{%s} %d\n" % (h, m["slots"]))
+        out.append(family("memsuite_memory_dimms_populated", "DIMM slots holding a module."))
+        out.append("memsuite_memory_dimms_populated{%s} %d\n" % (h, m.get("populated") or 0))
+    ch = [c for c in m.get("channels") or [] if isinstance(c.get("channels"), int)]
+    if ch:
+        out.append(family("memsuite_memory_channels_populated", "Memory channels with a module, per socket."))
+        out += ['memsuite_memory_channels_populated{%s,socket="%s"} %d\n' % (h, esc(str(c.get("socket"))), c["channels"])
+                for c in ch]
+    ed = m.get("edac")
+    for key, name, what in (("ce", "memsuite_memory_edac_corrected_errors", "corrected"),
+                            ("ue", "memsuite_memory_edac_uncorrected_errors", "uncorrected")):
+        rows = [e for e in ed or [] if isinstance(e.get(key), int)]
+        if not rows:
+            continue
+        out.append(family(name, "EDAC %s error count since boot, per memory controller (dimm=\"\") and DIMM."
+                          % what))
+        for e in rows:
+            lab = ',controller="%s",dimm="%s"' % (esc(str(e.get("controller"))), esc("" if e.get("dimm") is None else str(e["dimm"])))
+            if e.get("label"):
+                lab += ',label="%s"' % esc(str(e["label"]))
+            out.append("%s{%s%s} %d\n" % (name, h, lab, e[key]))
+    return "".join(out)
+
+
+def diagnosis(host, ds):
+    """One gauge per diagnosis finding: 1, labelled by kind, subject and
+    severity (fail, warn, note)."""
+    if not ds:
+        return ""
+    h = 'host="%s"' % esc(host)
+    out = [family("memsuite_check_diagnosis", "A finding of the last check's diagnosis (1), by kind, subject and severity.")]
+    out += ['memsuite_check_diagnosis{%s,kind="%s",subject="%s",severity="%s"} 1\n'
+            % (h, esc(str(d.get("kind"))), esc(str(d.get("subject"))), esc(str(d.get("severity")))) for d in ds]
+    return "".join(out)
+
+
 def check(host, v, busy, duration, now):
     """memsuite check's verdict v (verdict.Verdict) as Prometheus text."""
     h = 'host="%s"' % esc(host)

@@ -66,6 +66,7 @@ class Verdict:
         self.verdict, self.exit, self.summary, self.reason = verdict, code, summary, reason or None
         self.lines, self.rows, self.notes = lines, rows, notes
         self.diagnosis = diagnosis or []
+        self.memory = None
 
 
 def _split(text):
@@ -76,6 +77,8 @@ def decide(args, evals):
     """The Verdict from the arguments and the evaluation documents."""
     v = _decide(args, evals)
     v.diagnosis = diagnoses(evals)
+    # the node's memory now (the per-node evaluations share it): the first said
+    v.memory = next((e["memory"] for e in evals if isinstance(e.get("memory"), dict)), None)
     return v
 
 
@@ -169,7 +172,8 @@ def render(args, v, now):
     if args.format == "json":
         return json.dumps(json_doc(args, v, now), ensure_ascii=False, indent=2) + "\n"
     facts = dict(line.partition("\t")[::2] for line in _split(args.idle))
-    return printable_text(prom.check(args.host, v, args.busy, args.seconds, int(now)) + prom.idle(args.host, facts))
+    return printable_text(prom.check(args.host, v, args.busy, args.seconds, int(now)) + prom.idle(args.host, facts)
+                          + prom.diagnosis(args.host, v.diagnosis) + prom.memory(args.host, v.memory))
 
 
 def run(args):
