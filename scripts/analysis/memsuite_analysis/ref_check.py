@@ -7,7 +7,7 @@ exits 2.  The orchestration reads a reference only through this (jq
 cannot read every string JSON allows)."""
 
 from . import exitcodes, reference
-from .render import printable
+from .render import printable, printable_whole
 
 SUMMARY = "validate a reference (memsuite/ref/1)"
 
@@ -27,5 +27,5 @@ def run(args):
         run = doc.get("run") or {}
         for k in reference.RUN_KEYS:
             v = run.get(k)
-            print("" if v is None else printable(v if isinstance(v, str) else "%d" % v))
+            print("" if v is None else printable_whole(v if isinstance(v, str) else "%d" % v))
     return exitcodes.OK

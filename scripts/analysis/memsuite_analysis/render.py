@@ -32,12 +32,14 @@ def printable(text):
     (cut_line): printable and printable_lines are for what a person
     reads; printable_text, for documents (HTML, JSON, Prometheus), cuts
     nothing."""
-    text = _caret(text)
+    text = printable_whole(text)
     return cut_line(text) if len(text) > LINE_MAX else text
 
 
-def _caret(text):
-    """printable without the cut: control characters and surrogates only."""
+def printable_whole(text):
+    """printable without the cut, for a value another program reads back,
+    one a line (ref-check --run's fields for bash, which cuts what it
+    shows itself): control characters and surrogates only."""
     if _UNSAFE.search(text):
         return _SURROGATE.sub("\ufffd", text).translate(_CARET)
     return text
@@ -64,7 +66,7 @@ def printable_lines(lines):
 def printable_text(text):
     """A text whose newlines are its own (a rendered document whose
     strings were made single lines already): printable line by line."""
-    return "\n".join(_caret(line) for line in text.split("\n"))
+    return "\n".join(printable_whole(line) for line in text.split("\n"))
 
 
 _SAFE_WORD = re.compile(r"[A-Za-z0-9._,:=/@%+-]+")
