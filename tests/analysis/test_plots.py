@@ -88,6 +88,21 @@ class Loaded(unittest.TestCase):
         self.assertIn("not joined", fig.caption)
         self.assertIn("of 2 threads", fig.title)
 
+    def test_a_one_thread_loaded_cell_draws_no_curve(self):
+        # one thread: no traffic thread, the idle point alone; the report
+        # draws no one-point chart for it, the other cells still
+        one = doc([{"name": "loaded", "metrics": {"latency_idle": {"value": 34.0, "unit": "ns"}},
+                    "tables": {"curve": [{"delay": None, "bandwidth": 0, "latency": 34.0, "load": "idle"}]}}],
+                  config={"scenarios": ["loaded"], "threads": 1, "loaded": {"traffic": "read"}})
+
+        class Cell:
+            def __init__(self, cid, res):
+                self.id, self.result, self.scenario = cid, res, "loaded"
+
+        class Run:
+            cells = [Cell("t1", one), Cell("t3", LOADED)]
+        self.assertEqual([f.name for f in plots.cell_figures(Run)], ["loaded-t3"])
+
     def test_linear_y_unless_the_values_span_a_factor_of_ten(self):
         self.assertFalse(plots.result_figure(LOADED).panels[0].logy)
         d = json.loads(json.dumps(LOADED.doc))

@@ -635,6 +635,8 @@ def cell_figures(run):
         if k in ("loaded", "sweep", "c2c", "matrix"):
             f = FIGURES[k](res)
             f.name = "%s-%s" % (k, c.id)
+            if k == "loaded" and not any(s.style == "line" and len(s) for p in f.panels for s in p.series):
+                continue    # one thread: the idle point alone is no curve (the cell says why)
             figs.append(f)
         elif c.scenario in ("randread-sweep", "sweep"):
             lat.extend(latency_points(res))
