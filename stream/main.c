@@ -101,15 +101,17 @@ int main(int argc, char **argv)
         st_run_free(&plan, &run);
         return fail(NULL, rc, msg);
     }
+    /* The first SIGINT or SIGTERM stops after the current round (the
+     * temporary result file is then removed); a second one kills.  Caught
+     * before the output is opened: once the temporary file exists, a
+     * signal reaches this handling (what a test can wait for). */
+    stop = mb_signals_catch(true);
+    run.stop = stop;
     /* An unwritable output path fails now, not after the measurement. */
     if (mb_out_open(&out, plan.output, msg, sizeof msg) != 0) {
         st_run_free(&plan, &run);
         return fail(NULL, MB_EXIT_RESOURCE, msg);
     }
-    /* The first SIGINT or SIGTERM stops after the current round (the
-     * temporary result file is then removed); a second one kills. */
-    stop = mb_signals_catch(true);
-    run.stop = stop;
     if (plan.numa_requested) {
         rc = mb_numa_apply(&plan.numa, msg, sizeof msg);
         if (rc != 0) {

@@ -654,15 +654,23 @@ mask_numbers() {
     assert_line "Each kernel will be executed 3 times."
 }
 
-# Sends signal $1 to a long run writing -O once it catches the signal
-# (a background job's SIGINT is ignored by the shell, and stream keeps
-# that: env gives it back its default, as a terminal's job has).
+# Sends signal $1 to a long run writing -O once it holds its temporary
+# result file: stream catches the signals before it opens it (an unnamed
+# O_TMPFILE, "#N (deleted)", or the named fallback).  Under qemu-user the
+# emulator catches every signal itself, so SigCgt alone proves nothing
+# there.  A background job's SIGINT is ignored by the shell, and stream
+# keeps that: env gives it back its default, as a terminal's job has.
 interrupt_run() {
-    local sig=$1 out="$SANDBOX/int.json" pid
+    local sig=$1 out="$SANDBOX/int.json" pid i
     # Copy alone keeps the values finite, so a million rounds can validate.
     env --default-signal=INT "$ST" "${SMALL[@]}" --kernels copy -n 1000000 --format json \
         -O "$out" 2>"$SANDBOX/int.err" &
     pid=$!
+    for i in $(seq 1200); do
+        ls -l "/proc/$pid/fd" 2>/dev/null | grep -qE -- "-> ($SANDBOX/#[0-9]+ \(deleted\)|$out\.tmp\.)" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
     wait_catching "$pid" "$sig" || { kill -9 "$pid"; return 1; }
     kill -"$sig" "$pid"
     status=0
