@@ -76,6 +76,20 @@ class Judge(unittest.TestCase):
         self.assertEqual(j.outliers["L.lat"], [1, 0])
         self.assertFalse(j.ok())
 
+    def test_the_drain_reason_names_the_dimm_first(self):
+        nodes = [entry("n%02d" % i) for i in range(5)]
+        bad = entry("dimm", verdict="FAIL", exit=1, bw=80.0)
+        bad.report.diagnosis = ("memory population: CPU1_DIMM_D1: reference 16 GB DDR4, found empty",)
+        # what a report file brings: strings only, a few, each cut; none for a PASS
+        doc = {"node": "x", "verdict": "FAIL", "diagnosis": ["d" * 500, 5] + ["e"] * 9}
+        self.assertEqual(model.Report("x", doc).diagnosis, ("d" * 200, "e", "e"))
+        self.assertEqual(model.Report("x", dict(doc, verdict="PASS")).diagnosis, ())
+        _, j = judge(nodes + [bad])
+        row = next(r for r in j.rows if r.node == "dimm")
+        self.assertEqual(row.status, "FAIL")
+        self.assertTrue(row.reason.startswith("memsuite: FAIL memory population: CPU1_DIMM_D1: reference 16 GB DDR4, "
+                                              "found empty; T.bw 80.0 < 90.0"), row.reason)
+
     def test_healthy(self):
         _, j = judge([entry("a"), entry("b", bw=100.2), entry("c", bw=99.9)])
         self.assertTrue(j.ok())

@@ -59,6 +59,14 @@ class NodeReport(unittest.TestCase):
         self.assertEqual(d["ref"]["created"], "2026-01-01T00:00:00Z")
         self.assertEqual(len(d["lines"]), 4)
 
+    def test_the_diagnosis_fails_are_kept(self):
+        out = ("FAIL  memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty\n"
+               "FAIL  EDAC: mc0 CPU1_DIMM_A1: 5 corrected error(s), more than --max-ce 4\n" + PASS_OUT)
+        d = self.report(1, out)
+        self.assertEqual(d["diagnosis"], ["memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, "
+                                          "found empty", "EDAC: mc0 CPU1_DIMM_A1: 5 corrected error(s), more than --max-ce 4"])
+        self.assertEqual(self.report(1, PASS_OUT)["diagnosis"], [])
+
     def test_error_passes_nothing(self):
         d = self.report(5, PASS_OUT.replace("memsuite: FAIL 2/3", "memsuite: ERROR busy"))
         self.assertEqual(d["verdict"], "ERROR")

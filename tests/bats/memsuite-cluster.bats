@@ -491,3 +491,16 @@ jq_median() {
     run -1 --separate-stderr "$MS" cluster --aggregate "$SANDBOX/g" --ref "$SANDBOX/g.ref" --nodes 'node[00001-00006]' --drain-suggest
     diff <(grep -E '^(scontrol|# not drained)' <<<"$output") <(jq -r '.drain_suggestions[] | .command // "# not drained: node name '"'"'\(.node)'"'"' is not a plain host name (letters, digits, ._-)"' r.json)
 }
+
+@test "--drain-suggest: a node whose check diagnosed an emptied slot is drained naming the DIMM first" {
+    gen 4
+    # the node's check FAILed on its memory population (its report keeps
+    # check's diagnosis): the drain reason leads with the slot to reseat
+    jq -c '.verdict = "FAIL" | .exit = 1
+           | .summary = "memsuite: FAIL memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty on node00003"
+           | .diagnosis = ["memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty"]' \
+        g/node00003.json >t && mv t g/node00003.json
+    run "$MS" cluster --aggregate g --ref g.ref --drain-suggest
+    assert_failure 1
+    assert_line 'scontrol update nodename=node00003 state=drain reason="memsuite: FAIL memory population: CPU1_DIMM_D1: reference 16 GB DDR4 3200 MT/s rank 2, found empty"'
+}

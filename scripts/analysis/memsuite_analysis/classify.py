@@ -251,7 +251,8 @@ class Judgement:
                 self.outliers[m.name][1] += 1
                 high.append("%s %s is %.1f MAD %s the median %s"
                             % (m.name, _f1(v), z, "below" if lb else "above", _f1(sp.median)))
-        why = "; ".join(fails)
+        # the node's own diagnosis (the DIMM to reseat) leads, then the metrics
+        why = "; ".join(list(getattr(rep, "diagnosis", ())) + fails)
         status = "FAIL" if fails or rep.verdict == "FAIL" else "PASS"
         if status == "FAIL" and not why:
             why = rep.summary

@@ -103,11 +103,15 @@ def loads(data, constants=False):
         raise ValueError("nested too deeply to read") from None
 
 
+# what a node report's diagnosis may bring into the aggregate
+DIAGNOSIS_MAX, DIAGNOSIS_MAX_CHARS = 4, 200
+
+
 class Report:
     """The summary of one node report file: what the aggregation reads of
     it, nothing more (the check's lines and stderr are not kept)."""
 
-    __slots__ = ("stem", "node", "verdict", "exit", "summary", "ref_id", "names", "vals")
+    __slots__ = ("stem", "node", "verdict", "exit", "summary", "ref_id", "names", "vals", "diagnosis")
 
     def __init__(self, stem, doc):
         get = doc.get
@@ -120,6 +124,10 @@ class Report:
         # the summary is shown only for a node that did not PASS
         s = "" if self.verdict == "PASS" else one_line(get("summary"))
         self.summary = s if len(s) <= SUMMARY_MAX_CHARS else s[:SUMMARY_MAX_CHARS] + "...(cut)"
+        # the diagnosis FAILs of a node that did not PASS: a few, each cut
+        d = get("diagnosis") if self.verdict != "PASS" else None
+        self.diagnosis = tuple(one_line(x)[:DIAGNOSIS_MAX_CHARS] for x in d[:DIAGNOSIS_MAX]
+                               if x.__class__ is str) if d.__class__ is list else ()
         ref = get("ref")
         self.ref_id = _intern(one_line(ref.get("id"))) if ref.__class__ is dict else ""
         names, vals = [], []

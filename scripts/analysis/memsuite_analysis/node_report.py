@@ -11,7 +11,9 @@ The verdict is check's exit status (0 PASS, 1 FAIL, anything else
 ERROR).  Each reference metric gets its value from check's text line
 "PASS|FAIL  <record>.<metric> <value> <unit> ..." (the figure as check
 printed it; null when the line is missing or holds no number) and passes
-when a PASS line names it and the verdict is no ERROR.  The summary is
+when a PASS line names it and the verdict is no ERROR.  The diagnosis
+is check's FAIL lines that name no metric (a slot emptied, EDAC errors:
+diagnosis.py), which the drain reason leads with.  The summary is
 check's last "memsuite: PASS|FAIL|ERROR ..." line, else "memsuite check
 exited RC" with the last line check wrote on stderr.  Exit 0 with the
 document on stdout; 3 when the reference or an output file cannot be
@@ -30,6 +32,7 @@ STDERR_TAIL = 5
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _SUMMARY = re.compile(r"memsuite: (PASS|FAIL|ERROR) ")
 _RUNNING = "memsuite: check: running:"
+_FAIL = re.compile(r"(?:\S+: )?FAIL  (\S.*)")
 
 
 def add_arguments(p):
@@ -63,6 +66,18 @@ def values(lines):
         w = line.split()
         if len(w) >= 2 and w[0] in ("PASS", "FAIL") and "." in w[1]:
             out[w[1]] = _number(w[2]) if len(w) >= 3 and _NUMBER.fullmatch(w[2]) else None
+    return out
+
+
+def diagnosis_of(lines):
+    """check's diagnosis FAILs ("FAIL  memory population: CPU1_DIMM_D1: ...",
+    "FAIL  EDAC: ..."): its FAIL lines that name no record.metric, in
+    check's order (the diagnosis comes first there)."""
+    out = []
+    for line in lines:
+        m = _FAIL.match(line)
+        if m and "." not in m.group(1).split(" ", 1)[0]:
+            out.append(m.group(1))
     return out
 
 
@@ -103,6 +118,7 @@ def build(args, doc, out, err):
                                                            else json.dumps(created))},
             "verdict": verdict, "exit": args.exit, "started": args.started, "finished": args.finished,
             "seconds": args.seconds, "summary": summary_of(args.exit, out, err),
+            "diagnosis": diagnosis_of(out),
             "metrics": metric_rows(doc, verdict, out), "lines": out, "stderr_tail": err[-STDERR_TAIL:]}
 
 
