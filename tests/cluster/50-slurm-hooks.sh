@@ -85,7 +85,14 @@ healthcheck() {
     echo "$st"
     expect "DRAIN with memsuite's reason" grep -qE '\|memsuite: FAIL [0-9]+/4 metrics out of tolerance on node4 ' <<<"$st"
     hook_slurm ""
+    # a health check already running on another node when the hook went
+    # away still ends, and drains that node: wait for every one to end
+    # (the namespace hosts share this pid namespace) before resuming
     local i
+    for i in $(seq 1 180); do
+        pgrep -f -- "$LAB_HOOK" >/dev/null || break
+        sleep 0.5
+    done
     for i in $(seq 1 "$LAB_HOSTS"); do ctl scontrol update nodename="node$i" state=resume 2>/dev/null || true; done
     lab_wait_idle
 }
