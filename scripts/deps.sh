@@ -9,7 +9,9 @@
 # qemu-aarch64-static in a private binfmt_misc of a user namespace, so
 # binfmt-support, only recommended, is not needed; unshare is util-linux,
 # in make deps), qemu-user (isa.bats starts qemu-aarch64 -cpu CPU itself)
-# and binutils to read their code (aarch64-linux-gnu-objdump).  Not
+# binutils to read their code (aarch64-linux-gnu-objdump) and
+# qemu-system-arm (the topology lab's aarch64 guest; its kernel and
+# userland are Debian's arm64 packages, fetched by the lab).  Not
 # libomp-14-dev:arm64 nor libopenmpi-dev:arm64: they remove their amd64
 # twins (clang's -lomp; gfortran, slurm), so the cross build is MPI=0.
 #
@@ -77,7 +79,7 @@ RHEL_PKGS=(
 AARCH64_PKGS=(
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
     libnuma-dev:arm64 libpapi-dev:arm64 libgomp1:arm64
-    qemu-user qemu-user-static
+    qemu-user qemu-user-static qemu-system-arm
 )
 if [ "${1:-}" = "--aarch64" ]; then
     shift

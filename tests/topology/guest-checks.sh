@@ -76,9 +76,19 @@ t "kernel shows the shape booted (${E[shape]}: nodes ${E[nodes]}, smt ${E[smt]})
 say "$(node_free)"
 
 # --- LLC detection ---
+# l3=N: N distinct L3 instances in sysfs, their sizes summed; l3=none: the
+# caches have no sizes (a device-tree guest), which the tools say with
+# the reason instead of a figure.
 llc_check() {
     local j size
     j=$("$BIN/stream" -s 1MiB -n 2 --format json 2>/dev/null) || { echo "stream failed"; return 1; }
+    if [ "${E[l3]}" = none ]; then
+        eq "llc.source" "$(jq -r .llc.source <<<"$j")" none &&
+        eq "llc.total_bytes" "$(jq .llc.total_bytes <<<"$j")" null &&
+        jq -r .llc.total_bytes_unavailable <<<"$j" | grep -q '^unavailable: the caches have no sizes in sysfs' ||
+            { echo "llc: $(jq -c .llc <<<"$j")"; return 1; }
+        return 0
+    fi
     size=$(cat $SYS/cpu/cpu0/cache/index3/size)
     size=$(( ${size%K} * 1024 ))
     eq "llc.instances" "$(jq .llc.instances <<<"$j")" "${E[l3]}" &&
@@ -86,15 +96,39 @@ llc_check() {
     eq "llc.instance_bytes" "$(jq .llc.instance_bytes <<<"$j")" "$size" &&
     eq "llc.total_bytes" "$(jq .llc.total_bytes <<<"$j")" "$((size * E[l3]))"
 }
-t "stream JSON llc: ${E[l3]} L3 instance(s) from sysfs, total = instances x size" llc_check
+if [ "${E[l3]}" = none ]; then
+    t "stream JSON llc: no cache sizes in sysfs, so no figure: 'unavailable' with the reason" llc_check
+else
+    t "stream JSON llc: ${E[l3]} L3 instance(s) from sysfs, total = instances x size" llc_check
+fi
 
 mencal_llc_check() {
-    local j
+    local j llc
     j=$("$BIN/mencal" env --format json 2>/dev/null) || { echo "mencal env failed"; return 1; }
+    if [ "${E[l3]}" = none ]; then
+        llc=$(jq -r '.sysinfo.llc_unavailable // empty' <<<"$j")
+        { [ "$(jq .sysinfo.llc <<<"$j")" = null ] && grep -q "caches have no sizes in sysfs" <<<"$llc"; } ||
+            { echo "mencal env llc: $(jq -c '[.sysinfo.llc, .sysinfo.llc_unavailable]' <<<"$j")"; return 1; }
+        return 0
+    fi
     jq -r .sysinfo.llc <<<"$j" | grep -q "(sysfs); sysfs: ${E[l3]} distinct L3 instance" ||
         { echo "mencal env llc: $(jq -r .sysinfo.llc <<<"$j")"; return 1; }
 }
-t "mencal env llc names ${E[l3]} distinct L3 instance(s) from sysfs" mencal_llc_check
+if [ "${E[l3]}" = none ]; then
+    t "mencal env llc: null, with why (no cache sizes in sysfs)" mencal_llc_check
+else
+    t "mencal env llc names ${E[l3]} distinct L3 instance(s) from sysfs" mencal_llc_check
+fi
+
+# --- non-temporal stores: the variant the CPU has, picked at run time ---
+# nt=VARIANT: stream --nt-stores uses it, its JSON and banner say so.
+nt_check() {
+    local j txt
+    j=$(run_json "$BIN/stream" -s 1MiB -n 2 -t 1 --nt-stores) || { echo "$j"; return 1; }
+    eq "config.nt_stores.isa" "$(jq -r .config.nt_stores.isa <<<"$j")" "${E[nt]}" || return 1
+    txt=$("$BIN/stream" -s 1MiB -n 2 -t 1 --nt-stores 2>&1) || { echo "$txt"; return 1; }
+    grep -qF "*** tuned run: non-temporal stores (${E[nt]}) ***" <<<"$txt" || { echo "$txt" | head -n 5; return 1; }
+}
 
 # --- environment reports ---
 mencal_env_check() {
@@ -190,6 +224,10 @@ for tool in stream mencal; do
     t "$tool --interleave all: every array's pages spread over nodes ${E[nodes]}" interleave_check "$tool"
 done
 
+if [ -n "${E[nt]:-}" ]; then
+    t "stream --nt-stores: the ${E[nt]} variant, named in the JSON and the tuned banner" nt_check
+fi
+
 cpuless_refused() {
     local tool="$1" rc=0 err
     if [ "$tool" = stream ]; then "$BIN/stream" -s 1MiB -n 2 --cpunodebind "$CPULESS" >/dev/null 2>/tmp/lab.err || rc=$?
@@ -207,10 +245,12 @@ if [ -n "$CPULESS" ]; then
 fi
 
 # --- the topology of memory: matrix, HMAT read back, weighted pages, c2c ---
-# Only on a shape that declares HMAT figures (lab.hmat=I:T:LAT:BW,...: the
+# On a shape that declares HMAT figures (lab.hmat=I:T:LAT:BW,...: the
 # latency in ns and bandwidth in MB/s QEMU was told for initiator I and
-# target T).  Structure and placement only; TCG timings mean nothing.
-if [ -n "${E[hmat]:-}" ]; then
+# target T), or asks for the matrix (lab.matrix=1: the matrix, its tiers
+# and the weighted placement, no HMAT).  Structure and placement only;
+# TCG timings mean nothing.
+if [ -n "${E[hmat]:-}" ] || [ "${E[matrix]:-}" = 1 ]; then
     NCPU=$(expand "$(cat $SYS/cpu/online)" | wc -w)
     matrix_json=$(run_json "$BIN/mencal" run matrix --size 4MiB --reps 1 --hugepages never) || matrix_json=""
     matrix_cells() {
@@ -254,7 +294,8 @@ if [ -n "${E[hmat]:-}" ]; then
         got_pairs=$(jq -r '[.records[0].tables.cells[] | select(.hmat_read_latency != null) | "\(.initiator):\(.target)"] | sort | join(" ")' <<<"$matrix_json")
         eq "pairs with a declared figure" "$got_pairs" "$want"
     }
-    t "HMAT figures read back (sysfs access0/access1) equal what QEMU was told (${E[hmat]})" hmat_readback
+    [ -z "${E[hmat]:-}" ] ||
+        t "HMAT figures read back (sysfs access0/access1) equal what QEMU was told (${E[hmat]})" hmat_readback
     weighted_pages() {
         local j near far
         j=$(run_json "$BIN/mencal" run seqread --size 8MiB --threads 1 --reps 1 --hugepages never \
@@ -272,6 +313,24 @@ if [ -n "${E[hmat]:-}" ]; then
         eq "near:far pages per ratio" "$(jq -r '[.records[0].tables.weights[] | "\(.ratio)=\(.pages_on_near | round)"] | join(" ")' <<<"$j")" "1:0=100 1:1=50 0:1=0" &&
         eq "far node" "$(jq .config.weights.far <<<"$j")" "$CPULESS"
     }
+    # The tiers: each node's kind and the kernel's memory tier
+    # (memory_tiering/memory_tierK/nodelist, Linux 6.1+) as mencal env says.
+    tiers_check() {
+        local j nodes n k want f
+        j=$("$BIN/mencal" env --format json 2>/dev/null) || { echo "mencal env failed"; return 1; }
+        nodes=$(jq -r .sysinfo.memory_nodes <<<"$j")
+        for n in "${NODES[@]}"; do
+            want="node$n local DRAM"
+            [ "$n" = "$CPULESS" ] && want="node$n CPU-less memory"
+            for f in /sys/devices/virtual/memory_tiering/memory_tier*/nodelist; do
+                [ -r "$f" ] || continue
+                k=${f%/nodelist}; k=${k##*memory_tier}
+                [[ " $(expand "$(cat "$f")") " == *" $n "* ]] && want="$want .* tier $k"
+            done
+            grep -qE "(^|; )$want(;|$)" <<<"$nodes" || { echo "want '$want' in: $nodes"; return 1; }
+        done
+    }
+    t "mencal env memory nodes: node$CPULESS CPU-less memory, each node in the kernel's memory tier" tiers_check
     t "mencal run weights: each ratio's pages where it asks (1:0, 1:1, 0:1 over node${CPUNODES[0]} and node$CPULESS)" weights_sweep
     c2c_pairs() {
         local j
@@ -280,7 +339,8 @@ if [ -n "${E[hmat]:-}" ]; then
         eq "pairs with a figure" "$(jq '[.records[0].tables.pairs[] | select(.one_way > 0)] | length' <<<"$j")" "$((NCPU * (NCPU - 1) / 2))" &&
         eq "boundaries seen" "$(jq -r '[.records[0].tables.pairs[].between] | unique | join(",")' <<<"$j")" "other package,same L3"
     }
-    t "mencal run c2c: every pair of the $NCPU CPUs, same-L3 and cross-package pairs told apart" c2c_pairs
+    [ -z "${E[hmat]:-}" ] ||
+        t "mencal run c2c: every pair of the $NCPU CPUs, same-L3 and cross-package pairs told apart" c2c_pairs
 fi
 
 # --- memsuite check --per-node: one verdict per node ---

@@ -2,20 +2,30 @@
 # Summary: the topology lab: boot real kernels on emulated NUMA/SMT shapes
 # Usage: tests/topology/run-lab.sh BIN_DIR WORK_DIR [SHAPE...]
 #
-# Builds an initramfs (busybox, bash, jq, numactl, python3, GNU coreutils and
-# friends, every library ldd lists, the tools in BIN_DIR, scripts/memsuite
-# with its lib/ and profiles/, and tests/topology/guest-checks.sh), then
-# boots each shape of tests/topology/shapes.tsv (all when none is named)
-# under QEMU TCG with the distribution kernel (/boot/vmlinuz-*, newest, or
-# LAB_KERNEL).  The guest prints TAP between two marker lines on its
-# serial console; this script collects it, prefixes each test with the
-# shape, and ends with "N passed, N failed, N skipped".  A guest that does
-# not boot, runs past LAB_TIMEOUT seconds (default 480), or prints no plan
-# or fewer results than its plan is a failure, never a skip.  A guest that
-# freezes (its /init prints nothing within LAB_BOOT_TIMEOUT seconds,
-# default 150, or its console, heartbeat included, is silent for
-# LAB_STALL_TIMEOUT seconds, default 90) is booted afresh, and says so, up
-# to LAB_BOOT_TRIES boots (default 3): TCG freezes a guest now and then.
+# The architecture is the tools': BIN_DIR's stream is an x86-64 or an
+# aarch64 ELF file, and the shapes of tests/topology/shapes.tsv for that
+# architecture are booted (all of them when none is named).
+#
+# Builds an initramfs (bash, jq, numactl, python3, GNU coreutils and
+# friends, busybox for the rest, the tools in BIN_DIR, scripts/memsuite
+# with its lib/, profiles/ and the analyser, and
+# tests/topology/guest-checks.sh), then boots each shape under QEMU TCG.
+#   x86-64   the host's own programs and every library ldd lists, the
+#            distribution kernel (/boot/vmlinuz-*, newest, or LAB_KERNEL)
+#   aarch64  Debian's arm64 packages, fetched with apt-get download (the
+#            closure of apt-cache depends, into LAB_DEB_DIR, default
+#            WORK_DIR.debs, kept between runs) and unpacked with dpkg-deb;
+#            the kernel of linux-image-arm64 (or LAB_KERNEL); qemu-system-
+#            aarch64 -M virt, a device-tree machine
+# The guest prints TAP between two marker lines on its serial console;
+# this script collects it, prefixes each test with the shape, and ends
+# with "N passed, N failed, N skipped".  A guest that does not boot, runs
+# past LAB_TIMEOUT seconds (default 480), or prints no plan or fewer
+# results than its plan is a failure, never a skip.  A guest that freezes
+# (its /init prints nothing within LAB_BOOT_TIMEOUT seconds, default 150,
+# or its console, heartbeat included, is silent for LAB_STALL_TIMEOUT
+# seconds, default 90) is booted afresh, and says so, up to LAB_BOOT_TRIES
+# boots (default 3): TCG freezes a guest now and then.
 # Console logs stay in WORK_DIR/<shape>.console.
 # Exit: 0 all passed, 1 a failure, 2 usage, 3 a missing tool or kernel.
 set -euo pipefail
@@ -31,23 +41,34 @@ work="$2"
 shift 2
 timeout_s="${LAB_TIMEOUT:-480}"   # TCG; the analyser (python3) starts slowly there
 [[ "$timeout_s" =~ ^[0-9]+$ ]] || die 2 "LAB_TIMEOUT='$timeout_s': expected whole seconds"
-
-for t in qemu-system-x86_64 cpio busybox jq numactl ldd timeout; do
-    command -v "$t" >/dev/null 2>&1 || die 3 "$t not found; run 'make deps' (qemu-system-x86 linux-image-amd64 busybox-static cpio)"
-done
-kernel="${LAB_KERNEL:-}"
-if [ -z "$kernel" ]; then
-    kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
-fi
-{ [ -n "$kernel" ] && [ -r "$kernel" ]; } ||
-    die 3 "no readable kernel (/boot/vmlinuz-* or LAB_KERNEL); run 'make deps' (linux-image-amd64)"
 for b in stream mencal mbw; do
-    [ -x "$bindir/$b" ] || die 3 "$bindir/$b missing; build with MARCH=x86-64-v2 first"
+    [ -x "$bindir/$b" ] || die 3 "$bindir/$b missing; build the tools first (make check-topology or make check-aarch64)"
+done
+
+# The ELF e_machine of the tools (bytes 18-19, little-endian): 0x3e
+# x86-64, 0xb7 aarch64.
+case "$(od -An -tx1 -j18 -N2 -- "$bindir/stream" | tr -d ' \n')" in
+    3e00) arch=x86_64 ;;
+    b700) arch=aarch64 ;;
+    *) die 2 "$bindir/stream is neither an x86-64 nor an aarch64 ELF file" ;;
+esac
+
+need=(cpio jq timeout)
+if [ "$arch" = x86_64 ]; then
+    need+=(qemu-system-x86_64 busybox ldd)
+    hint="make deps (qemu-system-x86 linux-image-amd64 busybox-static cpio)"
+else
+    need+=(qemu-system-aarch64 apt-get apt-cache dpkg-deb)
+    hint="make deps-aarch64 (qemu-system-arm, the arm64 architecture in dpkg)"
+fi
+for t in "${need[@]}"; do
+    command -v "$t" >/dev/null 2>&1 || die 3 "$t not found; run '$hint'"
 done
 
 # --- initramfs ---
 rm -rf -- "$work"
 mkdir -p -- "$work"
+work=$(cd -- "$work" && pwd)
 rd="$work/root"
 mkdir -p "$rd"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,lab/bin,lab/scripts}
 
@@ -61,43 +82,107 @@ copy_with_libs() {     # copy_with_libs FILE DEST_DIR: FILE and its libraries
     done < <(ldd "$f" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
 }
 
-# Guest userland: GNU tools first on PATH (memsuite is written for them),
-# busybox applets for the rest (mount, poweroff, ...).
-cp -L "$(command -v busybox)" "$rd/bin/busybox"
-tools=(bash jq numactl flock taskset gawk sed grep find xargs getconf)
-mapfile -t -O "${#tools[@]}" tools < <({ dpkg -L coreutils || rpm -ql coreutils; } 2>/dev/null | grep -E '^/usr/bin/[^/]+$' | sed 's#.*/##')
-for t in "${tools[@]}"; do
-    p=$(command -v "$t" 2>/dev/null) || continue
-    [ -f "$p" ] && copy_with_libs "$p" /usr/bin
-done
-ln -sf gawk "$rd/usr/bin/awk"
-for b in "$bindir"/*; do
-    [ -f "$b" ] && [ -x "$b" ] && copy_with_libs "$b" /lab/bin
-done
-# libgomp/libnuma/PAPI may dlopen nothing else; glibc's NSS is not needed.
-cp -r "$root/scripts/memsuite" "$root/scripts/lib" "$root/scripts/profiles" "$rd/lab/scripts/"
-# The analyser (memsuite run, check and report start it): Debian's
-# python3, its standard library less tests, GUI and packaging (about
-# 14 MB), the analyser itself and the unit table it shares with the tools.
-py=/usr/bin/python3
-[ -x "$py" ] || die 3 "$py not found; run 'make deps' (python3)"
-copy_with_libs "$py" /usr/bin
-pylib=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-mkdir -p "$rd$pylib"
-(cd "$pylib" && tar --exclude=./test --exclude=./idlelib --exclude=./tkinter --exclude=./ensurepip \
-     --exclude=./lib2to3 --exclude=./pydoc_data --exclude=./dist-packages --exclude=./site-packages \
-     --exclude='./lib-dynload/_tkinter*' --exclude='./lib-dynload/_sqlite3*' --exclude='./lib-dynload/_dbm*' \
-     --exclude='./lib-dynload/_gdbm*' \
-     --exclude='__pycache__' --exclude='./config-*' -cf - .) | (cd "$rd$pylib" && tar -xf -)
-for so in "$rd$pylib"/lib-dynload/*.so; do
-    [ -f "$so" ] || continue
-    while read -r lib; do
-        [ -e "$rd$lib" ] && continue
-        mkdir -p "$rd$(dirname -- "$lib")"
-        cp -L -- "$lib" "$rd$lib"
-    done < <(ldd "$pylib/lib-dynload/${so##*/}" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
-done
-cp -r "$root/scripts/analysis" "$rd/lab/scripts/"
+# x86-64 guest userland: the host's GNU tools first on PATH (memsuite is
+# written for them), busybox applets for the rest (mount, poweroff, ...),
+# Debian's python3 with its standard library less tests, GUI and packaging
+# (about 14 MB).
+userland_host() {
+    local t p b py pylib so lib
+    cp -L "$(command -v busybox)" "$rd/bin/busybox"
+    local -a tools=(bash jq numactl flock taskset gawk sed grep find xargs getconf)
+    mapfile -t -O "${#tools[@]}" tools < <({ dpkg -L coreutils || rpm -ql coreutils; } 2>/dev/null | grep -E '^/usr/bin/[^/]+$' | sed 's#.*/##')
+    for t in "${tools[@]}"; do
+        p=$(command -v "$t" 2>/dev/null) || continue
+        [ -f "$p" ] && copy_with_libs "$p" /usr/bin
+    done
+    ln -sf gawk "$rd/usr/bin/awk"
+    for b in "$bindir"/*; do
+        [ -f "$b" ] && [ -x "$b" ] && copy_with_libs "$b" /lab/bin
+    done
+    # libgomp/libnuma/PAPI may dlopen nothing else; glibc's NSS is not needed.
+    py=/usr/bin/python3
+    [ -x "$py" ] || die 3 "$py not found; run 'make deps' (python3)"
+    copy_with_libs "$py" /usr/bin
+    pylib=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+    mkdir -p "$rd$pylib"
+    (cd "$pylib" && tar --exclude=./test --exclude=./idlelib --exclude=./tkinter --exclude=./ensurepip \
+         --exclude=./lib2to3 --exclude=./pydoc_data --exclude=./dist-packages --exclude=./site-packages \
+         --exclude='./lib-dynload/_tkinter*' --exclude='./lib-dynload/_sqlite3*' --exclude='./lib-dynload/_dbm*' \
+         --exclude='./lib-dynload/_gdbm*' \
+         --exclude='__pycache__' --exclude='./config-*' -cf - .) | (cd "$rd$pylib" && tar -xf -)
+    for so in "$rd$pylib"/lib-dynload/*.so; do
+        [ -f "$so" ] || continue
+        while read -r lib; do
+            [ -e "$rd$lib" ] && continue
+            mkdir -p "$rd$(dirname -- "$lib")"
+            cp -L -- "$lib" "$rd$lib"
+        done < <(ldd "$pylib/lib-dynload/${so##*/}" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
+    done
+}
+
+# aarch64 guest userland: the same programs from Debian's arm64 packages
+# and everything they depend on (no recommends), unpacked into the root;
+# the libraries the tools link (libgomp, libnuma, PAPI) come the same way.
+# The kernel image is the one linux-image-arm64 depends on.
+ARM64_PKGS=(bash busybox-static coreutils findutils gawk grep sed util-linux procps jq numactl
+            python3-minimal libpython3.11-stdlib libgomp1 libnuma1 libpapi7.0)
+userland_arm64() {
+    local debs="${LAB_DEB_DIR:-$work.debs}" p kpkg deb
+    local -a pkgs=()
+    mkdir -p -- "$debs"
+    debs=$(cd -- "$debs" && pwd)
+    for p in "${ARM64_PKGS[@]}"; do pkgs+=("$p:arm64"); done
+    kpkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-arm64\):arm64$/\1/p' | head -n 1)
+    [ -n "$kpkg" ] || [ -n "${LAB_KERNEL:-}" ] ||
+        die 3 "apt knows no linux-image-arm64:arm64; run '$hint' (and apt-get update)"
+    mapfile -t pkgs < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+        --no-breaks --no-replaces --no-enhances "${pkgs[@]}" 2>/dev/null | grep -E '^[a-z0-9][^ ]*:arm64$' | sort -u)
+    [ "${#pkgs[@]}" -gt 10 ] || die 3 "apt-cache resolves no arm64 packages; run '$hint' (and apt-get update)"
+    [ -z "$kpkg" ] || [ -n "${LAB_KERNEL:-}" ] || pkgs+=("$kpkg:arm64")
+    # apt-get download skips nothing it has: only the missing ones are fetched
+    local -a missing=()
+    for p in "${pkgs[@]}"; do
+        compgen -G "$debs/${p%%:*}_*_arm64.deb" >/dev/null || compgen -G "$debs/${p%%:*}_*_all.deb" >/dev/null || missing+=("$p")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        (cd -- "$debs" && apt-get download -q "${missing[@]}" >/dev/null 2>"$work/apt.err") ||
+            die 3 "apt-get download failed: $(tail -n 2 "$work/apt.err")"
+    fi
+    for deb in "$debs"/*.deb; do
+        case "${deb##*/}" in
+            linux-image-*) [ -n "${LAB_KERNEL:-}" ] ||
+                dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*' ;;
+            *) dpkg-deb -x "$deb" "$rd" ;;
+        esac
+    done
+    # Bookworm's packages keep /bin, /sbin and /lib apart from /usr: merge
+    # them as an installed system is (/usr/bin/bash, /usr/bin/env both).
+    for p in bin sbin lib; do
+        mkdir -p "$rd/usr/$p"
+        cp -a -- "$rd/$p/." "$rd/usr/$p/"
+        rm -rf -- "${rd:?}/$p"
+        ln -s "usr/$p" "$rd/$p"
+    done
+    rm -rf -- "$rd"/usr/share/{doc,man,info,locale,lintian} "$rd"/usr/lib/python3.*/{test,idlelib,tkinter,ensurepip,lib2to3,pydoc_data}
+    cp -- "$bindir"/* "$rd/lab/bin/"
+    [ -x "$rd/usr/bin/python3" ] || die 3 "the arm64 packages gave no /usr/bin/python3"
+}
+
+if [ "$arch" = x86_64 ]; then
+    userland_host
+    kernel="${LAB_KERNEL:-}"
+    [ -n "$kernel" ] || kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
+    kernel_hint="run 'make deps' (linux-image-amd64)"
+else
+    userland_arm64
+    kernel="${LAB_KERNEL:-}"
+    [ -n "$kernel" ] || kernel=$(find "$work/boot" -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
+    kernel_hint="the linux-image-arm64 package gave none"
+fi
+{ [ -n "$kernel" ] && [ -r "$kernel" ]; } || die 3 "no readable kernel (LAB_KERNEL or $kernel_hint)"
+
+cp -r "$root/scripts/memsuite" "$root/scripts/lib" "$root/scripts/profiles" "$root/scripts/analysis" "$rd/lab/scripts/"
+# the unit table the analyser shares with the tools
 mkdir -p "$rd/lab/common"
 cp "$root/common/units.def" "$rd/lab/common/"
 cp "$here/guest-checks.sh" "$rd/lab/"
@@ -118,7 +203,7 @@ stall_s="${LAB_STALL_TIMEOUT:-90}"
 boot_guest() {
     local qopts="$1" append="$2" log="$3" pid t0=$SECONDS rc=0 size=-1 now quiet_since=$SECONDS up=0
     # shellcheck disable=SC2086  # qopts is a list of options from the table
-    timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu Skylake-Server-v4 $qopts \
+    timeout -k 5 "$timeout_s" "${qemu[@]}" $qopts \
         -kernel "$kernel" -initrd "$work/initrd.cpio" -append "$append" \
         -nographic -no-reboot -nodefaults -serial stdio </dev/null >"$log" 2>&1 &
     pid=$!
@@ -138,6 +223,13 @@ boot_guest() {
     wait "$pid" || rc=$?
     return "$rc"
 }
+# The machine: x86-64 shapes are an Intel model (with an AMD one QEMU does
+# not expose SMT); an aarch64 shape names its -cpu in its options.
+if [ "$arch" = x86_64 ]; then
+    qemu=(qemu-system-x86_64 -accel tcg -cpu Skylake-Server-v4) console=ttyS0
+else
+    qemu=(qemu-system-aarch64 -accel tcg -M virt) console=ttyAMA0
+fi
 boot_tries="${LAB_BOOT_TRIES:-3}"
 [[ "$boot_tries" =~ ^[1-9]$ ]] || die 2 "LAB_BOOT_TRIES='$boot_tries': expected 1 to 9"
 
@@ -146,9 +238,10 @@ want=("$@")
 passed=0 failed=0 skipped=0
 
 for line in "${lines[@]}"; do
-    IFS=$'\t' read -r name expect qopts <<<"$line"
+    IFS=$'\t' read -r shape_arch name expect qopts <<<"$line"
+    [ "$shape_arch" = "$arch" ] || continue
     if [ "${#want[@]}" -gt 0 ] && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
-    append="console=ttyS0 loglevel=1 panic=-1 lab.shape=$name"
+    append="console=$console loglevel=1 panic=-1 lab.shape=$name"
     for kv in $expect; do append+=" lab.$kv"; done
     log="$work/$name.console"
     start=$SECONDS
@@ -197,6 +290,6 @@ for line in "${lines[@]}"; do
     fi
     echo "# [$name] $((SECONDS - start)) s"
 done
-[ $((passed + failed + skipped)) -gt 0 ] || die 2 "no shape matched: ${want[*]}"
+[ $((passed + failed + skipped)) -gt 0 ] || die 2 "no $arch shape matched: ${want[*]:-(all)}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
