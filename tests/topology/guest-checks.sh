@@ -83,11 +83,13 @@ llc_check() {
     local j size
     j=$("$BIN/stream" -s 1MiB -n 2 --format json 2>/dev/null) || { echo "stream failed"; return 1; }
     if [ "${E[l3]}" = none ]; then
-        eq "llc.source" "$(jq -r .llc.source <<<"$j")" none &&
-        eq "llc.total_bytes" "$(jq .llc.total_bytes <<<"$j")" null &&
-        jq -r .llc.total_bytes_unavailable <<<"$j" | grep -q '^unavailable: the caches have no sizes in sysfs' ||
-            { echo "llc: $(jq -c .llc <<<"$j")"; return 1; }
-        return 0
+        if eq "llc.source" "$(jq -r .llc.source <<<"$j")" none &&
+            eq "llc.total_bytes" "$(jq .llc.total_bytes <<<"$j")" null &&
+            jq -r .llc.total_bytes_unavailable <<<"$j" | grep -q '^unavailable: the caches have no sizes in sysfs'; then
+            return 0
+        fi
+        echo "llc: $(jq -c .llc <<<"$j")"
+        return 1
     fi
     size=$(cat $SYS/cpu/cpu0/cache/index3/size)
     size=$(( ${size%K} * 1024 ))
