@@ -139,20 +139,25 @@ userland_arm64() {
         --no-breaks --no-replaces --no-enhances "${pkgs[@]}" 2>/dev/null | grep -E '^[a-z0-9][^ ]*:arm64$' | sort -u)
     [ "${#pkgs[@]}" -gt 10 ] || die 3 "apt-cache resolves no arm64 packages; run '$hint' (and apt-get update)"
     [ -z "$kpkg" ] || [ -n "${LAB_KERNEL:-}" ] || pkgs+=("$kpkg:arm64")
-    # apt-get download skips nothing it has: only the missing ones are fetched
-    local -a missing=()
-    for p in "${pkgs[@]}"; do
-        compgen -G "$debs/${p%%:*}_*_arm64.deb" >/dev/null || compgen -G "$debs/${p%%:*}_*_all.deb" >/dev/null || missing+=("$p")
-    done
-    if [ "${#missing[@]}" -gt 0 ]; then
-        (cd -- "$debs" && apt-get download -q "${missing[@]}" >/dev/null 2>"$work/apt.err") ||
+    # The exact files of apt's candidate versions; a cached one is not
+    # fetched again, and only these are unpacked (never a stale version
+    # an earlier run left in the cache).
+    local -a files=()
+    local complete=1
+    mapfile -t files < <(apt-get download --print-uris "${pkgs[@]}" 2>"$work/apt.err" | awk '{ print $2 }')
+    [ "${#files[@]}" -eq "${#pkgs[@]}" ] ||
+        die 3 "apt-get names ${#files[@]} files for ${#pkgs[@]} arm64 packages: $(tail -n 2 "$work/apt.err")"
+    for deb in "${files[@]}"; do [ -f "$debs/$deb" ] || complete=0; done
+    if [ "$complete" = 0 ]; then
+        (cd -- "$debs" && apt-get download -q "${pkgs[@]}" >/dev/null 2>"$work/apt.err") ||
             die 3 "apt-get download failed: $(tail -n 2 "$work/apt.err")"
     fi
-    for deb in "$debs"/*.deb; do
-        case "${deb##*/}" in
+    for deb in "${files[@]}"; do
+        [ -f "$debs/$deb" ] || die 3 "apt-get download gave no $debs/$deb"
+        case "$deb" in
             linux-image-*) [ -n "${LAB_KERNEL:-}" ] ||
-                dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*' ;;
-            *) dpkg-deb -x "$deb" "$rd" ;;
+                dpkg-deb --fsys-tarfile "$debs/$deb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*' ;;
+            *) dpkg-deb -x "$debs/$deb" "$rd" ;;
         esac
     done
     # Bookworm's packages keep /bin, /sbin and /lib apart from /usr: merge
